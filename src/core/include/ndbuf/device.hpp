@@ -1,0 +1,36 @@
+// Devices: a platform and a 0-based index. CPU devices all share host memory; there are
+// PJRT_CPU_DEVICE_COUNT of them (default 1) so that multi-device code can be tested anywhere.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ndbuf {
+
+enum class Platform { kCpu, kCuda };
+
+struct Device {
+  Platform platform = Platform::kCpu;
+  int index = 0;
+  bool operator==(const Device& other) const {
+    return platform == other.platform && index == other.index;
+  }
+  bool operator!=(const Device& other) const { return !(*this == other); }
+};
+
+std::string_view platform_name(Platform platform);  // "cpu", "cuda"
+std::string platform_label(Platform platform);      // "CPU", "CUDA" (printer footers)
+std::string device_label(const Device& device);     // "CpuDevice(id=0)"
+
+// Number of devices of a platform on this machine; throws kDevice where it is missing.
+int device_count(Platform platform);
+std::vector<Device> list_devices(Platform platform);
+
+// The platform named by PJRT_PLATFORM, else CPU.
+Platform default_platform();
+
+// Parses "cpu", "cuda", "cpu:1" (or "" for the default device) and checks that it exists.
+Device resolve_device(std::string_view spec);
+
+}  // namespace ndbuf

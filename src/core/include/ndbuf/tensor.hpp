@@ -1,0 +1,64 @@
+// Tensor = storage + element offset + shape + strides (in elements) + dtype. A PJRTBuffer is
+// a dense column-major tensor with R's dims; an HArray is a (possibly strided) view of the
+// same memory with the axes reversed. One engine, two faces.
+#pragma once
+
+#include <memory>
+
+#include "ndbuf/dtype.hpp"
+#include "ndbuf/shape.hpp"
+#include "ndbuf/storage.hpp"
+
+namespace ndbuf {
+
+class Tensor {
+ public:
+  // Validates that every addressable element lies inside the storage.
+  Tensor(std::shared_ptr<Storage> storage, DType dtype, Shape shape, Strides strides,
+         int64_t offset = 0);
+
+  // A dense tensor over `storage` in the given order.
+  static Tensor dense(std::shared_ptr<Storage> storage, DType dtype, Shape shape, Order order);
+  // Fresh, uninitialised host memory laid out densely.
+  static Tensor allocate(DType dtype, Shape shape, Order order, Device device = Device{});
+
+  DType dtype() const noexcept { return dtype_; }
+  const Shape& shape() const noexcept { return shape_; }
+  const Strides& strides() const noexcept { return strides_; }
+  int64_t offset() const noexcept { return offset_; }
+  size_t rank() const noexcept { return shape_.size(); }
+  int64_t numel() const noexcept { return numel_; }
+  int64_t nbytes() const noexcept { return numel_ * static_cast<int64_t>(itemsize(dtype_)); }
+  const std::shared_ptr<Storage>& storage() const noexcept { return storage_; }
+  const Device& device() const noexcept { return storage_->device(); }
+
+  // Address of the element at index (0, ..., 0).
+  void* data() const noexcept;
+  bool is_contiguous(Order order) const { return is_contiguous_(shape_, strides_, order); }
+
+  // The same memory with axes in reverse order (R dims <-> row-major axes).
+  Tensor reversed_axes() const;
+
+ private:
+  static bool is_contiguous_(const Shape& s, const Strides& t, Order o) {
+    return ::ndbuf::is_contiguous(s, t, o);
+  }
+
+  std::shared_ptr<Storage> storage_;
+  DType dtype_;
+  Shape shape_;
+  Strides strides_;
+  int64_t offset_;
+  int64_t numel_;
+};
+
+// Writes the elements of `src` densely, in `order`, to `dst` (numel * itemsize bytes).
+void copy_to_dense(const Tensor& src, void* dst, Order order);
+// A dense copy of `src` in `order` on the host; returns `src` itself when it already is one.
+Tensor make_dense(const Tensor& src, Order order);
+
+// Copies elements between two strided layouts of the same shape and element size.
+void copy_strided(const void* src, const Strides& src_strides, void* dst,
+                  const Strides& dst_strides, const Shape& shape, size_t itemsize);
+
+}  // namespace ndbuf

@@ -1,0 +1,72 @@
+// Element conversions from ndbuf dtypes to R's vector representations (as_array()).
+#include <complex>
+#include <cstring>
+#include <type_traits>
+
+#include "ndbuf/convert.hpp"
+
+namespace ndbuf {
+namespace {
+
+template <class Out, class In, class Cast>
+void widen_all(const In* in, Out* out, int64_t count, Cast cast) {
+  for (int64_t i = 0; i < count; ++i) out[i] = cast(in[i]);
+}
+
+template <class T>
+int64_t count_equal(const T* in, int64_t count, T value) {
+  int64_t found = 0;
+  for (int64_t i = 0; i < count; ++i) found += in[i] == value;
+  return found;
+}
+
+int64_t u64_to_integer64(const uint64_t* in, int64_t* out, int64_t count) {
+  int64_t unrepresentable = 0;
+  for (int64_t i = 0; i < count; ++i) {
+    const bool too_large = in[i] >= (uint64_t{1} << 63);
+    out[i] = too_large ? kRInteger64NA : static_cast<int64_t>(in[i]);
+    unrepresentable += too_large;
+  }
+  return unrepresentable;
+}
+
+template <class T>
+int64_t to_r(const T* in, void* out, int64_t count, DType dtype) {
+  const auto bytes = static_cast<size_t>(count) * sizeof(T);
+  if constexpr (std::is_same_v<T, double> || std::is_same_v<T, std::complex<double>>) {
+    std::memcpy(out, in, bytes);
+  } else if constexpr (std::is_same_v<T, int32_t>) {
+    std::memcpy(out, in, bytes);
+    return count_equal(in, count, kRIntegerNA);
+  } else if constexpr (std::is_same_v<T, int64_t>) {
+    std::memcpy(out, in, bytes);
+    return count_equal(in, count, kRInteger64NA);
+  } else if constexpr (std::is_same_v<T, uint64_t>) {
+    return u64_to_integer64(in, static_cast<int64_t*>(out), count);
+  } else if constexpr (std::is_same_v<T, uint32_t>) {
+    widen_all(in, static_cast<int64_t*>(out), count, [](uint32_t x) { return int64_t{x}; });
+  } else if constexpr (std::is_integral_v<T>) {
+    if (dtype == DType::kPred) {
+      widen_all(in, static_cast<int32_t*>(out), count, [](T x) { return int32_t{x != 0}; });
+    } else {
+      widen_all(in, static_cast<int32_t*>(out), count, [](T x) { return int32_t{x}; });
+    }
+  } else if constexpr (std::is_same_v<T, std::complex<float>>) {
+    widen_all(in, static_cast<std::complex<double>*>(out), count,
+              [](std::complex<float> z) { return std::complex<double>(z); });
+  } else {
+    widen_all(in, static_cast<double*>(out), count, [](T x) { return to_double_value(x); });
+  }
+  return 0;
+}
+
+}  // namespace
+
+int64_t convert_to_r(DType dtype, const void* in, void* out, int64_t count) {
+  return dispatch(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    return to_r<T>(static_cast<const T*>(in), out, count, dtype);
+  });
+}
+
+}  // namespace ndbuf
