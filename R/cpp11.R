@@ -47,3 +47,7 @@ ffi_buffer_empty <- function(dtype, shape, device) {
 ffi_buffer_copy_to <- function(buffer, device) {
   .Call(`_pjrt_ffi_buffer_copy_to`, buffer, device)
 }
+
+ffi_buffer_format <- function(buffer, max_rows, max_width, max_rows_slice, header, footer) {
+  .Call(`_pjrt_ffi_buffer_format`, buffer, max_rows, max_width, max_rows_slice, header, footer)
+}
