@@ -17,8 +17,8 @@ const ndbuf::Tensor& f32_tensor(const ndbuf::Shape& shape) {
   static std::map<ndbuf::Shape, ndbuf::Tensor> cache;
   auto it = cache.find(shape);
   if (it == cache.end()) {
-    ndbuf::Tensor t = ndbuf::Tensor::allocate(ndbuf::DType::kF32, shape,
-                                              ndbuf::Order::kColumnMajor);
+    ndbuf::Tensor t =
+        ndbuf::Tensor::allocate(ndbuf::DType::kF32, shape, ndbuf::Order::kColumnMajor);
     auto* data = static_cast<float*>(t.data());
     for (int64_t k = 0; k < t.numel(); ++k) data[k] = static_cast<float>(k % 1000) * 0.25f;
     it = cache.emplace(shape, std::move(t)).first;
@@ -41,9 +41,7 @@ void BM_FormatVector(benchmark::State& state) { run(state, {state.range(0)}); }
 BENCHMARK(BM_FormatVector)->Arg(30)->Arg(100000000)->Unit(benchmark::kMicrosecond);
 
 // A 10^4 x 10^4 matrix: 30 rows of the first columns that fit the width.
-void BM_FormatMatrix(benchmark::State& state) {
-  run(state, {state.range(0), state.range(0)});
-}
+void BM_FormatMatrix(benchmark::State& state) { run(state, {state.range(0), state.range(0)}); }
 BENCHMARK(BM_FormatMatrix)->Arg(6)->Arg(10000)->Unit(benchmark::kMicrosecond);
 
 // One row of 10^8 columns: 30 column chunks.

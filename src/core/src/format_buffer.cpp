@@ -148,8 +148,8 @@ FloatStats stats_of(const MatrixView& m, const std::vector<Chunk>& chunks) {
 // The elements any layout of this matrix can print: the first rows, and as many columns as
 // the budget's chunks of one-character cells could hold. Bounded by the output, not the size.
 Chunk candidate_region(const MatrixView& m, const Limits& limits) {
-  const int64_t rows = limits.budget == kUnlimited ? limits.rows
-                                                    : std::min(limits.rows, limits.budget);
+  const int64_t rows =
+      limits.budget == kUnlimited ? limits.rows : std::min(limits.rows, limits.budget);
   int64_t ncols = m.ncols;
   if (limits.budget != kUnlimited && limits.width != kUnlimited && rows > 0) {
     const int64_t max_chunks = (limits.budget + rows - 1) / rows;

@@ -127,10 +127,10 @@ TEST(FormatBuffer, SeedScalar) {
 }
 
 TEST(FormatBuffer, SeedThreeDimensional) {
-  EXPECT_EQ(print(make(DType::kF32, {2, 3, 4}, seq(1, 24))),
-            (Lines{"PJRTBuffer ", "(1,.,.) =", "  1  7 13 19", "  3  9 15 21", "  5 11 17 23", "",
-                   "(2,.,.) =", "  2  8 14 20", "  4 10 16 22", "  6 12 18 24",
-                   "[ CPUf32{2x3x4} ] "}));
+  EXPECT_EQ(
+      print(make(DType::kF32, {2, 3, 4}, seq(1, 24))),
+      (Lines{"PJRTBuffer ", "(1,.,.) =", "  1  7 13 19", "  3  9 15 21", "  5 11 17 23", "",
+             "(2,.,.) =", "  2  8 14 20", "  4 10 16 22", "  6 12 18 24", "[ CPUf32{2x3x4} ] "}));
 }
 
 TEST(FormatBuffer, SeedNegativeExponentScaleLine) {
@@ -141,15 +141,14 @@ TEST(FormatBuffer, SeedNegativeExponentScaleLine) {
 // ---- integer types --------------------------------------------------------------------------
 
 TEST(FormatBuffer, IntegerSixDigitRule) {
-  expect_golden("int_six_digits",
-                print(make(DType::kI32, {2, 3}, {123456, -123456, 999999, 1000000, 1234567,
-                                                 -1234567})));
+  expect_golden(
+      "int_six_digits",
+      print(make(DType::kI32, {2, 3}, {123456, -123456, 999999, 1000000, 1234567, -1234567})));
 }
 
 TEST(FormatBuffer, IntegerMixedWidthsAlignRight) {
   expect_golden("int_mixed_widths", print(make(DType::kI32, {1, 4}, {1000, 1, 10, 100})));
-  expect_golden("int_large_difference",
-                print(make(DType::kI32, {2, 2}, {1e7, 2e7, 3e7, 1})));
+  expect_golden("int_large_difference", print(make(DType::kI32, {2, 2}, {1e7, 2e7, 3e7, 1})));
 }
 
 TEST(FormatBuffer, IntegerExtremes) {
@@ -200,8 +199,7 @@ TEST(FormatBuffer, FloatScaledPositiveExponent) {
 }
 
 TEST(FormatBuffer, FloatScaledNegativeExponent) {
-  expect_golden("float_scaled_negative",
-                print(make(DType::kF64, {3}, {1.5e-7, -2.5e-7, 9.99e-7})));
+  expect_golden("float_scaled_negative", print(make(DType::kF64, {3}, {1.5e-7, -2.5e-7, 9.99e-7})));
 }
 
 TEST(FormatBuffer, FloatScientificMixed) {
@@ -256,12 +254,10 @@ TEST(FormatBuffer, Complex) {
   expect_golden("complex_integer",
                 print(make_complex<std::complex<float>>(DType::kC64, {2, 2},
                                                         {{1, 2}, {3, -4}, {-5, 0}, {0, -0.0}})));
-  expect_golden("complex_fixed",
-                print(make_complex<std::complex<double>>(DType::kC128, {2},
-                                                         {{1.5, -0.25}, {kNaN, kInf}})));
-  expect_golden("complex_scaled",
-                print(make_complex<std::complex<double>>(DType::kC128, {2},
-                                                         {{1.5e-8, 2e-8}, {-3e-8, 9e-8}})));
+  expect_golden("complex_fixed", print(make_complex<std::complex<double>>(
+                                     DType::kC128, {2}, {{1.5, -0.25}, {kNaN, kInf}})));
+  expect_golden("complex_scaled", print(make_complex<std::complex<double>>(
+                                      DType::kC128, {2}, {{1.5e-8, 2e-8}, {-3e-8, 9e-8}})));
   expect_golden("complex_scalar_scientific",
                 print(make_complex<std::complex<double>>(DType::kC128, {}, {{1e-10, 5e9}})));
 }
@@ -327,9 +323,9 @@ TEST(FormatBuffer, TinyWidths) {
 
 TEST(FormatBuffer, ColumnChunksShareTheScaleLine) {
   expect_golden("chunks_scaled",
-                print(make(DType::kF32, {2, 2, 5}, {1e-6, 1e-9, 1e-6, 1e-9, 1e-6, 1e-9, 1e-6, 1e-9,
-                                                    1e-6, 1e-9, 1e-6, 1e-9, 1e-6, 1e-9, 1e-6, 1e-9,
-                                                    1e-6, 1e-9, 1e-6, 1e-9}),
+                print(make(DType::kF32, {2, 2, 5},
+                           {1e-6, 1e-9, 1e-6, 1e-9, 1e-6, 1e-9, 1e-6, 1e-9, 1e-6, 1e-9,
+                            1e-6, 1e-9, 1e-6, 1e-9, 1e-6, 1e-9, 1e-6, 1e-9, 1e-6, 1e-9}),
                       opts(30, 15, 30)));
 }
 
@@ -365,13 +361,12 @@ TEST(FormatBuffer, MaxRowsMinusOneIsUnlimited) {
   EXPECT_EQ(lines[1], "   1");
   EXPECT_EQ(lines[100], " 100");
   EXPECT_EQ(lines[101], "[ CPUi32{100} ] ");
-  expect_golden("rows_unlimited_3d", print(make(DType::kI32, {3, 20, 2}, seq(1, 120)),
-                                           opts(-1, 85, -1)));
+  expect_golden("rows_unlimited_3d",
+                print(make(DType::kI32, {3, 20, 2}, seq(1, 120)), opts(-1, 85, -1)));
 }
 
 TEST(FormatBuffer, MaxRowsSliceCapsEachMatrix) {
-  expect_golden("rows_slice_cap",
-                print(make(DType::kI32, {2, 5, 3}, seq(1, 30)), opts(30, 85, 2)));
+  expect_golden("rows_slice_cap", print(make(DType::kI32, {2, 5, 3}, seq(1, 30)), opts(30, 85, 2)));
   // Unlimited per slice, but the budget still counts.
   expect_golden("rows_slice_unlimited_budget",
                 print(make(DType::kI32, {3, 4, 2}, seq(1, 24)), opts(10, 85, -1)));
@@ -429,8 +424,7 @@ TEST(FormatBuffer, ReadsThroughStrides) {
   // A strided view with an offset and a negative stride: every other element, backwards.
   const Tensor base = make(DType::kF64, {6}, {0.5, 1, 1.5, 2, 2.5, 3});
   const Tensor view(base.storage(), DType::kF64, {3}, {-2}, 4);
-  EXPECT_EQ(print(view), (Lines{"PJRTBuffer ", " 2.5000", " 1.5000", " 0.5000",
-                                "[ CPUf64{3} ] "}));
+  EXPECT_EQ(print(view), (Lines{"PJRTBuffer ", " 2.5000", " 1.5000", " 0.5000", "[ CPUf64{3} ] "}));
 }
 
 #ifdef NDBUF_HAVE_MMAP
@@ -441,8 +435,8 @@ std::shared_ptr<Storage> guarded_storage(size_t nbytes, size_t readable) {
   EXPECT_NE(p, MAP_FAILED);
   EXPECT_EQ(mprotect(p, readable, PROT_READ | PROT_WRITE), 0);
   std::memset(p, 0, readable);
-  return std::make_shared<Storage>(p, nbytes, Device{},
-                                   [nbytes](void* q) noexcept { munmap(q, nbytes); }, false);
+  return std::make_shared<Storage>(
+      p, nbytes, Device{}, [nbytes](void* q) noexcept { munmap(q, nbytes); }, false);
 }
 
 TEST(FormatBuffer, TouchesOnlyPrintedElements) {
@@ -459,8 +453,8 @@ TEST(FormatBuffer, TouchesOnlyPrintedElements) {
   EXPECT_EQ(column.size(), 1 + 30 + 1 + 1u);
   EXPECT_EQ(column[2], "  0.5000");
   // A row of 10^8 columns: 30 chunks of default width.
-  const Lines row = format_buffer(
-      Tensor::dense(storage, DType::kF32, {1, n}, Order::kColumnMajor), BufferPrintOptions{});
+  const Lines row = format_buffer(Tensor::dense(storage, DType::kF32, {1, n}, Order::kColumnMajor),
+                                  BufferPrintOptions{});
   EXPECT_EQ(row.back(), "[ CPUf32{1x100000000} ] ");
   EXPECT_EQ(row[row.size() - 2], kTruncationLine);
   // 10^8 / 4 matrices of 2x2: 15 are printed.
