@@ -238,6 +238,24 @@ TEST(FormatBuffer, ModeComesFromPrintedElementsOnly) {
   EXPECT_EQ(all[40], " 1.0000e+10");
 }
 
+TEST(FormatBuffer, ModeComesFromPrintedColumnsOnly) {
+  // One row of 2000 columns, 30 chunks of one row each. Column 1000 holds 1e10 + 0.5: in
+  // scientific mode (7 cells a chunk) it would not be printed, and in the fixed mode the
+  // printed cells call for (12 cells a chunk) neither, so the fixed mode is used.
+  std::vector<double> values = rep(0.5, 2000);
+  values[999] = 1e10 + 0.5;
+  const Lines lines = print(make(DType::kF64, {1, 2000}, values));
+  EXPECT_EQ(lines[1], "Columns 1 to 12");
+  EXPECT_EQ(lines[2], " " + std::string("0.5000 0.5000 0.5000 0.5000 0.5000 0.5000 0.5000 0.5000 "
+                                        "0.5000 0.5000 0.5000 0.5000"));
+  EXPECT_EQ(lines[lines.size() - 4], "Columns 349 to 360");
+  EXPECT_EQ(lines[lines.size() - 2], kTruncationLine);
+  // With every column printed, the large value decides.
+  const Lines all = print(make(DType::kF64, {1, 2000}, values), opts(-1, -1, -1));
+  ASSERT_EQ(all.size(), 3u);
+  EXPECT_EQ(all[1].substr(0, 12), " 5.0000e-01 ");
+}
+
 TEST(FormatBuffer, ModeIsChosenPerMatrix) {
   expect_golden("float_mode_per_slice",
                 print(make(DType::kF32, {2, 1, 2}, {1e-6, 1e-9, 1e-6, 1e-9})));
