@@ -12,6 +12,24 @@
 #include "ndbuf/format_cell.hpp"
 #include "ndbuf/shape.hpp"
 
+// Where SPEC 2.7 leaves room, these choices were made (the seed printer is the reference):
+// - Data lines are the cell lines only; slice headers, "Columns a to b", scale lines and
+//   blank lines do not count towards max_rows.
+// - Every column chunk counts its rows against the budget, and a chunk prints no more rows
+//   than the budget has left (the seed overran it by up to one chunk).
+// - A matrix that cannot show a single row (budget spent, or max_rows_slice = 0) is not
+//   announced; printing stops there and the truncation line follows (the seed printed an
+//   empty "(3,.,.) =" header).
+// - The truncation line appears once, when any element was left out: rows cut by the budget
+//   or by max_rows_slice, column chunks or whole matrices never reached.
+// - Empty buffers print the header and the footer only.
+// - The float mode is chosen per matrix from the elements the layout prints (all column
+//   chunks together), so the scale line comes once, above the first chunk.
+// - Widths 0 and 1 behave like any width too small for two cells: one column per chunk.
+// - Complex elements take one mode from all their real and imaginary parts, so one scale
+//   line holds for the whole matrix; a complex element counts once for the single-element
+//   rule.
+// - pred prints any non-zero byte (possible after pjrt_empty()) as 1.
 namespace ndbuf {
 namespace {
 
@@ -224,14 +242,12 @@ bool next_index(std::vector<int64_t>& index, const std::vector<int64_t>& dims) {
   return false;
 }
 
-template <DType D>
-void format_data(const Tensor& tensor, const BufferPrintOptions& options,
-                 std::vector<std::string>& lines) {
+// The matrix over the last two dims at leading index (0, ..., 0): a 0-d tensor is a 1x1
+// matrix, a 1-d tensor an n x 1 column.
+MatrixView last_two_dims(const Tensor& tensor, int64_t item) {
   const Shape& shape = tensor.shape();
   const Strides& strides = tensor.strides();
   const size_t rank = shape.size();
-  const auto item = static_cast<int64_t>(itemsize(D));
-
   MatrixView m{static_cast<const char*>(tensor.data()), 1, 1, 0, 0};
   if (rank == 1) {
     m.nrows = shape[0];
@@ -242,16 +258,30 @@ void format_data(const Tensor& tensor, const BufferPrintOptions& options,
     m.row_step = strides[rank - 2] * item;
     m.col_step = strides[rank - 1] * item;
   }
-  const size_t nlead = rank > 2 ? rank - 2 : 0;
-  const std::vector<int64_t> lead_dims(shape.begin(), shape.begin() + nlead);
-  std::vector<int64_t> lead(nlead, 0);
-  const char* const origin = m.base;
+  return m;
+}
 
+Limits limits_of(const BufferPrintOptions& options, int64_t nrows) {
   Limits limits;
-  limits.rows = options.max_rows_slice < 0 ? m.nrows : std::min(m.nrows, options.max_rows_slice);
+  limits.rows = options.max_rows_slice < 0 ? nrows : std::min(nrows, options.max_rows_slice);
   limits.budget = options.max_rows < 0 ? kUnlimited : options.max_rows;
   // Widths 0 and 1 leave no room at all: one column per chunk, as for any width too small.
   limits.width = options.max_width < 0 ? kUnlimited : std::max<int64_t>(0, options.max_width - 1);
+  return limits;
+}
+
+// Prints the matrices in order of their leading indices, while the budget lasts; adds the
+// truncation line when any element was left out.
+template <DType D>
+void format_data(const Tensor& tensor, const BufferPrintOptions& options,
+                 std::vector<std::string>& lines) {
+  const auto item = static_cast<int64_t>(itemsize(D));
+  MatrixView m = last_two_dims(tensor, item);
+  const char* const origin = m.base;
+  const size_t nlead = tensor.rank() > 2 ? tensor.rank() - 2 : 0;
+  const std::vector<int64_t> lead_dims(tensor.shape().begin(), tensor.shape().begin() + nlead);
+  std::vector<int64_t> lead(nlead, 0);
+  Limits limits = limits_of(options, m.nrows);
 
   CellWriter<D> writer;
   bool cut = false;
@@ -262,10 +292,10 @@ void format_data(const Tensor& tensor, const BufferPrintOptions& options,
       break;
     }
     m.base = origin;
-    for (size_t k = 0; k < nlead; ++k) m.base += lead[k] * strides[k] * item;
+    for (size_t k = 0; k < nlead; ++k) m.base += lead[k] * tensor.strides()[k] * item;
     const std::vector<Chunk> chunks = choose_layout(writer, m, limits);
 
-    if (!first) lines.emplace_back();
+    if (!first) lines.emplace_back();  // a blank line between matrices
     first = false;
     if (nlead > 0) lines.push_back(slice_header(lead));
     emit_matrix(writer, m, chunks, lines);
@@ -301,8 +331,11 @@ std::vector<std::string> format_buffer(const Tensor& tensor, const BufferPrintOp
     dispatch(tensor.dtype(),
              [&](auto tag) { format_data<decltype(tag)::value>(tensor, options, lines); });
   }
-  const std::string footer = options.footer ? *options.footer : default_buffer_footer(tensor);
-  if (!footer.empty()) lines.push_back(options.footer ? footer + " " : footer);
+  if (!options.footer) {
+    lines.push_back(default_buffer_footer(tensor));
+  } else if (!options.footer->empty()) {
+    lines.push_back(*options.footer + " ");
+  }
   return lines;
 }
 
