@@ -328,6 +328,19 @@ TEST(CopyToDense, DenseTensorsInBothOrders) {
   }
 }
 
+TEST(CopyToDense, EmptyTensorsWriteNothing) {
+  for (Order order : {Order::kRowMajor, Order::kColumnMajor}) {
+    const Tensor empty = Tensor::allocate(DType::kF64, {3, 0}, order);
+    std::vector<char> none;  // its data() may be null
+    copy_to_dense(empty, none.data(), Order::kRowMajor);
+    copy_to_dense(empty, none.data(), Order::kColumnMajor);
+    const Tensor view(empty.storage(), DType::kF64, {2, 0}, {-5, 3}, 0);
+    copy_to_dense(view, none.data(), order);
+    EXPECT_EQ(make_dense(view, order).numel(), 0);
+    EXPECT_EQ(make_dense(empty, order).storage().get(), empty.storage().get());
+  }
+}
+
 // Views that take every other element along each axis, with the first axis reversed.
 TEST(CopyToDense, StridedViews) {
   for (DType dtype : kOnePerItemsize) {
