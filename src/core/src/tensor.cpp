@@ -6,6 +6,7 @@
 #include <string>
 
 #include "ndbuf/error.hpp"
+#include "ndbuf/parallel.hpp"
 
 namespace ndbuf {
 namespace {
@@ -138,7 +139,7 @@ void copy_strided(const void* src, const Strides& src_strides, void* dst,
 void copy_to_dense(const Tensor& src, void* dst, Order order) {
   if (src.numel() == 0) return;  // `dst` may be null then, even for memcpy of 0 bytes
   if (src.is_contiguous(order)) {
-    std::memcpy(dst, src.data(), static_cast<size_t>(src.nbytes()));
+    copy_bytes(dst, src.data(), static_cast<size_t>(src.nbytes()));
     return;
   }
   copy_strided(src.data(), src.strides(), dst, contiguous_strides(src.shape(), order),
