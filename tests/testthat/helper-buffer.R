@@ -33,3 +33,23 @@ values_text <- function(b) {
   dim(v) <- NULL
   as.character(v)
 }
+
+# The values of an integer-typed buffer decoded from its bytes as doubles, without going
+# through as_array() (so INT_MIN, INT64_MIN and ui64 >= 2^63 come out as numbers). Exact
+# whenever the stored values are representable as doubles.
+stored_values <- function(b) {
+  dtype <- as.character(elt_type(b))
+  size <- c(i8 = 1, i16 = 2, i32 = 4, i64 = 8, ui8 = 1, ui16 = 2, ui32 = 4, ui64 = 8)[[dtype]]
+  signed <- startsWith(dtype, "i")
+  bytes <- matrix(as.integer(as_raw(b, row_major = FALSE)), nrow = size)
+  word <- function(rows) colSums(bytes[rows, , drop = FALSE] * 256^(seq_along(rows) - 1))
+  if (size <= 4) {
+    value <- word(seq_len(size))
+    if (signed) value <- ifelse(value >= 2^(8 * size - 1), value - 2^(8 * size), value)
+    return(value)
+  }
+  lo <- word(1:4)
+  hi <- word(5:8)
+  if (signed) hi <- ifelse(hi >= 2^31, hi - 2^32, hi)
+  hi * 2^32 + lo
+}
