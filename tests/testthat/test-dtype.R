@@ -37,7 +37,10 @@ test_that("element types print as <name>", {
     elt_type(pjrt_buffer(1, dtype = "bf16"))
     elt_type(pjrt_buffer(1L, dtype = "u64"))
   })
-  expect_invisible(print(elt_type(pjrt_buffer(1))))
+  t <- elt_type(pjrt_buffer(1))
+  capture.output(shown <- withVisible(print(t)))
+  expect_false(shown$visible)
+  expect_identical(shown$value, t)
 })
 
 test_that("as.character() gives the name", {
