@@ -21,7 +21,13 @@ check_dots_allowed <- function(dots, allowed, call = caller_env()) {
 }
 
 check_missing_mode <- function(check, call = caller_env()) {
-  arg_match0(check, c("warn", "error", "ignore"), error_call = call)
+  if (!is.character(check) || length(check) != 1 || is.na(check)) {
+    cli::cli_abort(
+      "{.arg check} must be {.str warn}, {.str error} or {.str ignore}, not {.obj_type_friendly {check}}.",
+      call = call
+    )
+  }
+  arg_match0(check, c("warn", "error", "ignore"), arg_nm = "check", error_call = call)
 }
 
 check_flag <- function(x, arg, call = caller_env()) {
