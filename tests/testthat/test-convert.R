@@ -81,8 +81,11 @@ test_that("the boundary table gives the expected outcomes", {
 
 test_that("ui64 values of 2^63 and more are stored (and read back with a warning)", {
   b <- pjrt_buffer(c(2^63, 2^64 - 2048), dtype = "ui64")
-  expect_identical(as_raw(b, row_major = FALSE),
-                   as.raw(c(0, 0, 0, 0, 0, 0, 0, 0x80, 0, 0xf8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff)))
+  expect_identical(as_raw(b, row_major = FALSE), as.raw(c(
+    0, 0, 0, 0, 0, 0, 0, 0x80,
+    0, 0xf8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff
+  )))
+  expect_identical(stored_values(b), c(2^63, 2^64 - 2048))
 })
 
 test_that("seed examples", {
