@@ -101,7 +101,9 @@ pjrt_buffer.raw <- function(data, dtype = NULL, device = NULL, shape = NULL, ...
 #' @rdname pjrt_buffer
 #' @export
 pjrt_buffer.PJRTBuffer <- function(data, dtype = NULL, device = NULL, shape = NULL, ...) {
-  check_dots_allowed(list(...), "check")
+  dots <- list(...)
+  check_dots_allowed(dots, "check")
+  check_missing_mode(dots$check %||% "warn")
   if (!is.null(dtype) && elt_type(data) != as_dtype_name(dtype)) {
     cli::cli_abort(
       "{.arg data} is a {.val {as.character(elt_type(data))}} buffer; it cannot be re-typed to {.val {as_dtype_name(dtype)}}."
@@ -152,7 +154,9 @@ pjrt_scalar.raw <- function(data, dtype = NULL, device = NULL, ...) {
   # One element has no byte order, so `row_major` is optional here.
   dots <- list(...)
   check_dots_allowed(dots, c("check", "row_major"))
-  buffer_from_raw(data, dtype, device, integer(), TRUE, list(), FALSE)
+  if (!is.null(dots$row_major)) check_flag(dots$row_major, "row_major")
+  check <- dots[intersect(names(dots), "check")]
+  buffer_from_raw(data, dtype, device, integer(), TRUE, check, FALSE)
 }
 
 #' @rdname pjrt_buffer
@@ -185,6 +189,7 @@ scalar_from_vector <- function(data, dtype, device, dots, call = caller_env()) {
 buffer_from_raw <- function(data, dtype, device, shape, row_major, dots, row_major_missing,
                             call = caller_env()) {
   check_dots_allowed(dots, "check", call = call)
+  check_missing_mode(dots$check %||% "warn", call = call)
   if (is.null(dtype)) cli::cli_abort("{.arg dtype} must be provided for raw data.", call = call)
   if (is.null(shape)) cli::cli_abort("{.arg shape} must be provided for raw data.", call = call)
   if (row_major_missing) {
