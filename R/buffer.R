@@ -106,7 +106,7 @@ pjrt_buffer.PJRTBuffer <- function(data, dtype = NULL, device = NULL, shape = NU
   check_missing_mode(dots$check %||% "warn")
   if (!is.null(dtype) && elt_type(data) != as_dtype_name(dtype)) {
     cli::cli_abort(
-      "{.arg data} is a {.val {as.character(elt_type(data))}} buffer; it cannot be re-typed to {.val {as_dtype_name(dtype)}}."
+      "{.arg data} is a buffer of dtype {.val {as.character(elt_type(data))}}; it cannot be re-typed to {.val {as_dtype_name(dtype)}}."
     )
   }
   if (!is.null(shape) && !identical(as_shape(shape), shape(data))) {

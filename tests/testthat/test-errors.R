@@ -116,7 +116,7 @@ test_that("raw data of the wrong byte count is an error", {
     fixed = TRUE
   )
   expect_error(pjrt_buffer(as.raw(1:3), dtype = "ui8", shape = integer(), row_major = TRUE),
-               "with shape () requires 1 bytes", fixed = TRUE)
+               "with shape () requires 1 byte.", fixed = TRUE)
 })
 
 test_that("raw bytes that are no pred value are an error", {

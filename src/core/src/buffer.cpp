@@ -50,7 +50,7 @@ Tensor buffer_from_bytes(const void* bytes, int64_t nbytes, DType dtype, const S
     fail(ErrorKind::kInvalidArgument,
          "Raw data has " + std::to_string(nbytes) + " bytes, but dtype \"" +
              std::string(dtype_name(dtype)) + "\" with shape " + shape_to_tuple(shape) +
-             " requires " + std::to_string(needed) + " bytes.");
+             " requires " + std::to_string(needed) + (needed == 1 ? " byte." : " bytes."));
   }
   if (dtype == DType::kPred) check_pred_bytes(static_cast<const uint8_t*>(bytes), numel);
   Tensor tensor = Tensor::allocate(dtype, shape, Order::kColumnMajor, device);

@@ -288,7 +288,8 @@ void convert_from_r(const RVectorView& source, DType dtype, void* out, int64_t c
   if (source.length != count && source.length != 1) {
     fail(ErrorKind::kInvalidArgument, "Data has length " + std::to_string(source.length) +
                                           ", but " + std::to_string(count) +
-                                          " elements are needed.");
+                                          (count == 1 ? " element is" : " elements are") +
+                                          " needed.");
   }
   if (count == 0) return;
   const int64_t converted = source.length == 1 ? 1 : count;
@@ -360,6 +361,11 @@ std::string format_value_for_message(double value) {
   if (std::isnan(value)) return is_r_na_real(value) ? "NA" : "NaN";
   if (std::isinf(value)) return value > 0 ? "Inf" : "-Inf";
   char text[40];
+  // Whole numbers print exactly (2^63 as 9223372036854775808), as an R user would type them.
+  if (value == std::trunc(value) && std::fabs(value) < 1e20) {
+    std::snprintf(text, sizeof text, "%.0f", value);
+    return text;
+  }
   std::snprintf(text, sizeof text, "%.15g", value);
   if (std::strtod(text, nullptr) != value) std::snprintf(text, sizeof text, "%.17g", value);
   return text;

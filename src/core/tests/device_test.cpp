@@ -162,7 +162,10 @@ TEST_F(DeviceTest, PlatformFromEnvironment) {
 
   set("PJRT_PLATFORM", "tpu");
   expect_error([] { default_platform(); }, ErrorKind::kInvalidArgument,
-               "Unknown platform \"tpu\"; valid platforms are cpu, cuda.");
+               "The environment variable PJRT_PLATFORM names an unknown platform \"tpu\"; "
+               "valid platforms are cpu, cuda.");
+  // An explicit device does not read the variable, so a bad value cannot break it.
+  EXPECT_EQ(resolve_device("cpu:0"), (Device{Platform::kCpu, 0}));
 
   set("PJRT_PLATFORM", "");
   EXPECT_EQ(default_platform(), Platform::kCpu);
