@@ -105,6 +105,7 @@ void copy_to_r_row_major(const Tensor& tensor, void* out) {
     fail(ErrorKind::kDevice, "Collecting needs the tensor in host memory; it is on " +
                                  device_label(tensor.device()) + ".");
   }
+  if (tensor.numel() == 0) return;  // `out` may be null then
   const DType dtype = tensor.dtype();
   if (tensor.is_contiguous(Order::kRowMajor)) {
     convert_to_r(dtype, tensor.data(), out, tensor.numel());
