@@ -70,7 +70,14 @@ HArray::HArray(Tensor tensor) : tensor_(std::move(tensor)) {
   group_ = ShareGroup::of(tensor_.storage().get());
 }
 
-HArray HArray::from_buffer(const Tensor& buffer) { return HArray(buffer.reversed_axes()); }
+HArray HArray::from_buffer(const Tensor& buffer) {
+  if (buffer.device().platform != Platform::kCpu) {
+    fail(ErrorKind::kDevice, "An HArray lives in host memory, but the buffer is on " +
+                                 device_label(buffer.device()) +
+                                 "; copy it to the CPU first (copy_buffer(x, \"cpu\")).");
+  }
+  return HArray(buffer.reversed_axes());
+}
 
 HArray HArray::slice(const SliceSpec& spec) const {
   HArray view = *this;

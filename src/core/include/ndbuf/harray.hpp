@@ -23,7 +23,8 @@ class HArray {
   // separately over the same storage (new_from_buffer twice on one buffer) see each other.
   explicit HArray(Tensor tensor);
 
-  // The HArray of a buffer: the same memory with the buffer's (R) axes reversed.
+  // The HArray of a buffer: the same memory with the buffer's (R) axes reversed. Throws
+  // kDevice for a buffer outside host memory.
   static HArray from_buffer(const Tensor& buffer);
 
   const Tensor& tensor() const noexcept { return tensor_; }
