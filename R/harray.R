@@ -111,8 +111,8 @@
 #'
 #' # Float64 shares the R vector's memory; buffers and HArrays share memory
 #' h64 <- HArray$new_from_values(arr, HDataType$Float64)
-#' b <- pjrt_buffer(h64)
-#' shape(b) # c(3L, 4L)
+#' b <- pjrt::pjrt_buffer(h64)
+#' pjrt::shape(b) # c(3L, 4L)
 #' HArray$new_from_buffer(b)$mem_adress() == h64$mem_adress() # TRUE
 #' @export
 HArray <- new.env(parent = emptyenv())
