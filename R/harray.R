@@ -179,7 +179,7 @@ HArray$dtype <- function() {
 }
 
 HArray$slice <- function(range) {
-  check_slice_range(range, length(with_core(ffi_harray_shape(self))))
+  check_slice_range(range)  # the core checks the length against the rank
   with_core(ffi_harray_slice(self, range))
 }
 
@@ -231,7 +231,7 @@ lock_harray_classes <- function() {
 # A method of `class_env` with `self` bound to the instance (the way extendr binds them).
 bind_method <- function(self, name, class_env, class_name, call) {
   method <- if (is.character(name) && length(name) == 1) class_env[[name]]
-  if (!is.function(method) || name %in% c("new_from_values", "new_from_buffer")) {
+  if (!is.function(method) || startsWith(name, "new_from_")) {
     cli::cli_abort("{class_name} has no method {.val {name}}.", call = call)
   }
   environment(method) <- environment()
@@ -373,12 +373,8 @@ check_hdatatype <- function(dtype, arg, call = caller_env()) {
 }
 
 # The messages are harmonium's.
-check_slice_range <- function(range, ndim, call = caller_env()) {
+check_slice_range <- function(range, call = caller_env()) {
   if (!is.list(range)) cli::cli_abort("Must be list, not {typeof(range)}", call = call)
-  if (length(range) != ndim) {
-    cli::cli_abort("The list must have the same length as the number of dimensions.",
-                   call = call)
-  }
   for (part in range) {
     if (!is.integer(part)) cli::cli_abort("Must be integer, not {typeof(part)}", call = call)
     if (!length(part) %in% c(1L, 3L)) {

@@ -73,9 +73,9 @@ ResolvedRange resolve_range(const AxisSlice& range, int64_t len, size_t axis) {
 
 Tensor slice(const Tensor& tensor, const SliceSpec& spec) {
   if (spec.size() != tensor.rank()) {
+    // harmonium's message, word for word (the R layer passes it through).
     fail(ErrorKind::kInvalidArgument,
-         "The list must have the same length as the number of dimensions (got " +
-             std::to_string(spec.size()) + " for " + std::to_string(tensor.rank()) + ").");
+         "The list must have the same length as the number of dimensions.");
   }
   Shape shape;
   Strides strides;

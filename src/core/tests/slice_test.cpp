@@ -236,7 +236,9 @@ TEST(Slice, ExtremeValuesAreErrorsNotOverflows) {
 TEST(Slice, SpecLengthMustMatchRank) {
   const Tensor t = iota({4, 3});
   EXPECT_EQ(error_message(t, {R()}, ErrorKind::kInvalidArgument),
-            "The list must have the same length as the number of dimensions (got 1 for 2).");
+            "The list must have the same length as the number of dimensions.");
+  EXPECT_EQ(error_message(t, {R(), R(), R()}, ErrorKind::kInvalidArgument),
+            "The list must have the same length as the number of dimensions.");
 }
 
 TEST(Slice, BoundsAtTheAxisLengthAreAllowed) {
