@@ -40,8 +40,8 @@
 #'   `"<platform>:<index>"`.
 #' @param shape The dimensions (see the Shape section).
 #' @param ... Only `check` (all methods) and `row_major` (raw data) are accepted.
-#' @param check How missing values that travel without a copy are treated:
-#'   `"warn"`, `"error"` or `"ignore"`.
+#'   `check` says how missing values that travel without a copy are treated: `"warn"`
+#'   (default), `"error"` or `"ignore"`.
 #' @param row_major For raw data, required: `TRUE` when the bytes are in C (row-major) order,
 #'   `FALSE` when they are in R's column-major order.
 #' @return A `PJRTBuffer`.

@@ -103,3 +103,7 @@ ffi_harray_is_unique <- function(x) {
 ffi_harray_invalidate <- function(x) {
   invisible(.Call(`_pjrt_ffi_harray_invalidate`, x))
 }
+
+ffi_buffer_format <- function(buffer, max_rows, max_width, max_rows_slice, header, footer) {
+  .Call(`_pjrt_ffi_buffer_format`, buffer, max_rows, max_width, max_rows_slice, header, footer)
+}

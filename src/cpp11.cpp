@@ -188,6 +188,13 @@ extern "C" SEXP _pjrt_ffi_harray_invalidate(SEXP x) {
     return R_NilValue;
   END_CPP11
 }
+// r_print.cpp
+cpp11::strings ffi_buffer_format(SEXP buffer, double max_rows, double max_width, double max_rows_slice, bool header, SEXP footer);
+extern "C" SEXP _pjrt_ffi_buffer_format(SEXP buffer, SEXP max_rows, SEXP max_width, SEXP max_rows_slice, SEXP header, SEXP footer) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_buffer_format(cpp11::as_cpp<cpp11::decay_t<SEXP>>(buffer), cpp11::as_cpp<cpp11::decay_t<double>>(max_rows), cpp11::as_cpp<cpp11::decay_t<double>>(max_width), cpp11::as_cpp<cpp11::decay_t<double>>(max_rows_slice), cpp11::as_cpp<cpp11::decay_t<bool>>(header), cpp11::as_cpp<cpp11::decay_t<SEXP>>(footer)));
+  END_CPP11
+}
 
 extern "C" {
 static const R_CallMethodDef CallEntries[] = {
@@ -196,6 +203,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pjrt_ffi_buffer_device",             (DL_FUNC) &_pjrt_ffi_buffer_device,             1},
     {"_pjrt_ffi_buffer_dtype",              (DL_FUNC) &_pjrt_ffi_buffer_dtype,              1},
     {"_pjrt_ffi_buffer_empty",              (DL_FUNC) &_pjrt_ffi_buffer_empty,              3},
+    {"_pjrt_ffi_buffer_format",             (DL_FUNC) &_pjrt_ffi_buffer_format,             6},
     {"_pjrt_ffi_buffer_from_raw",           (DL_FUNC) &_pjrt_ffi_buffer_from_raw,           5},
     {"_pjrt_ffi_buffer_from_vector",        (DL_FUNC) &_pjrt_ffi_buffer_from_vector,        6},
     {"_pjrt_ffi_buffer_shape",              (DL_FUNC) &_pjrt_ffi_buffer_shape,              1},

@@ -63,6 +63,7 @@ int64_t to_r(const T* in, void* out, int64_t count, DType dtype) {
 }  // namespace
 
 int64_t convert_to_r(DType dtype, const void* in, void* out, int64_t count) {
+  if (count == 0) return 0;  // an empty vector's pointers may be null, even for memcpy of 0 bytes
   return dispatch(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     return to_r<T>(static_cast<const T*>(in), out, count, dtype);

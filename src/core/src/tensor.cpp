@@ -10,20 +10,33 @@
 namespace ndbuf {
 namespace {
 
+// Whether every element of the view lies in [0, capacity). Each step is checked before it is
+// taken, so no product or sum overflows: a stride whose span alone exceeds the storage is
+// rejected before it is multiplied out.
+bool view_inside(const Shape& shape, const Strides& strides, int64_t offset, int64_t capacity) {
+  if (offset < 0 || offset >= capacity) return false;
+  int64_t lowest = offset;
+  int64_t highest = offset;
+  for (size_t k = 0; k < shape.size(); ++k) {
+    const int64_t extent = shape[k] - 1;
+    if (extent == 0) continue;
+    const int64_t limit = capacity / extent;
+    if (strides[k] < -limit || strides[k] > limit) return false;
+    const int64_t span = strides[k] * extent;
+    if (span < 0 ? -span > lowest : span >= capacity - highest) return false;
+    (span < 0 ? lowest : highest) += span;
+  }
+  return true;
+}
+
 void check_within_storage(const Storage& storage, DType dtype, const Shape& shape,
                           const Strides& strides, int64_t offset, int64_t numel) {
   if (shape.size() != strides.size()) {
     fail(ErrorKind::kInvalidArgument, "A tensor needs one stride per axis.");
   }
   if (numel == 0) return;
-  int64_t lowest = offset;
-  int64_t highest = offset;
-  for (size_t k = 0; k < shape.size(); ++k) {
-    const int64_t span = strides[k] * (shape[k] - 1);
-    (span < 0 ? lowest : highest) += span;
-  }
   const auto capacity = static_cast<int64_t>(storage.nbytes() / itemsize(dtype));
-  if (lowest < 0 || highest >= capacity) {
+  if (!view_inside(shape, strides, offset, capacity)) {
     fail(ErrorKind::kIndex, "A view of shape " + shape_to_tuple(shape) +
                                 " reaches outside its storage of " + std::to_string(capacity) +
                                 " elements.");
@@ -123,6 +136,7 @@ void copy_strided(const void* src, const Strides& src_strides, void* dst,
 }
 
 void copy_to_dense(const Tensor& src, void* dst, Order order) {
+  if (src.numel() == 0) return;  // `dst` may be null then, even for memcpy of 0 bytes
   if (src.is_contiguous(order)) {
     std::memcpy(dst, src.data(), static_cast<size_t>(src.nbytes()));
     return;
