@@ -66,6 +66,24 @@
 #' starts at the source's first element), costs O(1) whatever the array's size, and can be
 #' sliced again.
 #'
+#' @section Decisions where harmonium leaves room:
+#' * Error messages number axes from 1, in `range` order, and quote values as given
+#'   (0-based): `Index 4 is out of bounds for axis 1 of length 4.`
+#' * A missing index (`NA_integer_` as a length-1 entry) is an error. `NA` inside a range must
+#'   be an integer NA: `c(NA, NA, NA)` is logical and rejected like any non-integer entry.
+#' * `print(h)` (the S3 method) returns `h` invisibly, as R's print methods do; the method
+#'   `h$print()` returns `NULL` invisibly, as harmonium's does.
+#' * Printing follows Rust: of two equally near shortest decimals the one farther from zero is
+#'   written (Float32 `2097152.25` prints `2097152.3`). A complex value's imaginary sign is
+#'   its sign bit (`1-0i`), and a NaN imaginary part prints `+NaN`.
+#' * `is_unique()` counts every HArray that is still alive, including temporaries such as an
+#'   unassigned `h$slice(...)` until the garbage collector has run (or `invalidate()` is
+#'   called). HArrays made separately from one buffer count as sharing; PJRTBuffers do not.
+#'   Two Float64 HArrays made by `new_from_values()` from the same R vector are counted
+#'   separately, although both read that vector's memory (neither can change it).
+#' * `mem_adress()` of a view with no elements is an address inside the source's memory
+#'   (an empty range does not move it); it names no element.
+#'
 #' @format `HArray` and [HDataType] are locked environments.
 #' @seealso [HDataType], [pjrt_buffer()]
 #' @examples
