@@ -1,7 +1,6 @@
 // Bindings of harmonium's HArray: an external pointer (class "HArray") to a heap-allocated
 // ndbuf::HArray. Each binding unwraps, calls one core function and wraps the result.
 #include <cpp11.hpp>
-
 #include <memory>
 #include <vector>
 
@@ -47,28 +46,28 @@ cpp11::integers shape_integers(const ndbuf::Shape& shape) {
 
 }  // namespace
 
-[[cpp11::register]]
-SEXP ffi_harray_from_buffer(SEXP buffer) {
+[[cpp11::register]] SEXP ffi_harray_from_buffer(SEXP buffer) {
   return wrap_harray(ndbuf::HArray::from_buffer(pjrt::unwrap_buffer(buffer)));
 }
 
-[[cpp11::register]]
-SEXP ffi_harray_to_buffer(SEXP x) { return pjrt::wrap_buffer(unwrap_harray(x).to_buffer()); }
+[[cpp11::register]] SEXP ffi_harray_to_buffer(SEXP x) {
+  return pjrt::wrap_buffer(unwrap_harray(x).to_buffer());
+}
 
-[[cpp11::register]]
-std::string ffi_harray_dtype(SEXP x) {
+[[cpp11::register]] std::string ffi_harray_dtype(SEXP x) {
   return std::string(ndbuf::dtype_name(unwrap_harray(x).tensor().dtype()));
 }
 
-[[cpp11::register]]
-cpp11::integers ffi_harray_shape(SEXP x) { return shape_integers(unwrap_harray(x).tensor().shape()); }
+[[cpp11::register]] cpp11::integers ffi_harray_shape(SEXP x) {
+  return shape_integers(unwrap_harray(x).tensor().shape());
+}
 
-[[cpp11::register]]
-double ffi_harray_len(SEXP x) { return static_cast<double>(unwrap_harray(x).tensor().numel()); }
+[[cpp11::register]] double ffi_harray_len(SEXP x) {
+  return static_cast<double>(unwrap_harray(x).tensor().numel());
+}
 
 // `range` is validated in R: a list of integer vectors of length 1 or 3, one per axis.
-[[cpp11::register]]
-SEXP ffi_harray_slice(SEXP x, cpp11::list range) {
+[[cpp11::register]] SEXP ffi_harray_slice(SEXP x, cpp11::list range) {
   const ndbuf::HArray& harray = unwrap_harray(x);
   ndbuf::SliceSpec spec;
   for (R_xlen_t k = 0; k < range.size(); ++k) {
@@ -79,20 +78,18 @@ SEXP ffi_harray_slice(SEXP x, cpp11::list range) {
   return wrap_harray(harray.slice(spec));
 }
 
-[[cpp11::register]]
-SEXP ffi_harray_clone(SEXP x) { return wrap_harray(unwrap_harray(x).clone()); }
+[[cpp11::register]] SEXP ffi_harray_clone(SEXP x) { return wrap_harray(unwrap_harray(x).clone()); }
 
-[[cpp11::register]]
-std::string ffi_harray_format(SEXP x) { return ndbuf::format_nested(unwrap_harray(x).tensor()); }
+[[cpp11::register]] std::string ffi_harray_format(SEXP x) {
+  return ndbuf::format_nested(unwrap_harray(x).tensor());
+}
 
-[[cpp11::register]]
-bool ffi_harray_equal(SEXP x, SEXP y) {
+[[cpp11::register]] bool ffi_harray_equal(SEXP x, SEXP y) {
   return ndbuf::tensors_equal(unwrap_harray(x).tensor(), unwrap_harray(y).tensor());
 }
 
 // A double or complex vector in R's order for dim = rev(shape): the HArray's C order.
-[[cpp11::register]]
-SEXP ffi_harray_collect(SEXP x) {
+[[cpp11::register]] SEXP ffi_harray_collect(SEXP x) {
   const ndbuf::Tensor& tensor = unwrap_harray(x).tensor();
   const bool complex = ndbuf::is_complex(tensor.dtype());
   cpp11::sexp out = cpp11::safe[Rf_allocVector](complex ? CPLXSXP : REALSXP, tensor.numel());
@@ -104,18 +101,18 @@ SEXP ffi_harray_collect(SEXP x) {
   return out;
 }
 
-[[cpp11::register]]
-std::string ffi_harray_mem_address(SEXP x) { return unwrap_harray(x).mem_address(); }
+[[cpp11::register]] std::string ffi_harray_mem_address(SEXP x) {
+  return unwrap_harray(x).mem_address();
+}
 
-[[cpp11::register]]
-bool ffi_harray_is_standard_layout(SEXP x) { return unwrap_harray(x).is_standard_layout(); }
+[[cpp11::register]] bool ffi_harray_is_standard_layout(SEXP x) {
+  return unwrap_harray(x).is_standard_layout();
+}
 
-[[cpp11::register]]
-bool ffi_harray_is_unique(SEXP x) { return unwrap_harray(x).is_unique(); }
+[[cpp11::register]] bool ffi_harray_is_unique(SEXP x) { return unwrap_harray(x).is_unique(); }
 
 // Releases this object's share now; later calls on it see a cleared pointer.
-[[cpp11::register]]
-void ffi_harray_invalidate(SEXP x) {
+[[cpp11::register]] void ffi_harray_invalidate(SEXP x) {
   unwrap_harray(x);
   finalize_harray(x);
 }

@@ -40,8 +40,8 @@ ndbuf::SliceSpec random_spec(Input& in, size_t rank) {
   const size_t count = in.byte() % 16 == 0 ? rank + 1 : rank;  // sometimes the wrong length
   for (size_t axis = 0; axis < count; ++axis) {
     const int32_t values[3] = {in.value(), in.value(), in.value()};
-    spec.push_back(ndbuf::parse_axis_slice(values, in.byte() % 2 ? 1 : 3, ndbuf::kRIntegerNA,
-                                           axis));
+    spec.push_back(
+        ndbuf::parse_axis_slice(values, in.byte() % 2 ? 1 : 3, ndbuf::kRIntegerNA, axis));
   }
   return spec;
 }
@@ -53,7 +53,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const size_t rank = in.byte() % 5;
   ndbuf::Shape shape;
   for (size_t k = 0; k < rank; ++k) shape.push_back(in.byte() % 6);
-  ndbuf::Tensor base = ndbuf::Tensor::allocate(ndbuf::DType::kF64, shape, ndbuf::Order::kColumnMajor);
+  ndbuf::Tensor base =
+      ndbuf::Tensor::allocate(ndbuf::DType::kF64, shape, ndbuf::Order::kColumnMajor);
   auto* p = static_cast<double*>(base.data());
   for (int64_t i = 0; i < base.numel(); ++i) p[i] = static_cast<double>(i);
   ndbuf::HArray h = ndbuf::HArray::from_buffer(base);

@@ -65,8 +65,8 @@ bool equal_typed(const Tensor& a, const Tensor& b) {
 
 void require_host(const Tensor& t) {
   if (t.device().platform != Platform::kCpu) {
-    fail(ErrorKind::kDevice, "Comparing needs tensors in host memory; one is on " +
-                                 device_label(t.device()) + ".");
+    fail(ErrorKind::kDevice,
+         "Comparing needs tensors in host memory; one is on " + device_label(t.device()) + ".");
   }
 }
 
@@ -76,9 +76,8 @@ bool tensors_equal(const Tensor& a, const Tensor& b) {
   if (a.dtype() != b.dtype() || a.shape() != b.shape()) return false;
   require_host(a);
   require_host(b);
-  return dispatch(a.dtype(), [&](auto tag) {
-    return equal_typed<typename decltype(tag)::type>(a, b);
-  });
+  return dispatch(a.dtype(),
+                  [&](auto tag) { return equal_typed<typename decltype(tag)::type>(a, b); });
 }
 
 }  // namespace ndbuf

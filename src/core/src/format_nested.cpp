@@ -41,7 +41,10 @@ AppendFn appender_for(DType dtype) {
 class NestedPrinter {
  public:
   NestedPrinter(const Tensor& t, const NestedFormatOptions& options, std::string& out)
-      : shape_(t.shape()), options_(options), out_(out), append_(appender_for(t.dtype())),
+      : shape_(t.shape()),
+        options_(options),
+        out_(out),
+        append_(appender_for(t.dtype())),
         elide_(t.numel() >= options.elide_from) {
     const auto item = static_cast<int64_t>(itemsize(t.dtype()));
     for (int64_t s : t.strides()) byte_strides_.push_back(s * item);

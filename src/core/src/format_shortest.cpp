@@ -159,8 +159,7 @@ std::string format_complex(std::complex<T> value) {
 
 }  // namespace
 
-void append_positional(std::string& out, bool negative, const std::string& digits,
-                       int exponent) {
+void append_positional(std::string& out, bool negative, const std::string& digits, int exponent) {
   if (negative) out += '-';
   const int n = static_cast<int>(digits.size());
   if (exponent < 0) {

@@ -101,8 +101,8 @@ Tensor HArray::to_buffer() const {
     return Tensor(reversed.storage(), reversed.dtype(), reversed.shape(),
                   contiguous_strides(reversed.shape(), Order::kColumnMajor), reversed.offset());
   }
-  Tensor dense = Tensor::allocate(reversed.dtype(), reversed.shape(), Order::kColumnMajor,
-                                  reversed.device());
+  Tensor dense =
+      Tensor::allocate(reversed.dtype(), reversed.shape(), Order::kColumnMajor, reversed.device());
   copy_to_dense(reversed, dense.data(), Order::kColumnMajor);
   return dense;
 }

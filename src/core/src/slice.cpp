@@ -49,8 +49,8 @@ AxisSlice parse_axis_slice(const int32_t* values, size_t count, int32_t missing,
 int64_t resolve_index(int64_t index, int64_t len, size_t axis) {
   const int64_t pos = from_back(index, len);
   if (pos < 0 || pos >= len) {
-    fail(ErrorKind::kIndex, "Index " + std::to_string(index) + " is out of bounds for " +
-                                axis_text(axis, len) + ".");
+    fail(ErrorKind::kIndex,
+         "Index " + std::to_string(index) + " is out of bounds for " + axis_text(axis, len) + ".");
   }
   return pos;
 }

@@ -83,14 +83,14 @@ TEST(TensorsEqual, DifferentShapesOrDtypesAreNotEqual) {
 TEST(TensorsEqual, LayoutDoesNotMatter) {
   // The same 2x3 values in row-major and column-major memory.
   const Tensor row = from_values<double>(DType::kF64, {2, 3}, {1, 2, 3, 4, 5, 6});
-  const Tensor col = from_values<double>(DType::kF64, {2, 3}, {1, 4, 2, 5, 3, 6},
-                                         Order::kColumnMajor);
+  const Tensor col =
+      from_values<double>(DType::kF64, {2, 3}, {1, 4, 2, 5, 3, 6}, Order::kColumnMajor);
   EXPECT_TRUE(tensors_equal(row, col));
   EXPECT_TRUE(tensors_equal(col, row));
   // A strided view equals a standalone tensor holding its elements.
   const Tensor t = iota({4, 3});
-  const Tensor view = slice(t, {AxisSlice::range(std::nullopt, std::nullopt, -2),
-                                AxisSlice::range(1, 3, std::nullopt)});
+  const Tensor view = slice(
+      t, {AxisSlice::range(std::nullopt, std::nullopt, -2), AxisSlice::range(1, 3, std::nullopt)});
   const Tensor standalone = from_values<double>(DType::kF64, {2, 2}, {10, 11, 4, 5});
   EXPECT_TRUE(tensors_equal(view, standalone));
   EXPECT_TRUE(tensors_equal(standalone, view));

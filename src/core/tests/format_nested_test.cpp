@@ -87,8 +87,8 @@ TEST(FormatNested, EmptyArraysPrintOneBracketPairPerAxis) {
 
 TEST(FormatNested, StridedViewsPrintInTheirOwnOrder) {
   const Tensor t = iota({3, 4});
-  const Tensor v = slice(t, {AxisSlice::range(std::nullopt, std::nullopt, -1),
-                             AxisSlice::range(1, std::nullopt, 2)});
+  const Tensor v = slice(
+      t, {AxisSlice::range(std::nullopt, std::nullopt, -1), AxisSlice::range(1, std::nullopt, 2)});
   EXPECT_EQ(format_nested(v), "[[9, 11],\n [5, 7],\n [1, 3]]");
   EXPECT_EQ(format_nested(t.reversed_axes()),
             "[[0, 4, 8],\n [1, 5, 9],\n [2, 6, 10],\n [3, 7, 11]]");

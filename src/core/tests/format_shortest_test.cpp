@@ -86,7 +86,7 @@ TEST(FormatShortest, FloatTableUsesTheFloatsOwnDigits) {
       {std::numeric_limits<float>::max(), "34028235" + zeros(31)},
       {std::numeric_limits<float>::min(), "0." + zeros(37) + "11754944"},
       {f32_from_bits(0x007FFFFF), "0." + zeros(37) + "11754942"},  // largest subnormal
-      {f32_from_bits(1), "0." + zeros(44) + "1"},                 // smallest subnormal
+      {f32_from_bits(1), "0." + zeros(44) + "1"},                  // smallest subnormal
       {f32_from_bits(5), "0." + zeros(44) + "7"},
   };
   for (const auto& c : cases) {

@@ -31,8 +31,9 @@ std::vector<double> collect(const Tensor& t) {
   return out;
 }
 
-const auto R = [](std::optional<int64_t> a, std::optional<int64_t> b,
-                  std::optional<int64_t> c) { return AxisSlice::range(a, b, c); };
+const auto R = [](std::optional<int64_t> a, std::optional<int64_t> b, std::optional<int64_t> c) {
+  return AxisSlice::range(a, b, c);
+};
 constexpr std::nullopt_t NA = std::nullopt;
 
 TEST(HArray, AxesAreTheRDimsReversedOverTheSameMemory) {

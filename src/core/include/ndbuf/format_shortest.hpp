@@ -32,7 +32,6 @@ void append_shortest(std::string& out, float value);
 
 // Positional notation of a decimal "0.d1 d2 ... dn x 10^(exponent + 1)", i.e. the digits of a
 // scientific form d1.d2...dn e`exponent` (no leading zeros in `digits`, which is non-empty).
-void append_positional(std::string& out, bool negative, const std::string& digits,
-                       int exponent);
+void append_positional(std::string& out, bool negative, const std::string& digits, int exponent);
 
 }  // namespace ndbuf
