@@ -1,0 +1,3 @@
+.onLoad <- function(libname, pkgname) {
+  lock_harray_classes()
+}
