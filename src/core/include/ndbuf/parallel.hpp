@@ -25,17 +25,22 @@ void check_interrupt();
 int max_threads();
 
 // Calls body(begin, end) on disjoint blocks covering [0, count). `body` must not throw.
-// `bytes_per_element` (input plus output) decides whether threads are worth starting.
+// `bytes_per_item` (input plus output) decides whether threads are worth starting;
+// `elements_per_item` > 1 when an item is a whole row, so blocks hold a similar amount of work.
 template <class Body>
-void for_each_block(int64_t count, int64_t bytes_per_element, Body&& body) {
-  const bool parallel = count * bytes_per_element >= kParallelBytes && max_threads() > 1;
-  for (int64_t round = 0; round < count; round += kInterruptElements) {
-    const int64_t round_end = std::min(count, round + kInterruptElements);
-    const int64_t blocks = (round_end - round + kBlockElements - 1) / kBlockElements;
+void for_each_block(int64_t count, int64_t bytes_per_item, Body&& body,
+                    int64_t elements_per_item = 1) {
+  const int64_t per_item = std::max<int64_t>(1, elements_per_item);
+  const int64_t block = std::max<int64_t>(1, kBlockElements / per_item);
+  const int64_t round_size = std::max<int64_t>(1, kInterruptElements / per_item);
+  const bool parallel = count * bytes_per_item >= kParallelBytes && max_threads() > 1;
+  for (int64_t round = 0; round < count; round += round_size) {
+    const int64_t round_end = std::min(count, round + round_size);
+    const int64_t blocks = (round_end - round + block - 1) / block;
 #pragma omp parallel for schedule(static) if (parallel)
     for (int64_t b = 0; b < blocks; ++b) {
-      const int64_t begin = round + b * kBlockElements;
-      body(begin, std::min(round_end, begin + kBlockElements));
+      const int64_t begin = round + b * block;
+      body(begin, std::min(round_end, begin + block));
     }
     if (round_end < count) check_interrupt();
   }
