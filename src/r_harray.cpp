@@ -21,7 +21,8 @@ void finalize_harray(SEXP ptr) {
 
 SEXP wrap_harray(ndbuf::HArray harray) {
   auto owned = std::make_unique<ndbuf::HArray>(std::move(harray));
-  SEXP out = PROTECT(R_MakeExternalPtr(owned.get(), R_NilValue, R_NilValue));
+  // The tag says what the address points to: the class attribute alone can be changed in R.
+  SEXP out = PROTECT(R_MakeExternalPtr(owned.get(), Rf_install(kHArrayClass), R_NilValue));
   R_RegisterCFinalizerEx(out, finalize_harray, TRUE);
   owned.release();
   Rf_setAttrib(out, R_ClassSymbol, Rf_mkString(kHArrayClass));
@@ -35,6 +36,8 @@ const ndbuf::HArray& unwrap_harray(SEXP x) {
   }
   const auto* harray = static_cast<const ndbuf::HArray*>(R_ExternalPtrAddr(x));
   if (harray == nullptr) cpp11::stop("%s", "This external pointer is already consumed or deleted");
+  // An external pointer of another kind (a PJRTBuffer) given the class in R.
+  if (R_ExternalPtrTag(x) != Rf_install(kHArrayClass)) cpp11::stop("%s", "Expected an HArray.");
   return *harray;
 }
 
