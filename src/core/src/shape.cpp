@@ -78,7 +78,12 @@ std::string shape_to_string(const Shape& shape, const char* separator) {
 }
 
 std::string shape_to_tuple(const Shape& shape) {
-  return "(" + shape_to_string(shape, ", ") + ")";
+  if (shape.size() <= kMessageDims) return "(" + shape_to_string(shape, ", ") + ")";
+  // A message stays short whatever the rank: the first dims, how many are left out, the last.
+  const Shape head(shape.begin(), shape.begin() + kMessageDims - 1);
+  return "(" + shape_to_string(head, ", ") + ", ... " +
+         std::to_string(shape.size() - kMessageDims) + " more ..., " +
+         std::to_string(shape.back()) + ")";
 }
 
 }  // namespace ndbuf

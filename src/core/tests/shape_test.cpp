@@ -200,6 +200,12 @@ TEST(ShapeText, StringAndTuple) {
   EXPECT_EQ(shape_to_tuple({2, 3}), "(2, 3)");
   EXPECT_EQ(shape_to_tuple({1, 2, 3, 4}), "(1, 2, 3, 4)");
   EXPECT_EQ(shape_to_tuple({-1, 2}), "(-1, 2)");
+  // Messages stay short at any rank: 16 dims in full, more elided in the middle.
+  EXPECT_EQ(shape_to_tuple(Shape(16, 7)), "(7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7)");
+  Shape many(1000000, 1);
+  many.back() = 5;
+  EXPECT_EQ(shape_to_tuple(many),
+            "(1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, ... 999984 more ..., 5)");
 }
 
 }  // namespace
