@@ -56,10 +56,14 @@ SEXP ffi_buffer_to_r(SEXP buffer) {
   cpp11::sexp out = cpp11::safe[Rf_allocVector](sexptype_for(type), dense.numel());
   const int64_t ambiguous = ndbuf::convert_to_r(dense.dtype(), dense.data(),
                                                 cpp11::safe[DATAPTR](out), dense.numel());
-  if (type == ndbuf::RVectorType::kInteger64) Rf_setAttrib(out, R_ClassSymbol, Rf_mkString("integer64"));
-  if (dense.rank() > 0) Rf_setAttrib(out, R_DimSymbol, ffi_buffer_shape(buffer));
+  // Through cpp11::safe: an allocation error must not jump over `dense`'s destructor.
+  if (type == ndbuf::RVectorType::kInteger64) {
+    cpp11::safe[Rf_setAttrib](out, R_ClassSymbol, cpp11::safe[Rf_mkString]("integer64"));
+  }
+  if (dense.rank() > 0) cpp11::safe[Rf_setAttrib](out, R_DimSymbol, ffi_buffer_shape(buffer));
   if (ambiguous > 0) {
-    Rf_setAttrib(out, Rf_install("pjrt_ambiguous"), Rf_ScalarReal(static_cast<double>(ambiguous)));
+    cpp11::safe[Rf_setAttrib](out, cpp11::safe[Rf_install]("pjrt_ambiguous"),
+                              cpp11::safe[Rf_ScalarReal](static_cast<double>(ambiguous)));
   }
   return out;
 }
