@@ -396,9 +396,11 @@ check_hdatatype <- function(dtype, arg, call = caller_env()) {
 
 # The messages are harmonium's.
 check_slice_range <- function(range, call = caller_env()) {
-  if (!is.list(range)) cli::cli_abort("Must be list, not {typeof(range)}", call = call)
+  # typeof() as harmonium words it; the class for objects (a factor's type is integer too).
+  what <- function(x) if (is.object(x)) class(x)[[1]] else typeof(x)
+  if (!is.list(range)) cli::cli_abort("Must be list, not {what(range)}", call = call)
   for (part in range) {
-    if (!is.integer(part)) cli::cli_abort("Must be integer, not {typeof(part)}", call = call)
+    if (!is.integer(part)) cli::cli_abort("Must be integer, not {what(part)}", call = call)
     if (!length(part) %in% c(1L, 3L)) {
       cli::cli_abort("Each element must have a length of 1 or 3.", call = call)
     }
