@@ -8,7 +8,7 @@ export PJRT_FIXTURES_DIR ?= $(abspath $(ROOT)/../shared/fixtures)
 RSCRIPT := Rscript --vanilla
 FUZZ_SECONDS ?= 30
 
-.PHONY: setup deps install demo test test-core test-r check bench san valgrind fuzz format lint clean
+.PHONY: setup deps install demo test test-core test-r check bench san valgrind fuzz fuzz-corpus format lint clean
 
 setup: deps install
 
@@ -51,6 +51,18 @@ san:
 	cmake --build $(BUILD)/san -j$(JOBS)
 	cd $(BUILD)/san && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j$(JOBS)
 
+# The R tests that reach the C++ core, under valgrind's memcheck (about 10 minutes: R runs ~25x
+# slower; test-hostile.R leaves its sweeps, gctorture() and repetitions to the ordinary runs
+# when PJRT_VALGRIND is set). A memory error or a definite leak fails the target (valgrind's
+# exit code). Expectation failures do not: valgrind has no 80-bit long double, so R parses
+# literals such as 2^63 and 1e300 slightly differently under it; the ordinary runs check values.
+VALGRIND_TESTS ?= hostile|buffer|convert|harray|zero-copy
+VALGRIND := valgrind -q --leak-check=full --errors-for-leak-kinds=definite \
+  --show-leak-kinds=definite --error-exitcode=1 --suppressions=$(ROOT)/tools/valgrind.supp
+valgrind:
+	PJRT_VALGRIND=true NOT_CRAN=true R -d "$(VALGRIND)" --vanilla --slave -e \
+	  'testthat::test_dir("tests/testthat", package = "pjrt", load_package = "installed", filter = "$(VALGRIND_TESTS)", stop_on_failure = FALSE)'
+
 # libFuzzer targets (clang; library and targets under ASan + UBSan), each run for FUZZ_SECONDS
 # from its seed corpus src/core/fuzz/corpus/<name without _fuzz> (small files, in git). New
 # inputs go to build/fuzz-work/<target>/, a crashing input to build/fuzz-work/<target>-crash-*;
@@ -65,6 +77,15 @@ fuzz:
 	  $(BUILD)/fuzz/$$name -max_total_time=$(FUZZ_SECONDS) -timeout=10 -print_final_stats=1 \
 	    -artifact_prefix=$$work- $$work $$corpus 2>&1 | grep -v -e '^#' -e '^INFO' -e NEW_FUNC -e '^"'; \
 	  [ $${PIPESTATUS[0]} -eq 0 ] || exit 1; \
+	done
+
+# Folds what `make fuzz` found into the seed corpora: only inputs that add coverage (libFuzzer's
+# merge), so the committed corpora stay small.
+fuzz-corpus:
+	@for src in $(CORE)/fuzz/*_fuzz.cpp; do \
+	  name=$$(basename $$src .cpp); corpus=$(CORE)/fuzz/corpus/$${name%_fuzz}; \
+	  work=$(BUILD)/fuzz-work/$$name; [ -d $$work ] || continue; mkdir -p $$corpus; \
+	  $(BUILD)/fuzz/$$name -merge=1 $$corpus $$work 2>&1 | grep -e '^MERGE-OUTER: [0-9]* new files' ; \
 	done
 
 format:
