@@ -136,8 +136,8 @@ class CudaApi final : public DeviceApi {
       fail(ErrorKind::kOutOfMemory,
            "Cannot allocate " + format_bytes(nbytes) + " on " + label(index) +
                ": the GPU is out of memory" +
-               (known ? " (" + format_bytes(free_bytes) + " free of " +
-                            format_bytes(total_bytes) + ")"
+               (known ? " (" + format_bytes(free_bytes, false) + " free of " +
+                            format_bytes(total_bytes, false) + ")"
                       : std::string()) +
                ".");
     }

@@ -136,7 +136,7 @@ std::shared_ptr<Storage> allocate_storage(size_t nbytes, Device device) {
   return wrap_device_memory(api, ptr, nbytes, device);
 }
 
-std::string format_bytes(size_t nbytes) {
+std::string format_bytes(size_t nbytes, bool exact) {
   static const char* const kUnits[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
   if (nbytes < 1024) return std::to_string(nbytes) + (nbytes == 1 ? " byte" : " bytes");
   double value = static_cast<double>(nbytes) / 1024.0;
@@ -146,7 +146,11 @@ std::string format_bytes(size_t nbytes) {
     ++unit;
   }
   char text[64];
-  std::snprintf(text, sizeof text, "%.1f %s (%zu bytes)", value, kUnits[unit], nbytes);
+  if (exact) {
+    std::snprintf(text, sizeof text, "%.1f %s (%zu bytes)", value, kUnits[unit], nbytes);
+  } else {
+    std::snprintf(text, sizeof text, "%.1f %s", value, kUnits[unit]);
+  }
   return text;
 }
 

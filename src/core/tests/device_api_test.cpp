@@ -202,6 +202,8 @@ TEST(FormatBytes, UnitsAndExactCount) {
   EXPECT_EQ(format_bytes(1536 * 1024), "1.5 MiB (1572864 bytes)");
   EXPECT_EQ(format_bytes(size_t{5} << 30), "5.0 GiB (5368709120 bytes)");
   EXPECT_EQ(format_bytes(size_t{3} << 40), "3.0 TiB (3298534883328 bytes)");
+  EXPECT_EQ(format_bytes(1000, false), "1000 bytes");
+  EXPECT_EQ(format_bytes(size_t{5} << 29, false), "2.5 GiB");
 }
 
 }  // namespace

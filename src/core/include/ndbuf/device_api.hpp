@@ -63,7 +63,7 @@ void set_memory_reclaimer(MemoryReclaimer reclaimer);
 // kOutOfMemory naming the device, the size and the free memory.
 std::shared_ptr<Storage> allocate_storage(size_t nbytes, Device device);
 
-// "1.5 GiB (1610612736 bytes)": sizes in messages.
-std::string format_bytes(size_t nbytes);
+// "1.5 GiB (1610612736 bytes)", or "1.5 GiB" when not `exact`: sizes in messages.
+std::string format_bytes(size_t nbytes, bool exact = true);
 
 }  // namespace ndbuf

@@ -187,9 +187,9 @@ TEST_F(CudaTest, RVectorsConvertOnTheHostThenUploadOnce) {
   EXPECT_EQ(aliased, 1);
   EXPECT_EQ(f64.tensor.device(), kGpu0);
   source[0] = 99.0;
-  double first = 0.0;
-  copy_to_dense(f64.tensor, &first, Order::kColumnMajor);
-  EXPECT_EQ(first, 1.5);
+  std::vector<double> uploaded(4);
+  copy_to_dense(f64.tensor, uploaded.data(), Order::kColumnMajor);
+  EXPECT_EQ(uploaded, values);
 
   // NA at i32 arrives as INT_MIN and is counted, as on the CPU.
   const std::vector<int32_t> ints{7, kRIntegerNA, 9};
