@@ -47,3 +47,11 @@ ffi_buffer_empty <- function(dtype, shape, device) {
 ffi_buffer_copy_to <- function(buffer, device) {
   .Call(`_pjrt_ffi_buffer_copy_to`, buffer, device)
 }
+
+ffi_default_platform <- function() {
+  .Call(`_pjrt_ffi_default_platform`)
+}
+
+ffi_device_memory <- function(spec) {
+  .Call(`_pjrt_ffi_device_memory`, spec)
+}
