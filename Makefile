@@ -8,7 +8,7 @@ export PJRT_FIXTURES_DIR ?= $(abspath $(ROOT)/../shared/fixtures)
 RSCRIPT := Rscript --vanilla
 FUZZ_SECONDS ?= 30
 
-.PHONY: setup deps install demo test test-core test-r check bench san valgrind fuzz format lint clean
+.PHONY: setup deps install demo test test-core test-r test-r-fake-cuda gpu-check check bench san valgrind fuzz format lint clean
 
 setup: deps install
 
@@ -25,7 +25,7 @@ install:
 demo: setup
 	$(RSCRIPT) tools/demo.R
 
-test: setup test-core test-r
+test: setup test-core test-r test-r-fake-cuda
 
 $(BUILD)/core/Makefile: $(CORE)/CMakeLists.txt
 	cmake -S $(CORE) -B $(BUILD)/core -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
@@ -36,6 +36,16 @@ test-core: $(BUILD)/core/Makefile
 
 test-r:
 	NOT_CRAN=true $(RSCRIPT) -e 'testthat::test_dir("tests/testthat", package = "pjrt", load_package = "installed", stop_on_failure = TRUE)'
+
+# The CUDA code path in R, against the fake driver library the core's test build makes.
+test-r-fake-cuda: $(BUILD)/core/Makefile
+	cmake --build $(BUILD)/core -j$(JOBS) --target ndbuf_fake_cuda
+	PJRT_CUDA_DRIVER_PATH=$(BUILD)/core/libndbuf_fake_cuda.so NDBUF_FAKE_CUDA_MEMORY_MB=64 NOT_CRAN=true \
+	  $(RSCRIPT) -e 'testthat::test_dir("tests/testthat", package = "pjrt", load_package = "installed", filter = "device", stop_on_failure = TRUE)'
+
+# On a machine with an NVIDIA GPU: every CUDA test against the real driver.
+gpu-check:
+	bash tools/gpu-check.sh
 
 check:
 	rm -rf $(BUILD)/check && mkdir -p $(BUILD)/check
@@ -61,7 +71,7 @@ fuzz:
 	done
 
 format:
-	clang-format -i --style=file $(CORE)/include/ndbuf/*.hpp $(CORE)/src/*.cpp $(CORE)/tests/*.cpp src/r_*.cpp src/*.h
+	clang-format -i --style=file $(CORE)/include/ndbuf/*.hpp $(CORE)/src/*.cpp $(CORE)/tests/*.cpp $(CORE)/tests/cuda/*.cpp src/r_*.cpp src/*.h
 
 lint: $(BUILD)/core/Makefile
 	clang-tidy -p $(BUILD)/core $(CORE)/src/*.cpp

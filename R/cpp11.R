@@ -48,6 +48,14 @@ ffi_buffer_copy_to <- function(buffer, device) {
   .Call(`_pjrt_ffi_buffer_copy_to`, buffer, device)
 }
 
+ffi_default_platform <- function() {
+  .Call(`_pjrt_ffi_default_platform`)
+}
+
+ffi_device_memory <- function(spec) {
+  .Call(`_pjrt_ffi_device_memory`, spec)
+}
+
 ffi_harray_from_buffer <- function(buffer) {
   .Call(`_pjrt_ffi_harray_from_buffer`, buffer)
 }

@@ -89,6 +89,20 @@ extern "C" SEXP _pjrt_ffi_buffer_copy_to(SEXP buffer, SEXP device) {
     return cpp11::as_sexp(ffi_buffer_copy_to(cpp11::as_cpp<cpp11::decay_t<SEXP>>(buffer), cpp11::as_cpp<cpp11::decay_t<std::string>>(device)));
   END_CPP11
 }
+// r_device.cpp
+std::string ffi_default_platform();
+extern "C" SEXP _pjrt_ffi_default_platform() {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_default_platform());
+  END_CPP11
+}
+// r_device.cpp
+cpp11::doubles ffi_device_memory(std::string spec);
+extern "C" SEXP _pjrt_ffi_device_memory(SEXP spec) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_device_memory(cpp11::as_cpp<cpp11::decay_t<std::string>>(spec)));
+  END_CPP11
+}
 // r_harray.cpp
 SEXP ffi_harray_from_buffer(SEXP buffer);
 extern "C" SEXP _pjrt_ffi_harray_from_buffer(SEXP buffer) {
@@ -209,6 +223,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pjrt_ffi_buffer_shape",              (DL_FUNC) &_pjrt_ffi_buffer_shape,              1},
     {"_pjrt_ffi_buffer_to_r",               (DL_FUNC) &_pjrt_ffi_buffer_to_r,               1},
     {"_pjrt_ffi_buffer_to_raw",             (DL_FUNC) &_pjrt_ffi_buffer_to_raw,             2},
+    {"_pjrt_ffi_default_platform",          (DL_FUNC) &_pjrt_ffi_default_platform,          0},
+    {"_pjrt_ffi_device_memory",             (DL_FUNC) &_pjrt_ffi_device_memory,             1},
     {"_pjrt_ffi_device_resolve",            (DL_FUNC) &_pjrt_ffi_device_resolve,            1},
     {"_pjrt_ffi_devices",                   (DL_FUNC) &_pjrt_ffi_devices,                   1},
     {"_pjrt_ffi_harray_clone",              (DL_FUNC) &_pjrt_ffi_harray_clone,              1},

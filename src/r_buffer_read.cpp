@@ -76,7 +76,7 @@ cpp11::raws ffi_buffer_to_raw(SEXP buffer, bool row_major) {
 [[cpp11::register]]
 cpp11::strings ffi_devices(std::string platform) {
   const std::vector<ndbuf::Device> devices = ndbuf::list_devices(
-      ndbuf::resolve_device(platform).platform);
+      platform.empty() ? ndbuf::default_platform() : ndbuf::parse_platform(platform));
   cpp11::writable::strings out(static_cast<R_xlen_t>(devices.size()));
   for (size_t k = 0; k < devices.size(); ++k) {
     out[k] = ndbuf::device_spec(devices[k]);
