@@ -59,6 +59,10 @@ std::string device_label(const Device& device) {
   return std::string(kind) + "(id=" + std::to_string(device.index) + ")";
 }
 
+std::string device_spec(const Device& device) {
+  return std::string(platform_name(device.platform)) + ":" + std::to_string(device.index);
+}
+
 int device_count(Platform platform) {
   if (platform == Platform::kCpu) return cpu_device_count();
   fail(ErrorKind::kDevice,

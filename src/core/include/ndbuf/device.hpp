@@ -22,6 +22,7 @@ struct Device {
 std::string_view platform_name(Platform platform);  // "cpu", "cuda"
 std::string platform_label(Platform platform);      // "CPU", "CUDA" (printer footers)
 std::string device_label(const Device& device);     // "CpuDevice(id=0)"
+std::string device_spec(const Device& device);      // "cpu:0", accepted by resolve_device()
 
 // Number of devices of a platform on this machine; throws kDevice where it is missing.
 int device_count(Platform platform);

@@ -1,0 +1,70 @@
+# The README's two commands are `make demo` (set-up + demo) and `make test` (all tests).
+SHELL := /bin/bash
+ROOT := $(abspath .)
+BUILD := $(ROOT)/build
+CORE := $(ROOT)/src/core
+JOBS ?= 2
+export PJRT_FIXTURES_DIR ?= $(abspath $(ROOT)/../shared/fixtures)
+RSCRIPT := Rscript --vanilla
+FUZZ_SECONDS ?= 30
+
+.PHONY: setup deps install demo test test-core test-r check bench san valgrind fuzz format lint clean
+
+setup: deps install
+
+deps:
+	bash tools/install-deps.sh
+
+# Installs pjrt (clean objects, so no stale or debug-flag builds leak in) and harmonium.
+install:
+	mkdir -p $(BUILD)
+	R CMD INSTALL --preclean --no-multiarch . >$(BUILD)/install.log 2>&1 || (cat $(BUILD)/install.log; exit 1)
+	@if [ -f harmonium/DESCRIPTION ]; then R CMD INSTALL harmonium >>$(BUILD)/install.log 2>&1 || (cat $(BUILD)/install.log; exit 1); fi
+	@echo "pjrt installed"
+
+demo: setup
+	$(RSCRIPT) tools/demo.R
+
+test: setup test-core test-r
+
+$(BUILD)/core/Makefile: $(CORE)/CMakeLists.txt
+	cmake -S $(CORE) -B $(BUILD)/core -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+
+test-core: $(BUILD)/core/Makefile
+	cmake --build $(BUILD)/core -j$(JOBS)
+	cd $(BUILD)/core && ctest --output-on-failure -j$(JOBS)
+
+test-r:
+	$(RSCRIPT) -e 'testthat::test_dir("tests/testthat", package = "pjrt", load_package = "installed", stop_on_failure = TRUE)'
+
+check:
+	rm -rf $(BUILD)/check && mkdir -p $(BUILD)/check
+	cd $(BUILD)/check && R CMD build --no-build-vignettes $(ROOT) && _R_CHECK_FORCE_SUGGESTS_=false R CMD check --no-manual pjrt_*.tar.gz
+
+bench: setup
+	cmake -S $(CORE) -B $(BUILD)/bench -DCMAKE_BUILD_TYPE=Release -DNDBUF_BENCH=ON -DNDBUF_TESTS=OFF >/dev/null
+	cmake --build $(BUILD)/bench -j$(JOBS)
+	for f in bench/*.R; do $(RSCRIPT) $$f || exit 1; done
+
+san:
+	cmake -S $(CORE) -B $(BUILD)/san -DCMAKE_BUILD_TYPE=Debug -DNDBUF_SANITIZE=ON >/dev/null
+	cmake --build $(BUILD)/san -j$(JOBS)
+	cd $(BUILD)/san && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j$(JOBS)
+
+fuzz:
+	CXX=clang++ cmake -S $(CORE) -B $(BUILD)/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNDBUF_FUZZ=ON -DNDBUF_TESTS=OFF >/dev/null
+	cmake --build $(BUILD)/fuzz -j$(JOBS)
+	@for t in $(BUILD)/fuzz/*_fuzz; do \
+	  name=$$(basename $$t); corpus=$(CORE)/fuzz/corpus/$${name%_fuzz}; mkdir -p $(BUILD)/fuzz/work-$$name; \
+	  echo "== $$name for $(FUZZ_SECONDS)s"; \
+	  $$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 $(BUILD)/fuzz/work-$$name $$corpus || exit 1; \
+	done
+
+format:
+	clang-format -i --style=file $(CORE)/include/ndbuf/*.hpp $(CORE)/src/*.cpp $(CORE)/tests/*.cpp src/r_*.cpp src/*.h
+
+lint: $(BUILD)/core/Makefile
+	clang-tidy -p $(BUILD)/core $(CORE)/src/*.cpp
+
+clean:
+	rm -rf $(BUILD) src/*.o src/*.so src/core/src/*.o

@@ -1,0 +1,217 @@
+#' Create a buffer
+#'
+#' `pjrt_buffer()` makes a buffer of an exact element type from R data, `pjrt_scalar()` a
+#' 0-dimensional buffer from one value, and `pjrt_empty()` a buffer with unspecified
+#' contents.
+#'
+#' @section Shape:
+#' The shape defaults to `dim(data)`, else `length(data)`. A supplied `shape` may re-shape
+#' data of the same element count (read in R's column-major order); the only recycling is of
+#' a length-1 vector to any shape. Shapes may be given as doubles but must be whole,
+#' non-negative and each below 2^31. A vector of 2^31 or more elements needs an explicit
+#' shape, since no single dimension can hold its length.
+#'
+#' @section Conversion rules:
+#' * Integer dtypes: doubles are truncated toward zero and the truncated value must fit the
+#'   dtype (`255.7` fits `ui8`, `256` does not; `±Inf` never fits). A value that does not fit
+#'   is an error naming the value, its position and the dtype: there is no wrap-around and
+#'   no clamping, and no buffer is made.
+#' * Missing values (`NA`, `NaN`) are errors at integer dtypes and `pred`, except where R's
+#'   NA and the dtype share a bit pattern and the vector travels without a copy: integer NA
+#'   at `i32` arrives as INT_MIN, `integer64` NA at `i64` as INT64_MIN. `check` decides what
+#'   happens then: `"warn"` (default) warns with the count, `"error"` rejects them, and
+#'   `"ignore"` skips the scan (creation is then O(1)).
+#' * `pred` takes `TRUE`/`FALSE` and the numbers 0 and 1 only.
+#' * Float dtypes take any number; missing values become NaN, values too large become Inf,
+#'   and narrowing rounds to nearest, ties to even. Complex data only goes to `c64`/`c128`;
+#'   real data goes to complex with a zero imaginary part.
+#' * Double at `f64`, integer at `i32`, integer64 at `i64` and complex at `c128` are not
+#'   copied: the buffer shares the vector's memory, keeps it alive and marks it not mutable,
+#'   so modifying the vector in R afterwards copies it and never changes the buffer.
+#'
+#' @param data A logical, integer, double, complex, [bit64::integer64] or raw vector (or
+#'   array), a PJRTBuffer, or an [HArray].
+#' @param dtype The element type: one of `"pred"`, `"i8"`, `"i16"`, `"i32"`, `"i64"`,
+#'   `"ui8"`, `"ui16"`, `"ui32"`, `"ui64"`, `"f16"`, `"bf16"`, `"f32"`, `"f64"`, `"c64"`,
+#'   `"c128"` (aliases `"bool"`, `"i1"`, `"s8"`..`"s64"`, `"u8"`..`"u64"`), a
+#'   `PJRTElementType` or a tengen `DataType`. Defaults: logical `pred`, integer `i32`, double
+#'   `f32`, complex `c64`, integer64 `i64`; required for raw data.
+#' @param device `NULL` (the default device), a PJRTDevice, `"cpu"`, `"cuda"` or
+#'   `"<platform>:<index>"`.
+#' @param shape The dimensions (see the Shape section).
+#' @param ... Only `check` (all methods) and `row_major` (raw data) are accepted.
+#' @param check How missing values that travel without a copy are treated:
+#'   `"warn"`, `"error"` or `"ignore"`.
+#' @param row_major For raw data, required: `TRUE` when the bytes are in C (row-major) order,
+#'   `FALSE` when they are in R's column-major order.
+#' @return A `PJRTBuffer`.
+#' @examples
+#' pjrt_buffer(c(1, 2, 3, 4))
+#' pjrt_buffer(matrix(1:6, nrow = 2))
+#' pjrt_buffer(2^40, dtype = "i64")
+#' pjrt_scalar(42, dtype = "f32")
+#' pjrt_buffer(as.raw(1:6), dtype = "ui8", shape = c(2, 3), row_major = TRUE)
+#' try(pjrt_buffer(c(1, 256), dtype = "ui8"))
+#' @export
+pjrt_buffer <- function(data, dtype = NULL, device = NULL, shape = NULL, ...) {
+  UseMethod("pjrt_buffer")
+}
+
+#' @export
+pjrt_buffer.default <- function(data, dtype = NULL, device = NULL, shape = NULL, ...) {
+  abort_unsupported_data(data, "pjrt_buffer")
+}
+
+#' @rdname pjrt_buffer
+#' @export
+pjrt_buffer.logical <- function(data, dtype = NULL, device = NULL, shape = NULL, ...) {
+  buffer_from_vector(data, dtype %||% "pred", device, shape, list(...))
+}
+
+#' @rdname pjrt_buffer
+#' @export
+pjrt_buffer.integer <- function(data, dtype = NULL, device = NULL, shape = NULL, ...) {
+  buffer_from_vector(data, dtype %||% "i32", device, shape, list(...))
+}
+
+#' @rdname pjrt_buffer
+#' @export
+pjrt_buffer.double <- function(data, dtype = NULL, device = NULL, shape = NULL, ...) {
+  buffer_from_vector(data, dtype %||% "f32", device, shape, list(...))
+}
+
+#' @rdname pjrt_buffer
+#' @export
+pjrt_buffer.complex <- function(data, dtype = NULL, device = NULL, shape = NULL, ...) {
+  buffer_from_vector(data, dtype %||% "c64", device, shape, list(...))
+}
+
+#' @rdname pjrt_buffer
+#' @export
+pjrt_buffer.integer64 <- function(data, dtype = NULL, device = NULL, shape = NULL, ...) {
+  buffer_from_vector(data, dtype %||% "i64", device, shape, list(...))
+}
+
+#' @rdname pjrt_buffer
+#' @export
+pjrt_buffer.raw <- function(data, dtype = NULL, device = NULL, shape = NULL, ..., row_major) {
+  buffer_from_raw(data, dtype, device, shape, row_major, list(...), missing(row_major))
+}
+
+#' @rdname pjrt_buffer
+#' @export
+pjrt_buffer.PJRTBuffer <- function(data, dtype = NULL, device = NULL, shape = NULL, ...) {
+  check_dots_allowed(list(...), "check")
+  if (!is.null(dtype) && elt_type(data) != as_dtype_name(dtype)) {
+    cli::cli_abort(
+      "{.arg data} is a {.val {as.character(elt_type(data))}} buffer; it cannot be re-typed to {.val {as_dtype_name(dtype)}}."
+    )
+  }
+  if (!is.null(shape) && !identical(as_shape(shape), shape(data))) {
+    cli::cli_abort("{.arg shape} must match the buffer's shape when {.arg data} is a PJRTBuffer.")
+  }
+  if (is.null(device)) data else copy_buffer(data, device)
+}
+
+#' @rdname pjrt_buffer
+#' @export
+pjrt_scalar <- function(data, dtype = NULL, device = NULL, ...) UseMethod("pjrt_scalar")
+
+#' @export
+pjrt_scalar.default <- function(data, dtype = NULL, device = NULL, ...) {
+  abort_unsupported_data(data, "pjrt_scalar")
+}
+
+#' @export
+pjrt_scalar.logical <- function(data, dtype = NULL, device = NULL, ...) {
+  scalar_from_vector(data, dtype %||% "pred", device, list(...))
+}
+
+#' @export
+pjrt_scalar.integer <- function(data, dtype = NULL, device = NULL, ...) {
+  scalar_from_vector(data, dtype %||% "i32", device, list(...))
+}
+
+#' @export
+pjrt_scalar.double <- function(data, dtype = NULL, device = NULL, ...) {
+  scalar_from_vector(data, dtype %||% "f32", device, list(...))
+}
+
+#' @export
+pjrt_scalar.complex <- function(data, dtype = NULL, device = NULL, ...) {
+  scalar_from_vector(data, dtype %||% "c64", device, list(...))
+}
+
+#' @export
+pjrt_scalar.integer64 <- function(data, dtype = NULL, device = NULL, ...) {
+  scalar_from_vector(data, dtype %||% "i64", device, list(...))
+}
+
+#' @export
+pjrt_scalar.raw <- function(data, dtype = NULL, device = NULL, ...) {
+  # One element has no byte order, so `row_major` is optional here.
+  dots <- list(...)
+  check_dots_allowed(dots, c("check", "row_major"))
+  buffer_from_raw(data, dtype, device, integer(), TRUE, list(), FALSE)
+}
+
+#' @rdname pjrt_buffer
+#' @export
+pjrt_empty <- function(dtype, shape, device = NULL) {
+  if (missing(dtype)) cli::cli_abort("{.arg dtype} must be provided.")
+  if (missing(shape)) cli::cli_abort("{.arg shape} must be provided.")
+  with_core(ffi_buffer_empty(as_dtype_name(dtype), as_shape(shape), device_spec(device)))
+}
+
+buffer_from_vector <- function(data, dtype, device, shape, dots, call = caller_env()) {
+  check_dots_allowed(dots, "check", call = call)
+  check <- check_missing_mode(dots$check %||% "warn", call = call)
+  dtype <- as_dtype_name(dtype, call = call)
+  shape <- if (is.null(shape)) default_shape(data, call) else as_shape(shape, call = call)
+  made <- with_core(
+    ffi_buffer_from_vector(data, inherits(data, "integer64"), dtype, shape, check,
+                           device_spec(device, call)),
+    call
+  )
+  warn_missing_stored(made[[2]], dtype, call)
+  made[[1]]
+}
+
+scalar_from_vector <- function(data, dtype, device, dots, call = caller_env()) {
+  if (length(data) != 1) cli::cli_abort("{.arg data} must have length 1.", call = call)
+  buffer_from_vector(data, dtype, device, integer(), dots, call)
+}
+
+buffer_from_raw <- function(data, dtype, device, shape, row_major, dots, row_major_missing,
+                            call = caller_env()) {
+  check_dots_allowed(dots, "check", call = call)
+  if (is.null(dtype)) cli::cli_abort("{.arg dtype} must be provided for raw data.", call = call)
+  if (is.null(shape)) cli::cli_abort("{.arg shape} must be provided for raw data.", call = call)
+  if (row_major_missing) {
+    cli::cli_abort(c(
+      "{.arg row_major} must be provided for raw data.",
+      i = "Use {.code TRUE} for bytes in C (row-major) order, {.code FALSE} for R's column-major order."
+    ), call = call)
+  }
+  with_core(
+    ffi_buffer_from_raw(data, as_dtype_name(dtype, call = call), as_shape(shape, call = call),
+                        check_flag(row_major, "row_major", call), device_spec(device, call)),
+    call
+  )
+}
+
+warn_missing_stored <- function(count, dtype, call) {
+  if (count == 0) return(invisible())
+  sentinel <- if (dtype == "i32") "-2147483648 (INT_MIN)" else "-9223372036854775808 (INT64_MIN)"
+  cli::cli_warn(c(
+    "{count} missing value{?s} {?was/were} stored as {sentinel}.",
+    i = "Use {.code check = \"error\"} to reject missing values, or {.code check = \"ignore\"} to store them silently."
+  ), call = call)
+}
+
+abort_unsupported_data <- function(data, fn, call = caller_env()) {
+  cli::cli_abort(c(
+    "{.fn {fn}} cannot make a buffer from {.obj_type_friendly {data}} (class {.cls {class(data)}}).",
+    i = "Supply a logical, integer, double, complex, integer64 or raw vector, a PJRTBuffer or an HArray."
+  ), call = call)
+}

@@ -1,0 +1,131 @@
+#' Convert a buffer to R
+#'
+#' `as_array()` returns the values as an R array with `dim = shape(x)` (a plain vector
+#' without dim for a 0-d buffer), in R's column-major order: logical for `pred`, integer for
+#' `i8`, `i16`, `i32`, `ui8`, `ui16`, [bit64::integer64] for `i64`, `ui32`, `ui64`, double for
+#' the float dtypes and complex for `c64` and `c128`. `as_raw()` returns the element bytes.
+#'
+#' Some values cannot be told apart from NA in R: INT_MIN in `i32` and INT64_MIN in `i64`
+#' buffers read as NA, and `ui64` values of 2^63 or more, which integer64 cannot hold, are
+#' returned as NA. `check` says what happens then: `"warn"` (default) warns with the count,
+#' `"error"` errors, `"ignore"` is silent.
+#'
+#' @param x A PJRTBuffer.
+#' @param check `"warn"`, `"error"` or `"ignore"`.
+#' @param row_major Required for `as_raw()`: `TRUE` for bytes in C (row-major) order,
+#'   `FALSE` for R's column-major order.
+#' @param ... Unused.
+#' @return An R array or vector (`as_array()`), a raw vector (`as_raw()`).
+#' @examples
+#' b <- pjrt_buffer(matrix(1:6, nrow = 2), dtype = "i16")
+#' as_array(b)
+#' as_raw(b, row_major = TRUE)
+#' @export
+as_array <- function(x, ...) UseMethod("as_array")
+
+#' @rdname as_array
+#' @export
+as_array.PJRTBuffer <- function(x, check = "warn", ...) {
+  check <- check_missing_mode(check)
+  values <- with_core(ffi_buffer_to_r(x))
+  ambiguous <- attr(values, "pjrt_ambiguous", exact = TRUE)
+  if (!is.null(ambiguous)) {
+    attr(values, "pjrt_ambiguous") <- NULL
+    report_ambiguous(ambiguous, ffi_buffer_dtype(x), check)
+  }
+  values
+}
+
+report_ambiguous <- function(count, dtype, check, call = caller_env()) {
+  if (check == "ignore") return(invisible())
+  what <- switch(dtype,
+    i32 = "{count} value{?s} of -2147483648 (INT_MIN) in an i32 buffer {?reads/read} as NA.",
+    i64 = "{count} value{?s} of -9223372036854775808 (INT64_MIN) in an i64 buffer {?reads/read} as NA.",
+    "{count} ui64 value{?s} of 2^63 or more {?does/do} not fit integer64 and {?reads/read} as NA."
+  )
+  hint <- "Use {.code check = \"ignore\"} to read them silently."
+  if (check == "error") {
+    cli::cli_abort(c(what, x = "{.code check = \"error\"} rejects values R cannot tell from NA."),
+                   call = call)
+  }
+  cli::cli_warn(c(what, i = hint), call = call)
+}
+
+#' @rdname as_array
+#' @export
+as_raw <- function(x, row_major, ...) UseMethod("as_raw")
+
+#' @rdname as_array
+#' @export
+as_raw.PJRTBuffer <- function(x, row_major, ...) {
+  if (missing(row_major)) {
+    cli::cli_abort(c(
+      "{.arg row_major} must be provided.",
+      i = "Use {.code TRUE} for bytes in C (row-major) order, {.code FALSE} for R's column-major order."
+    ))
+  }
+  with_core(ffi_buffer_to_raw(x, check_flag(row_major, "row_major")))
+}
+
+#' @export
+as.array.PJRTBuffer <- function(x, ...) as_array(x, ...)
+
+#' @export
+as.vector.PJRTBuffer <- function(x, mode = "any") {
+  values <- as_array(x)
+  if (inherits(values, "integer64")) {
+    if (mode %in% c("any", "numeric", "double")) return(bit64::as.double.integer64(values))
+    dim(values) <- NULL
+    return(as.vector(as.character(values), mode))
+  }
+  as.vector(values, mode)
+}
+
+#' @export
+as.double.PJRTBuffer <- function(x, ...) as.double(as_array(x))
+
+#' @export
+as.integer.PJRTBuffer <- function(x, ...) as.integer(as_array(x))
+
+#' @export
+as.logical.PJRTBuffer <- function(x, ...) as.logical(as_array(x))
+
+#' Shape of a buffer
+#'
+#' `shape()` returns the dimensions as an integer vector (`integer()` for a 0-d buffer).
+#' `dim()` returns the same, except `NULL` for a 0-d buffer (as for an R vector), and
+#' `length()` the number of elements.
+#'
+#' @param x A PJRTBuffer.
+#' @param ... Unused.
+#' @return An integer vector.
+#' @examples
+#' shape(pjrt_buffer(matrix(1:6, nrow = 2)))
+#' shape(pjrt_scalar(1))
+#' @export
+shape <- function(x, ...) UseMethod("shape")
+
+#' @export
+shape.PJRTBuffer <- function(x, ...) ffi_buffer_shape(x)
+
+#' @export
+dim.PJRTBuffer <- function(x) {
+  dims <- ffi_buffer_shape(x)
+  if (length(dims) == 0) NULL else dims
+}
+
+#' @export
+length.PJRTBuffer <- function(x) {
+  n <- prod(as.double(ffi_buffer_shape(x)))
+  if (n <= .Machine$integer.max) as.integer(n) else n
+}
+
+# testthat::expect_equal() compares buffers by dtype, shape and values.
+#' @exportS3Method waldo::compare_proxy
+compare_proxy.PJRTBuffer <- function(x, path) {
+  list(
+    object = list(dtype = ffi_buffer_dtype(x), shape = shape(x),
+                  values = as_array(x, check = "ignore")),
+    path = paste0("as_array(", path, ")")
+  )
+}

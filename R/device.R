@@ -1,0 +1,125 @@
+# Device objects are cached by their spec ("cpu:0"), so the same device is always the same
+# R object.
+device_cache <- new.env(parent = emptyenv())
+
+new_device <- function(spec) {
+  cached <- device_cache[[spec]]
+  if (!is.null(cached)) return(cached)
+  parts <- strsplit(spec, ":", fixed = TRUE)[[1]]
+  device <- structure(
+    list(platform = parts[[1]], id = as.integer(parts[[2]])),
+    class = "PJRTDevice"
+  )
+  assign(spec, device, envir = device_cache)
+  device
+}
+
+# The core's device spec for a device argument: NULL (the default device), a PJRTDevice,
+# a platform name or "<platform>:<index>".
+device_spec <- function(device, call = caller_env()) {
+  if (is.null(device)) return("")
+  if (inherits(device, "PJRTDevice")) return(paste0(device$platform, ":", device$id))
+  if (is.character(device) && length(device) == 1 && !is.na(device)) return(device)
+  cli::cli_abort(
+    "{.arg device} must be NULL, a PJRTDevice or a string such as {.str cpu} or {.str cpu:1}, not {.obj_type_friendly {device}}.",
+    call = call
+  )
+}
+
+#' Devices
+#'
+#' `pjrt_device()` returns a device from a spec: `NULL` for the default device (the first
+#' device of the platform named by the environment variable `PJRT_PLATFORM`, else `"cpu"`),
+#' a platform name (`"cpu"`, `"cuda"`) or `"<platform>:<index>"` with a 0-based index.
+#' `devices()` lists the devices of a platform; `device()` and `platform()` tell where a
+#' buffer lives. The environment variable `PJRT_CPU_DEVICE_COUNT` (default 1) sets how many
+#' CPU devices exist; they share host memory. The same device is always the same R object,
+#' and devices compare with `==`.
+#'
+#' @param x A device spec or PJRTDevice (`pjrt_device()`), or a buffer or device
+#'   (`device()`, `platform()`).
+#' @param platform A platform name, or `NULL` for the default platform.
+#' @param ... Unused.
+#' @return A `PJRTDevice`; `devices()` a list of them; `platform()` a string.
+#' @examples
+#' pjrt_device()
+#' devices("cpu")
+#' platform(pjrt_buffer(1))
+#' @export
+pjrt_device <- function(x = NULL) {
+  new_device(with_core(ffi_device_resolve(device_spec(x))))
+}
+
+#' @rdname pjrt_device
+#' @export
+devices <- function(platform = NULL) {
+  if (!is.null(platform) && !(is.character(platform) && length(platform) == 1 && !is.na(platform))) {
+    cli::cli_abort("{.arg platform} must be NULL or a platform name such as {.str cpu}.")
+  }
+  lapply(with_core(ffi_devices(platform %||% "")), new_device)
+}
+
+#' @rdname pjrt_device
+#' @export
+device <- function(x, ...) UseMethod("device")
+
+#' @export
+device.PJRTBuffer <- function(x, ...) new_device(ffi_buffer_device(x))
+
+#' @export
+device.PJRTDevice <- function(x, ...) x
+
+#' @rdname pjrt_device
+#' @export
+platform <- function(x, ...) UseMethod("platform")
+
+#' @export
+platform.PJRTDevice <- function(x, ...) x$platform
+
+#' @export
+platform.PJRTBuffer <- function(x, ...) platform(device(x))
+
+#' @export
+as.character.PJRTDevice <- function(x, ...) {
+  kind <- if (x$platform == "cpu") "CpuDevice" else "CudaDevice"
+  paste0(kind, "(id=", x$id, ")")
+}
+
+#' @export
+format.PJRTDevice <- function(x, ...) paste0("<", as.character(x), ">")
+
+#' @export
+print.PJRTDevice <- function(x, ...) {
+  cat(format(x), "\n", sep = "")
+  invisible(x)
+}
+
+#' @export
+Ops.PJRTDevice <- function(e1, e2) {
+  if (!.Generic %in% c("==", "!=")) {
+    cli::cli_abort("Devices only support {.code ==} and {.code !=}, not {.code {.Generic}}.")
+  }
+  same <- inherits(e1, "PJRTDevice") && inherits(e2, "PJRTDevice") &&
+    identical(e1$platform, e2$platform) && identical(e1$id, e2$id)
+  if (.Generic == "==") same else !same
+}
+
+#' Copy a buffer to a device
+#'
+#' Returns `x` itself when it already lives on `device`, else a copy there.
+#'
+#' @param x A PJRTBuffer.
+#' @param device A device (see [pjrt_device()]).
+#' @return A PJRTBuffer on `device`.
+#' @examples
+#' b <- pjrt_buffer(1:3)
+#' identical(copy_buffer(b, "cpu"), b)
+#' @export
+copy_buffer <- function(x, device) {
+  if (!inherits(x, "PJRTBuffer")) {
+    cli::cli_abort("{.arg x} must be a PJRTBuffer, not {.obj_type_friendly {x}}.")
+  }
+  target <- pjrt_device(device)
+  if (device(x) == target) return(x)
+  with_core(ffi_buffer_copy_to(x, device_spec(target)))
+}

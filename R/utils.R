@@ -1,0 +1,62 @@
+# Runs a call into the C++ core and re-raises its errors as cli errors from `call`, so users
+# see which of their calls failed. The message is passed as data, never as a cli template.
+with_core <- function(expr, call = caller_env()) {
+  tryCatch(expr, error = function(e) {
+    message <- conditionMessage(e)
+    cli::cli_abort("{message}", call = call)
+  })
+}
+
+# The allowed `...` arguments of buffer constructors; anything else is an error naming it.
+check_dots_allowed <- function(dots, allowed, call = caller_env()) {
+  if (length(dots) == 0) return(invisible())
+  labels <- names(dots) %||% rep("", length(dots))
+  unnamed <- labels == ""
+  labels[unnamed] <- vapply(dots[unnamed], function(d) deparse(d, nlines = 1)[[1]], "")
+  unused <- labels[unnamed | !labels %in% allowed]
+  if (length(unused) > 0) {
+    cli::cli_abort("Unused argument(s): {paste(unused, collapse = ', ')}", call = call)
+  }
+  invisible()
+}
+
+check_missing_mode <- function(check, call = caller_env()) {
+  arg_match0(check, c("warn", "error", "ignore"), error_call = call)
+}
+
+check_flag <- function(x, arg, call = caller_env()) {
+  if (!is.logical(x) || length(x) != 1 || is.na(x)) {
+    cli::cli_abort("{.arg {arg}} must be TRUE or FALSE.", call = call)
+  }
+  x
+}
+
+# Validates a shape given as integer or double: whole, non-negative, each below 2^31.
+as_shape <- function(shape, arg = "shape", call = caller_env()) {
+  if (!is.numeric(shape) || inherits(shape, "integer64")) {
+    cli::cli_abort("{.arg {arg}} must be a numeric vector, not {.obj_type_friendly {shape}}.",
+                   call = call)
+  }
+  bad <- is.na(shape) | shape < 0 | shape >= 2^31 | shape != trunc(shape)
+  if (any(bad)) {
+    value <- format(shape[bad][[1]], scientific = FALSE)
+    cli::cli_abort(c(
+      "{.arg {arg}} must contain whole, non-negative numbers below 2^31.",
+      x = "Entry {which(bad)[[1]]} is {value}."
+    ), call = call)
+  }
+  as.integer(shape)
+}
+
+default_shape <- function(data, call = caller_env()) {
+  dims <- dim(data)
+  if (!is.null(dims)) return(as.integer(dims))
+  n <- length(data)
+  if (n >= 2^31) {
+    cli::cli_abort(c(
+      "Data of length {format(n, big.mark = ',')} needs an explicit {.arg shape}.",
+      i = "Each dimension must be below 2^31; for example use {.code shape = c(k, n / k)}."
+    ), call = call)
+  }
+  as.integer(n)
+}

@@ -1,0 +1,44 @@
+# SPEC section 8: creation and as_array() as ratios against B = `x + 0` on the same vector.
+source(file.path("bench", "helpers.R"))
+
+n <- bench_n
+set.seed(1)
+x <- runif(n, 0, 200)
+xi <- sample.int(200L, n, replace = TRUE)
+xz <- complex(real = x, imaginary = 1)
+x64 <- bit64::as.integer64(xi)
+
+baseline <- time_median(x + 0)
+
+creation <- list(
+  row("create double -> f64 (zero-copy)", time_median(pjrt_buffer(x, dtype = "f64")), 0.01),
+  row("create complex -> c128 (zero-copy)", time_median(pjrt_buffer(xz, dtype = "c128")), 0.01),
+  row("create integer -> i32 (zero-copy, NA scan)", time_median(pjrt_buffer(xi, dtype = "i32")), 0.1),
+  row("create integer64 -> i64 (zero-copy, NA scan)", time_median(pjrt_buffer(x64, dtype = "i64")), 0.1),
+  row("create double -> f32", time_median(pjrt_buffer(x, dtype = "f32")), 0.75),
+  row("create double -> i32 (checked)", time_median(pjrt_buffer(x, dtype = "i32")), 0.75),
+  row("create integer -> ui8 (checked)", time_median(pjrt_buffer(xi, dtype = "ui8")), 0.75),
+  row("create double -> bf16", time_median(pjrt_buffer(x, dtype = "bf16")), 0.75)
+)
+
+b_f32 <- pjrt_buffer(x, dtype = "f32")
+b_i8 <- pjrt_buffer(xi, dtype = "i8", check = "ignore")
+b_ui32 <- pjrt_buffer(xi, dtype = "ui32")
+b_f64 <- pjrt_buffer(x + 0, dtype = "f64")
+b_i32 <- pjrt_buffer(xi + 0L, dtype = "i32")
+
+reading <- list(
+  row("as_array f32", time_median(as_array(b_f32)), 1.1),
+  row("as_array i8", time_median(as_array(b_i8)), 1.1),
+  row("as_array ui32", time_median(as_array(b_ui32)), 1.1),
+  row("as_array f64", time_median(as_array(b_f64)), 1.0),
+  row("as_array i32", time_median(as_array(b_i32)), 1.0)
+)
+
+report(c(creation, reading), "x + 0", baseline)
+
+# Peak memory of a copy-converting creation: what R allocates beyond the output itself.
+allocated <- bench::bench_memory(pjrt_buffer(x, dtype = "f32"))$mem_alloc
+output_bytes <- 4 * n
+cat(sprintf("\npeak extra memory of double -> f32: %.2f%% of output (target < 5%% over input + output)\n",
+            100 * (as.numeric(allocated) - output_bytes) / output_bytes))

@@ -1,0 +1,75 @@
+#include "ndbuf/buffer.hpp"
+
+#include <cstring>
+#include <string>
+
+#include "ndbuf/error.hpp"
+
+namespace ndbuf {
+namespace {
+
+void check_length_matches(int64_t length, int64_t numel, const Shape& shape) {
+  if (length == numel || length == 1) return;
+  fail(ErrorKind::kInvalidArgument, "Data has length " + std::to_string(length) +
+                                        ", but specified shape is " +
+                                        (shape.empty() ? "()" : shape_to_string(shape)));
+}
+
+void check_pred_bytes(const uint8_t* bytes, int64_t count) {
+  for (int64_t i = 0; i < count; ++i) {
+    if (bytes[i] > 1) {
+      throw ConversionError("Byte " + std::to_string(bytes[i]) + " at position " +
+                                std::to_string(i + 1) + " is not a valid pred value (0 or 1)",
+                            i);
+    }
+  }
+}
+
+}  // namespace
+
+BufferFromR buffer_from_r(const RVectorView& source, DType dtype, const Shape& shape,
+                          MissingCheck check, Device device, const AliasStorage& alias) {
+  const int64_t numel = checked_numel(shape);
+  check_length_matches(source.length, numel, shape);
+  check_convertible(source.type, dtype);
+  if (is_zero_copy(source.type, dtype) && source.length == numel && alias) {
+    const int64_t missing = check_zero_copy_missing(source, dtype, check);
+    return {Tensor::dense(alias(), dtype, shape, Order::kColumnMajor), missing};
+  }
+  Tensor tensor = Tensor::allocate(dtype, shape, Order::kColumnMajor, device);
+  convert_from_r(source, dtype, tensor.data(), numel);
+  return {std::move(tensor), 0};
+}
+
+Tensor buffer_from_bytes(const void* bytes, int64_t nbytes, DType dtype, const Shape& shape,
+                         Order order, Device device) {
+  const int64_t numel = checked_numel(shape);
+  const int64_t needed = checked_nbytes(numel, itemsize(dtype));
+  if (nbytes != needed) {
+    fail(ErrorKind::kInvalidArgument,
+         "Raw data has " + std::to_string(nbytes) + " bytes, but dtype \"" +
+             std::string(dtype_name(dtype)) + "\" with shape " + shape_to_tuple(shape) +
+             " requires " + std::to_string(needed) + " bytes.");
+  }
+  if (dtype == DType::kPred) check_pred_bytes(static_cast<const uint8_t*>(bytes), numel);
+  Tensor tensor = Tensor::allocate(dtype, shape, Order::kColumnMajor, device);
+  if (order == Order::kColumnMajor) {
+    std::memcpy(tensor.data(), bytes, static_cast<size_t>(nbytes));
+    return tensor;
+  }
+  copy_strided(bytes, contiguous_strides(shape, order), tensor.data(), tensor.strides(), shape,
+               itemsize(dtype));
+  return tensor;
+}
+
+Tensor buffer_empty(DType dtype, const Shape& shape, Device device) {
+  return Tensor::allocate(dtype, shape, Order::kColumnMajor, device);
+}
+
+Tensor buffer_copy_to(const Tensor& buffer, Device device) {
+  Tensor copy = Tensor::allocate(buffer.dtype(), buffer.shape(), Order::kColumnMajor, device);
+  copy_to_dense(buffer, copy.data(), Order::kColumnMajor);
+  return copy;
+}
+
+}  // namespace ndbuf

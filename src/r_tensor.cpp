@@ -1,0 +1,57 @@
+// PJRTBuffer external pointers, and host memory that R's garbage collector can see.
+#include "r_tensor.h"
+
+#include <memory>
+
+#include "ndbuf/error.hpp"
+#include "ndbuf/storage.hpp"
+
+namespace pjrt {
+namespace {
+
+// Host memory is an R raw vector (over-allocated to align the data to kHostAlignment), so R
+// counts it towards its heap and collects sooner under memory pressure. Called only on the
+// main thread; the deleter releases the vector from cpp11's preserve list.
+std::shared_ptr<ndbuf::Storage> r_host_allocator(size_t nbytes, ndbuf::Device device) {
+  const size_t total = nbytes + ndbuf::kHostAlignment;
+  SEXP raw = cpp11::safe[Rf_allocVector](RAWSXP, static_cast<R_xlen_t>(total));
+  auto keep = std::make_unique<cpp11::sexp>(raw);
+  const auto base = reinterpret_cast<uintptr_t>(RAW(raw));
+  const uintptr_t aligned = (base + ndbuf::kHostAlignment - 1) & ~(ndbuf::kHostAlignment - 1);
+  cpp11::sexp* held = keep.get();
+  auto storage = std::make_shared<ndbuf::Storage>(
+      reinterpret_cast<void*>(aligned), nbytes, device, [held](void*) { delete held; }, false);
+  keep.release();
+  return storage;
+}
+
+const char* kBufferClass = "PJRTBuffer";
+
+}  // namespace
+
+SEXP wrap_buffer(ndbuf::Tensor tensor) {
+  cpp11::external_pointer<ndbuf::Tensor> ptr(new ndbuf::Tensor(std::move(tensor)));
+  SEXP out = PROTECT(static_cast<SEXP>(ptr));
+  Rf_setAttrib(out, R_ClassSymbol, Rf_mkString(kBufferClass));
+  UNPROTECT(1);
+  return out;
+}
+
+const ndbuf::Tensor& unwrap_buffer(SEXP x) {
+  if (TYPEOF(x) != EXTPTRSXP || !Rf_inherits(x, kBufferClass)) {
+    cpp11::stop("Expected a PJRTBuffer.");
+  }
+  auto* tensor = static_cast<ndbuf::Tensor*>(R_ExternalPtrAddr(x));
+  if (tensor == nullptr) {
+    cpp11::stop("This PJRTBuffer is no longer valid (it was saved and restored, or released).");
+  }
+  return *tensor;
+}
+
+}  // namespace pjrt
+
+[[cpp11::init]]
+void pjrt_install_host_allocator(DllInfo* dll) {
+  (void)dll;
+  ndbuf::set_host_allocator(&pjrt::r_host_allocator);
+}

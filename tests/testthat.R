@@ -1,0 +1,4 @@
+library(testthat)
+library(pjrt)
+
+test_check("pjrt")
