@@ -60,7 +60,12 @@ std::shared_ptr<Storage> map_file(const std::string& path) {
 }
 
 std::shared_ptr<Storage> slice_storage(const std::shared_ptr<Storage>& parent, size_t offset,
-                                       size_t nbytes) {
+                                       size_t nbytes, std::optional<Device> device) {
+  if (device && device->platform != parent->device().platform) {
+    fail(ErrorKind::kInvalidArgument, "A slice of storage on " +
+                                          device_label(parent->device()) + " cannot live on " +
+                                          device_label(*device) + ".");
+  }
   if (offset > parent->nbytes() || nbytes > parent->nbytes() - offset) {
     fail(ErrorKind::kIndex, "Bytes " + std::to_string(offset) + " to " +
                                 std::to_string(offset + nbytes) + " lie outside a storage of " +
@@ -69,7 +74,8 @@ std::shared_ptr<Storage> slice_storage(const std::shared_ptr<Storage>& parent, s
   char* data = static_cast<char*>(parent->data()) + offset;
   // The deleter owns a reference to the parent; dropping it may unmap the file.
   return std::make_shared<Storage>(
-      data, nbytes, parent->device(), [keep = parent](void*) mutable noexcept { keep.reset(); },
+      data, nbytes, device.value_or(parent->device()),
+      [keep = parent](void*) mutable noexcept { keep.reset(); },
       parent->read_only());
 }
 

@@ -3,6 +3,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "ndbuf/buffer.hpp"
 #include "ndbuf/error.hpp"
 #include "ndbuf/mapped_file.hpp"
 #include "ndbuf/reorder.hpp"
@@ -52,19 +53,32 @@ std::vector<const SafetensorsEntry*> select_entries(const SafetensorsHeader& hea
   return chosen;
 }
 
+void check_bool_bytes(const SafetensorsEntry& entry, const unsigned char* bytes, size_t n) {
+  for (size_t k = 0; k < n; ++k) {
+    if (bytes[k] > 1) {
+      safetensors_format_error("tensor \"" + entry.name + "\" (BOOL) holds the byte " +
+                               std::to_string(bytes[k]) + " at position " +
+                               std::to_string(k + 1) + ", but BOOL bytes must be 0 or 1");
+    }
+  }
+}
+
 // The file's row-major tensor as a dense column-major tensor: the file's own pages where the
 // two layouts coincide and the data is aligned for its element type, else a transposed copy.
 Tensor load_entry(const std::shared_ptr<Storage>& file, uint64_t data_start,
-                  const SafetensorsEntry& entry, const CopyTick& tick) {
+                  const SafetensorsEntry& entry, Device device, const CopyTick& tick) {
   const auto offset = static_cast<size_t>(data_start + entry.begin);
   const auto nbytes = static_cast<size_t>(entry.end - entry.begin);
   const char* src = static_cast<const char*>(file->data()) + offset;
+  if (entry.dtype == DType::kPred) {
+    check_bool_bytes(entry, reinterpret_cast<const unsigned char*>(src), nbytes);
+  }
   const bool aligned = reinterpret_cast<uintptr_t>(src) % element_alignment(entry.dtype) == 0;
   if (nbytes > 0 && aligned && orders_coincide(entry.shape)) {
-    return Tensor::dense(slice_storage(file, offset, nbytes), entry.dtype, entry.shape,
+    return Tensor::dense(slice_storage(file, offset, nbytes, device), entry.dtype, entry.shape,
                          Order::kColumnMajor);
   }
-  Tensor out = Tensor::allocate(entry.dtype, entry.shape, Order::kColumnMajor);
+  Tensor out = Tensor::allocate(entry.dtype, entry.shape, Order::kColumnMajor, device);
   reorder_dense(src, Order::kRowMajor, out.data(), Order::kColumnMajor, entry.shape,
                 itemsize(entry.dtype), tick);
   return out;
@@ -81,6 +95,9 @@ SafetensorsContents load_safetensors(const std::shared_ptr<Storage>& file,
   const auto chosen = select_entries(header, options);
   uint64_t total = 0;
   for (const auto* entry : chosen) total += entry->end - entry->begin;
+  // Host devices take the tensors as loaded; others take a copy of each, one at a time.
+  const bool on_host = options.device.platform == Platform::kCpu;
+  const Device host = on_host ? options.device : Device{};
   SafetensorsContents out;
   out.tensors.reserve(chosen.size());
   uint64_t done = 0;
@@ -89,7 +106,9 @@ SafetensorsContents load_safetensors(const std::shared_ptr<Storage>& file,
     if (options.progress) {
       tick = [&](int64_t bytes) { options.progress(done + static_cast<uint64_t>(bytes), total); };
     }
-    out.tensors.push_back({entry->name, load_entry(file, header.data_start, *entry, tick)});
+    Tensor tensor = load_entry(file, header.data_start, *entry, host, tick);
+    if (!on_host) tensor = buffer_copy_to(tensor, options.device);
+    out.tensors.push_back({entry->name, std::move(tensor)});
     done += entry->end - entry->begin;
     if (options.progress) options.progress(done, total);
   }

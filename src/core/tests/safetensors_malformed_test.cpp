@@ -180,6 +180,9 @@ std::vector<Case> corpus() {
        "the file has 3 bytes after the end of its last tensor"},
       {"trailing bytes, no tensors", file_bytes("{}", "x"),
        "the file has 1 bytes after the end of its last tensor"},
+      {"BOOL byte not 0 or 1", file_bytes("{" + entry("p", "BOOL", "[2,2]", "[0,4]") + "}",
+                                          std::string("\1\0\2\1", 4)),
+       "tensor \"p\" (BOOL) holds the byte 2 at position 3, but BOOL bytes must be 0 or 1"},
   };
 }
 

@@ -344,6 +344,18 @@ TEST(Safetensors, MappedTensorsOutliveTheirFileBeingReplaced) {
   EXPECT_EQ(dir.files().size(), 1u);
 }
 
+TEST(Safetensors, LoadsOntoAnyCpuDevice) {
+  std::string header =
+      "{\"v\":{\"dtype\":\"I32\",\"shape\":[2],\"data_offsets\":[0,8]},"
+      "\"m\":{\"dtype\":\"I32\",\"shape\":[2,2],\"data_offsets\":[8,24]}}";
+  header.resize((header.size() + 7) / 8 * 8, ' ');
+  SafetensorsLoadOptions options;
+  options.device = Device{Platform::kCpu, 1};
+  const auto contents = load_safetensors(as_storage(file_bytes(header, std::string(24, 'x'))),
+                                         options);
+  for (const auto& named : contents.tensors) EXPECT_EQ(named.tensor.device(), options.device);
+}
+
 // ---- subsets, metadata, progress -----------------------------------------------------------
 
 TEST(Safetensors, LoadsASubsetByNameInTheRequestedOrder) {

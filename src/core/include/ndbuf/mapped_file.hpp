@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "ndbuf/storage.hpp"
@@ -21,9 +22,10 @@ namespace ndbuf {
 std::shared_ptr<Storage> map_file(const std::string& path);
 
 // The bytes [offset, offset + nbytes) of `parent` as a Storage of their own, which holds
-// `parent` alive and inherits its device and read-only flag. Throws kIndex when the range
-// does not lie inside `parent`.
+// `parent` alive and inherits its read-only flag, and its device unless `device` names
+// another one of the same platform (host memory serves every CPU device). Throws kIndex when
+// the range does not lie inside `parent`, kInvalidArgument for another platform.
 std::shared_ptr<Storage> slice_storage(const std::shared_ptr<Storage>& parent, size_t offset,
-                                       size_t nbytes);
+                                       size_t nbytes, std::optional<Device> device = {});
 
 }  // namespace ndbuf

@@ -77,11 +77,15 @@ struct SafetensorsLoadOptions {
   // Load only these, in this order (each must exist, no repeats); all, in header order, when
   // unset.
   std::optional<std::vector<std::string>> names;
+  // Where the tensors go. CPU devices share host memory, so zero-copy works on each of them;
+  // other devices get a copy of each tensor, made one tensor at a time.
+  Device device;
   SafetensorsProgress progress;
 };
 
-// Validates the file and returns its tensors as dense column-major host tensors of the file's
-// shapes. Zero-copy tensors reference `file` (read-only); the others are fresh copies.
+// Validates the file and returns its tensors as dense column-major tensors of the file's
+// shapes. Zero-copy tensors reference `file` (read-only); the others are fresh copies. BOOL
+// tensors must hold only bytes 0 and 1 (checked for the tensors loaded).
 SafetensorsContents load_safetensors(const std::shared_ptr<Storage>& file,
                                      const SafetensorsLoadOptions& options = {});
 // Maps `path` and loads it; errors name the path.
