@@ -25,7 +25,8 @@ std::shared_ptr<Storage> default_host_allocator(size_t nbytes, Device device) {
          "Cannot allocate " + std::to_string(nbytes) + " bytes of host memory.");
   }
   return std::make_shared<Storage>(
-      data, nbytes, device, [alignment](void* p) { ::operator delete(p, alignment); }, false);
+      data, nbytes, device,
+      [](void* p) { ::operator delete(p, std::align_val_t{kHostAlignment}); }, false);
 }
 
 std::shared_ptr<Storage> allocate_host(size_t nbytes, Device device) {
