@@ -47,3 +47,15 @@ ffi_buffer_empty <- function(dtype, shape, device) {
 ffi_buffer_copy_to <- function(buffer, device) {
   .Call(`_pjrt_ffi_buffer_copy_to`, buffer, device)
 }
+
+ffi_safetensors_load <- function(path, names, device, progress) {
+  .Call(`_pjrt_ffi_safetensors_load`, path, names, device, progress)
+}
+
+ffi_safetensors_save <- function(tensors, path, metadata, allow_c128, progress) {
+  invisible(.Call(`_pjrt_ffi_safetensors_save`, tensors, path, metadata, allow_c128, progress))
+}
+
+ffi_safetensors_tags <- function() {
+  .Call(`_pjrt_ffi_safetensors_tags`)
+}

@@ -1,0 +1,7 @@
+.onLoad <- function(libname, pkgname) {
+  hook_safetensors()  # framework "pjrt" for the safetensors package, now or when it loads
+}
+
+.onUnload <- function(libpath) {
+  unhook_safetensors()
+}
