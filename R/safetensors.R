@@ -74,6 +74,7 @@ pjrt_save_safetensors <- function(tensors, path, metadata = NULL, allow_c128 = F
   path <- check_path(path)
   metadata <- check_safetensors_metadata(metadata)
   allow_c128 <- check_flag(allow_c128, "allow_c128")
+  if (!allow_c128) check_no_c128(tensors)
   progress <- progress_reporter("Writing", path, environment())
   with_core(ffi_safetensors_save(tensors, path, metadata, allow_c128, progress))
   invisible(path)
@@ -130,6 +131,17 @@ check_tensor_list <- function(tensors, call = caller_env()) {
   }
   names(tensors) <- enc2utf8(labels)
   tensors
+}
+
+check_no_c128 <- function(tensors, call = caller_env()) {
+  for (name in names(tensors)) {
+    if (elt_type(tensors[[name]]) == "c128") {
+      cli::cli_abort(c(
+        "Buffer {.val {name}} is {.val c128}, which would be written as C128, a dtype safetensors readers other than pjrt reject.",
+        i = "Use {.code allow_c128 = TRUE} to write it anyway, or convert it to {.val c64}."
+      ), call = call)
+    }
+  }
 }
 
 check_safetensors_metadata <- function(metadata, call = caller_env()) {

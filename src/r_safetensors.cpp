@@ -3,6 +3,7 @@
 // ten times a second, and user interrupts are checked at the same moments.
 #include <chrono>
 #include <cpp11.hpp>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -66,6 +67,7 @@ SEXP ffi_safetensors_load(std::string path, SEXP names, std::string device, SEXP
   ndbuf::SafetensorsLoadOptions options;
   if (names != R_NilValue) options.names = cpp11::as_cpp<std::vector<std::string>>(names);
   options.device = ndbuf::resolve_device(device);
+  options.max_dim = std::numeric_limits<int>::max();  // R dims are int
   ProgressRelay relay(progress);
   options.progress = relay.get();
   ndbuf::SafetensorsContents contents = ndbuf::load_safetensors(path, options);

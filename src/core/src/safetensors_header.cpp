@@ -20,6 +20,9 @@ using Json = nlohmann::json;
 
 std::string in_quotes(const std::string& s) { return "\"" + s + "\""; }
 
+// "1 byte", "8 bytes".
+std::string byte_count(uint64_t n) { return std::to_string(n) + (n == 1 ? " byte" : " bytes"); }
+
 std::string supported_tags() {
   std::string out;
   for (const auto& info : kDTypeTable) {
@@ -341,21 +344,20 @@ void check_offsets(const SafetensorsHeader& header, uint64_t data_len) {
     if (nbytes != entry->end - entry->begin) {
       safetensors_format_error(
           "tensor " + name + " of shape " + shape_to_tuple(entry->shape) + " and dtype " +
-          std::string(dtype_info(entry->dtype).safetensors) + " needs " +
-          std::to_string(nbytes) + " bytes, but its data_offsets span " +
-          std::to_string(entry->end - entry->begin));
+          std::string(dtype_info(entry->dtype).safetensors) + " needs " + byte_count(nbytes) +
+          ", but its data_offsets span " + byte_count(entry->end - entry->begin));
     }
     if (entry->end > data_len) {
       safetensors_format_error("tensor " + name + " ends at byte " + std::to_string(entry->end) +
                                " of the data, but the file has only " +
-                               std::to_string(data_len) + " bytes of data after its header");
+                               byte_count(data_len) + " of data after its header");
     }
     expected = entry->end;
     previous = entry;
   }
   if (expected != data_len) {
-    safetensors_format_error("the file has " + std::to_string(data_len - expected) +
-                             " bytes after the end of its last tensor");
+    safetensors_format_error("the file has " + byte_count(data_len - expected) +
+                             " after the end of its last tensor");
   }
 }
 
@@ -399,8 +401,8 @@ size_t valid_utf8_prefix(const unsigned char* p, size_t n) {
 SafetensorsHeader parse_safetensors(const void* data, size_t size) {
   const auto* bytes = static_cast<const unsigned char*>(data);
   if (size < 8) {
-    safetensors_format_error("it has " + std::to_string(size) +
-                             " bytes, fewer than the 8 bytes of its header length");
+    safetensors_format_error("it has " + byte_count(size) +
+                             ", fewer than the 8 bytes of its header length");
   }
   const uint64_t n = read_le64(bytes);
   if (n > kSafetensorsMaxHeaderBytes) {
@@ -410,8 +412,7 @@ SafetensorsHeader parse_safetensors(const void* data, size_t size) {
   }
   if (n > size - 8) {
     safetensors_format_error("its header length " + std::to_string(n) +
-                             " runs past the end of the file (" + std::to_string(size) +
-                             " bytes)");
+                             " runs past the end of the file (" + byte_count(size) + ")");
   }
   const unsigned char* text = bytes + 8;
   const size_t valid = valid_utf8_prefix(text, n);

@@ -93,6 +93,16 @@ SafetensorsContents load_safetensors(const std::shared_ptr<Storage>& file,
   }
   SafetensorsHeader header = parse_safetensors(file->data(), file->nbytes());
   const auto chosen = select_entries(header, options);
+  for (const auto* entry : chosen) {
+    for (const int64_t dim : entry->shape) {
+      if (dim > options.max_dim) {
+        fail(ErrorKind::kInvalidArgument,
+             "Tensor \"" + entry->name + "\" has shape " + shape_to_tuple(entry->shape) +
+                 ", but dimensions here must not exceed " + std::to_string(options.max_dim) +
+                 ".");
+      }
+    }
+  }
   uint64_t total = 0;
   for (const auto* entry : chosen) total += entry->end - entry->begin;
   // Host devices take the tensors as loaded; others take a copy of each, one at a time.

@@ -157,7 +157,7 @@ std::vector<Case> corpus() {
        "the data_offsets of tensor \"a\" end (0) before they begin (8)"},
       {"size not matching offsets", file_bytes("{" + entry("a", "F32", "[2]", "[0,4]") + "}",
                                                "1234"),
-       "tensor \"a\" of shape (2) and dtype F32 needs 8 bytes, but its data_offsets span 4"},
+       "tensor \"a\" of shape (2) and dtype F32 needs 8 bytes, but its data_offsets span 4 bytes"},
       {"size overflow", file_bytes("{" + entry("a", "F32", "[4611686018427387904,4]", "[0,8]") +
                                    "}", d8),
        "the size of tensor \"a\" (shape (4611686018427387904, 4) of F32) overflows a 64-bit "
@@ -172,14 +172,17 @@ std::vector<Case> corpus() {
       {"data past the end", file_bytes("{" + entry("a", "F32", "[2]", "[0,8]") + "}", "1234"),
        "tensor \"a\" ends at byte 8 of the data, but the file has only 4 bytes of data after "
        "its header"},
+      {"one byte of data", file_bytes("{" + entry("a", "F32", "[2]", "[0,8]") + "}", "1"),
+       "tensor \"a\" ends at byte 8 of the data, but the file has only 1 byte of data after "
+       "its header"},
       {"offsets near 2^64", file_bytes("{" + entry("a", "U8", "[1]",
                                                    "[0,18446744073709551615]") + "}"),
-       "tensor \"a\" of shape (1) and dtype U8 needs 1 bytes, but its data_offsets span "
-       "18446744073709551615"},
+       "tensor \"a\" of shape (1) and dtype U8 needs 1 byte, but its data_offsets span "
+       "18446744073709551615 bytes"},
       {"trailing bytes", file_bytes("{" + kF32x2 + "}", d8 + "xyz"),
        "the file has 3 bytes after the end of its last tensor"},
       {"trailing bytes, no tensors", file_bytes("{}", "x"),
-       "the file has 1 bytes after the end of its last tensor"},
+       "the file has 1 byte after the end of its last tensor"},
       {"BOOL byte not 0 or 1", file_bytes("{" + entry("p", "BOOL", "[2,2]", "[0,4]") + "}",
                                           std::string("\1\0\2\1", 4)),
        "tensor \"p\" (BOOL) holds the byte 2 at position 3, but BOOL bytes must be 0 or 1"},

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <random>
 #include <sstream>
 #include <string>
@@ -506,6 +507,14 @@ TEST(Safetensors, ReadsOffsetsBeyondTwoGiB) {
   options.names = std::vector<std::string>{"tail", "big"};
   const auto loaded = load_safetensors(path, options);
   const Tensor& t = loaded.tensors[0].tensor;
+  options.max_dim = std::numeric_limits<int32_t>::max();
+  std::string message;
+  EXPECT_EQ(error_kind_of([&] { load_safetensors(path, options); }, &message),
+            ErrorKind::kInvalidArgument);
+  EXPECT_EQ(message, "Tensor \"big\" has shape (2147483664), but dimensions here must not "
+                     "exceed 2147483647.");
+  options.names = std::vector<std::string>{"tail"};
+  EXPECT_EQ(load_safetensors(path, options).tensors.size(), 1u);
   EXPECT_EQ(static_cast<const double*>(t.data())[0], 3.25);
   EXPECT_EQ(static_cast<const double*>(t.data())[1], -1e300);
   EXPECT_EQ(loaded.tensors[1].tensor.numel(), static_cast<int64_t>(big));

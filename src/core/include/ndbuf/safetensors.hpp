@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -80,6 +81,9 @@ struct SafetensorsLoadOptions {
   // Where the tensors go. CPU devices share host memory, so zero-copy works on each of them;
   // other devices get a copy of each tensor, made one tensor at a time.
   Device device;
+  // The largest dimension the caller can represent (R: 2^31 - 1); a tensor chosen for loading
+  // with a longer axis is an InvalidArgument error before anything is read.
+  int64_t max_dim = std::numeric_limits<int64_t>::max();
   SafetensorsProgress progress;
 };
 
