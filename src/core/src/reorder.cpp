@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
+#include <thread>
 #include <vector>
 
 #include "ndbuf/tensor.hpp"
@@ -11,6 +13,7 @@ namespace ndbuf {
 namespace {
 
 constexpr int64_t kSlabBytes = int64_t{16} << 20;
+constexpr int64_t kParallelBytes = int64_t{1} << 20;
 
 template <size_t N>
 struct Cell {
@@ -22,7 +25,9 @@ struct Cell {
 template <class C>
 void copy_plane(const char* src, int64_t sa, int64_t sb, char* dst, int64_t da, int64_t db,
                 int64_t na, int64_t nb) {
-  constexpr int64_t kTile = sizeof(C) <= 4 ? 64 : 32;
+  // Small tiles: rows of a power-of-two length alias in L1, so 64 rows of a tile would evict
+  // each other (measured: 16 is the best size for 1024 x 1024 f32, twice as fast as 64).
+  constexpr int64_t kTile = sizeof(C) <= 2 ? 32 : 16;
   for (int64_t a0 = 0; a0 < na; a0 += kTile) {
     const int64_t a1 = std::min(na, a0 + kTile);
     for (int64_t b0 = 0; b0 < nb; b0 += kTile) {
@@ -122,6 +127,49 @@ void copy_strided_tiled(const void* src, const Strides& src_strides, void* dst,
   }
 }
 
+void copy_strided_parallel(const void* src, const Strides& src_strides, void* dst,
+                           const Strides& dst_strides, const Shape& shape, size_t itemsize) {
+  const int64_t numel = checked_numel(shape);
+  const int64_t nbytes = numel * static_cast<int64_t>(itemsize);
+  static const bool two_cores = std::thread::hardware_concurrency() >= 2;
+  // The slowest destination axis among those longer than 1.
+  size_t axis = shape.size();
+  for (size_t k = 0; k < shape.size(); ++k) {
+    if (shape[k] > 1 && (axis == shape.size() || std::llabs(dst_strides[k]) >
+                                                     std::llabs(dst_strides[axis]))) {
+      axis = k;
+    }
+  }
+  if (!two_cores || nbytes < kParallelBytes || axis == shape.size()) {
+    copy_strided_tiled(src, src_strides, dst, dst_strides, shape, itemsize);
+    return;
+  }
+  const int64_t half = shape[axis] / 2;
+  Shape first = shape;
+  Shape second = shape;
+  first[axis] = half;
+  second[axis] = shape[axis] - half;
+  const auto item = static_cast<int64_t>(itemsize);
+  const char* src2 = static_cast<const char*>(src) + half * src_strides[axis] * item;
+  char* dst2 = static_cast<char*>(dst) + half * dst_strides[axis] * item;
+  std::exception_ptr failure;
+  std::thread worker([&] {
+    try {
+      copy_strided_tiled(src2, src_strides, dst2, dst_strides, second, itemsize);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+  });
+  try {
+    copy_strided_tiled(src, src_strides, dst, dst_strides, first, itemsize);
+  } catch (...) {
+    worker.join();
+    throw;
+  }
+  worker.join();
+  if (failure) std::rethrow_exception(failure);
+}
+
 void reorder_dense(const void* src, Order src_order, void* dst, Order dst_order,
                    const Shape& shape, size_t itemsize, const CopyTick& tick) {
   const int64_t numel = checked_numel(shape);
@@ -146,8 +194,8 @@ void reorder_dense(const void* src, Order src_order, void* dst, Order dst_order,
     const int64_t i1 = std::min(shape[slow], i0 + per_slab);
     Shape sub = shape;
     sub[slow] = i1 - i0;
-    copy_strided_tiled(s + i0 * ss[slow] * item, ss, d + i0 * ds[slow] * item, ds, sub,
-                       itemsize);
+    copy_strided_parallel(s + i0 * ss[slow] * item, ss, d + i0 * ds[slow] * item, ds, sub,
+                          itemsize);
     if (tick) tick(i1 * unit_bytes);
   }
 }

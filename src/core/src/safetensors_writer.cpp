@@ -140,9 +140,30 @@ std::string resolve_target(const std::string& path) {
 
 using Tick = std::function<void(uint64_t bytes)>;
 
+// One transposing buffer for a whole write, grown on demand (fresh pages cost as much as the
+// transpose itself).
+class Staging {
+ public:
+  char* get(size_t nbytes) {
+    if (nbytes > size_) {
+      data_.reset(new (std::nothrow) char[nbytes]);
+      size_ = data_ ? nbytes : 0;
+      if (!data_) {
+        fail(ErrorKind::kOutOfMemory, "Cannot allocate " + std::to_string(nbytes) +
+                                          " bytes to transpose a tensor for writing.");
+      }
+    }
+    return data_.get();
+  }
+
+ private:
+  std::unique_ptr<char[]> data_;
+  size_t size_ = 0;
+};
+
 // Writes the tensor's elements in row-major order, transposing through a bounded buffer
 // when the tensor is not already laid out that way.
-void write_tensor(TempFile& file, const Tensor& t, const Tick& tick) {
+void write_tensor(TempFile& file, const Tensor& t, Staging& staging, const Tick& tick) {
   const auto nbytes = static_cast<uint64_t>(t.nbytes());
   if (nbytes == 0) return;
   const char* src = static_cast<const char*>(t.data());
@@ -161,21 +182,18 @@ void write_tensor(TempFile& file, const Tensor& t, const Tick& tick) {
   while (shape[slow] == 1) ++slow;
   const int64_t unit = t.numel() / shape[slow];
   const int64_t per_chunk = std::max<int64_t>(1, kChunkBytes / (unit * static_cast<int64_t>(item)));
-  const size_t chunk_bytes = static_cast<size_t>(per_chunk * unit) * item;
-  std::unique_ptr<char[]> buffer(new (std::nothrow) char[chunk_bytes]);
-  if (!buffer) {
-    fail(ErrorKind::kOutOfMemory, "Cannot allocate " + std::to_string(chunk_bytes) +
-                                      " bytes to transpose a tensor for writing.");
-  }
+  const size_t chunk_bytes =
+      static_cast<size_t>(std::min(per_chunk, shape[slow]) * unit) * item;
+  char* buffer = staging.get(chunk_bytes);
   const Strides dst_strides = contiguous_strides(shape, Order::kRowMajor);
   uint64_t done = 0;
   for (int64_t i0 = 0; i0 < shape[slow]; i0 += per_chunk) {
     Shape sub = shape;
     sub[slow] = std::min(shape[slow], i0 + per_chunk) - i0;
     const auto offset = i0 * t.strides()[slow] * static_cast<int64_t>(item);
-    copy_strided_tiled(src + offset, t.strides(), buffer.get(), dst_strides, sub, item);
+    copy_strided_parallel(src + offset, t.strides(), buffer, dst_strides, sub, item);
     const uint64_t bytes = static_cast<uint64_t>(sub[slow] * unit) * item;
-    file.write(buffer.get(), bytes);
+    file.write(buffer, bytes);
     done += bytes;
     tick(done);
   }
@@ -233,9 +251,10 @@ void save_safetensors(const std::string& path, const std::vector<NamedTensor>& t
   file.write(prefix, sizeof prefix);
   file.write(header.data(), header.size());
   uint64_t done = 8 + header.size();
+  Staging staging;
   for (const size_t k : data_order(tensors)) {
     const uint64_t before = done;
-    write_tensor(file, tensors[k].tensor, [&](uint64_t bytes) {
+    write_tensor(file, tensors[k].tensor, staging, [&](uint64_t bytes) {
       done = before + bytes;
       if (options.progress) options.progress(done, total);
     });
