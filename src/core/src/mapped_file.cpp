@@ -38,7 +38,8 @@ class Fd {
 std::shared_ptr<Storage> map_file(const std::string& path) {
   int raw = -1;
   do {
-    raw = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // O_NONBLOCK: opening a FIFO must not wait for a writer (it is rejected below).
+    raw = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   } while (raw < 0 && errno == EINTR);
   if (raw < 0) fail_io("open", path, errno);
   Fd fd(raw);

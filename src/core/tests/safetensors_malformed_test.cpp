@@ -2,6 +2,8 @@
 // truncation of a valid file, random bytes and random mutations. Each must be an
 // ndbuf::Error with a clear message, never a crash (the fuzz target goes further).
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstring>
 #include <fstream>
@@ -243,6 +245,27 @@ TEST(SafetensorsMalformed, AcceptsWhatTheReferenceAccepts) {
   EXPECT_EQ(contents.tensors[1].tensor.shape(), Shape{});
   EXPECT_EQ(static_cast<const char*>(contents.tensors[1].tensor.data())[0], 'Q');
   EXPECT_EQ(contents.tensors[0].tensor.shape(), (Shape{0, 3}));
+}
+
+TEST(SafetensorsMalformed, DeepNestingInAnUnknownFieldIsSkippedWithoutRecursion) {
+  const int depth = 1000000;
+  const std::string header = "{\"a\":{\"x\":" + std::string(depth, '[') + std::string(depth, ']') +
+                             ",\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[0,1]}}";
+  EXPECT_EQ(load_safetensors(as_storage(file_bytes(header, "z"))).tensors.size(), 1u);
+  const std::string open_only = "{\"a\":{\"x\":" + std::string(depth, '[');
+  EXPECT_THROW(load_safetensors(as_storage(file_bytes(open_only))), Error);
+}
+
+TEST(SafetensorsMalformed, RejectsWhatIsNotARegularFile) {
+  const std::string fifo = "/tmp/ndbuf-fifo-" + std::to_string(::getpid());
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  try {
+    load_safetensors(fifo);
+    ADD_FAILURE() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), "Cannot map '" + fifo + "': it is not a regular file.");
+  }
+  ::unlink(fifo.c_str());
 }
 
 std::string valid_file() {
