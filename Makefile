@@ -35,7 +35,7 @@ test-core: $(BUILD)/core/Makefile
 	cd $(BUILD)/core && ctest --output-on-failure -j$(JOBS)
 
 test-r:
-	$(RSCRIPT) -e 'testthat::test_dir("tests/testthat", package = "pjrt", load_package = "installed", stop_on_failure = TRUE)'
+	NOT_CRAN=true $(RSCRIPT) -e 'testthat::test_dir("tests/testthat", package = "pjrt", load_package = "installed", stop_on_failure = TRUE)'
 
 check:
 	rm -rf $(BUILD)/check && mkdir -p $(BUILD)/check

@@ -40,8 +40,8 @@
 #'   `"<platform>:<index>"`.
 #' @param shape The dimensions (see the Shape section).
 #' @param ... Only `check` (all methods) and `row_major` (raw data) are accepted.
-#' @param check How missing values that travel without a copy are treated:
-#'   `"warn"`, `"error"` or `"ignore"`.
+#'   `check` says how missing values that travel without a copy are treated: `"warn"`
+#'   (default), `"error"` or `"ignore"`.
 #' @param row_major For raw data, required: `TRUE` when the bytes are in C (row-major) order,
 #'   `FALSE` when they are in R's column-major order.
 #' @return A `PJRTBuffer`.
@@ -101,10 +101,12 @@ pjrt_buffer.raw <- function(data, dtype = NULL, device = NULL, shape = NULL, ...
 #' @rdname pjrt_buffer
 #' @export
 pjrt_buffer.PJRTBuffer <- function(data, dtype = NULL, device = NULL, shape = NULL, ...) {
-  check_dots_allowed(list(...), "check")
+  dots <- list(...)
+  check_dots_allowed(dots, "check")
+  check_missing_mode(dots$check %||% "warn")
   if (!is.null(dtype) && elt_type(data) != as_dtype_name(dtype)) {
     cli::cli_abort(
-      "{.arg data} is a {.val {as.character(elt_type(data))}} buffer; it cannot be re-typed to {.val {as_dtype_name(dtype)}}."
+      "{.arg data} is a buffer of dtype {.val {as.character(elt_type(data))}}; it cannot be re-typed to {.val {as_dtype_name(dtype)}}."
     )
   }
   if (!is.null(shape) && !identical(as_shape(shape), shape(data))) {
@@ -152,7 +154,9 @@ pjrt_scalar.raw <- function(data, dtype = NULL, device = NULL, ...) {
   # One element has no byte order, so `row_major` is optional here.
   dots <- list(...)
   check_dots_allowed(dots, c("check", "row_major"))
-  buffer_from_raw(data, dtype, device, integer(), TRUE, list(), FALSE)
+  if (!is.null(dots$row_major)) check_flag(dots$row_major, "row_major")
+  check <- dots[intersect(names(dots), "check")]
+  buffer_from_raw(data, dtype, device, integer(), TRUE, check, FALSE)
 }
 
 #' @rdname pjrt_buffer
@@ -185,6 +189,7 @@ scalar_from_vector <- function(data, dtype, device, dots, call = caller_env()) {
 buffer_from_raw <- function(data, dtype, device, shape, row_major, dots, row_major_missing,
                             call = caller_env()) {
   check_dots_allowed(dots, "check", call = call)
+  check_missing_mode(dots$check %||% "warn", call = call)
   if (is.null(dtype)) cli::cli_abort("{.arg dtype} must be provided for raw data.", call = call)
   if (is.null(shape)) cli::cli_abort("{.arg shape} must be provided for raw data.", call = call)
   if (row_major_missing) {

@@ -48,6 +48,66 @@ ffi_buffer_copy_to <- function(buffer, device) {
   .Call(`_pjrt_ffi_buffer_copy_to`, buffer, device)
 }
 
+ffi_harray_from_buffer <- function(buffer) {
+  .Call(`_pjrt_ffi_harray_from_buffer`, buffer)
+}
+
+ffi_harray_to_buffer <- function(x) {
+  .Call(`_pjrt_ffi_harray_to_buffer`, x)
+}
+
+ffi_harray_dtype <- function(x) {
+  .Call(`_pjrt_ffi_harray_dtype`, x)
+}
+
+ffi_harray_shape <- function(x) {
+  .Call(`_pjrt_ffi_harray_shape`, x)
+}
+
+ffi_harray_len <- function(x) {
+  .Call(`_pjrt_ffi_harray_len`, x)
+}
+
+ffi_harray_slice <- function(x, range) {
+  .Call(`_pjrt_ffi_harray_slice`, x, range)
+}
+
+ffi_harray_clone <- function(x) {
+  .Call(`_pjrt_ffi_harray_clone`, x)
+}
+
+ffi_harray_format <- function(x) {
+  .Call(`_pjrt_ffi_harray_format`, x)
+}
+
+ffi_harray_equal <- function(x, y) {
+  .Call(`_pjrt_ffi_harray_equal`, x, y)
+}
+
+ffi_harray_collect <- function(x) {
+  .Call(`_pjrt_ffi_harray_collect`, x)
+}
+
+ffi_harray_mem_address <- function(x) {
+  .Call(`_pjrt_ffi_harray_mem_address`, x)
+}
+
+ffi_harray_is_standard_layout <- function(x) {
+  .Call(`_pjrt_ffi_harray_is_standard_layout`, x)
+}
+
+ffi_harray_is_unique <- function(x) {
+  .Call(`_pjrt_ffi_harray_is_unique`, x)
+}
+
+ffi_harray_invalidate <- function(x) {
+  invisible(.Call(`_pjrt_ffi_harray_invalidate`, x))
+}
+
+ffi_buffer_format <- function(buffer, max_rows, max_width, max_rows_slice, header, footer) {
+  .Call(`_pjrt_ffi_buffer_format`, buffer, max_rows, max_width, max_rows_slice, header, footer)
+}
+
 ffi_safetensors_load <- function(path, names, device, progress) {
   .Call(`_pjrt_ffi_safetensors_load`, path, names, device, progress)
 }

@@ -97,7 +97,8 @@ print.PJRTDevice <- function(x, ...) {
 #' @export
 Ops.PJRTDevice <- function(e1, e2) {
   if (!.Generic %in% c("==", "!=")) {
-    cli::cli_abort("Devices only support {.code ==} and {.code !=}, not {.code {.Generic}}.")
+    op <- .Generic
+    cli::cli_abort("Devices only support {.code ==} and {.code !=}, not {.code {op}}.", call = NULL)
   }
   same <- inherits(e1, "PJRTDevice") && inherits(e2, "PJRTDevice") &&
     identical(e1$platform, e2$platform) && identical(e1$id, e2$id)

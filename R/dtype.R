@@ -68,7 +68,9 @@ print.PJRTElementType <- function(x, ...) {
 #' @export
 Ops.PJRTElementType <- function(e1, e2) {
   if (!.Generic %in% c("==", "!=")) {
-    cli::cli_abort("Element types only support {.code ==} and {.code !=}, not {.code {.Generic}}.")
+    op <- .Generic
+    cli::cli_abort("Element types only support {.code ==} and {.code !=}, not {.code {op}}.",
+                   call = NULL)
   }
   canonical <- function(x) {
     name <- as.character(x)

@@ -1,7 +1,10 @@
 # Runs a call into the C++ core and re-raises its errors as cli errors from `call`, so users
 # see which of their calls failed. The message is passed as data, never as a cli template.
+# Errors the R layer raised itself while `expr`'s arguments were evaluated (dtype, shape,
+# device checks) are already worded and pass through unchanged, keeping their bullets.
 with_core <- function(expr, call = caller_env()) {
   tryCatch(expr, error = function(e) {
+    if (inherits(e, "rlang_error")) stop(e)
     message <- conditionMessage(e)
     cli::cli_abort("{message}", call = call)
   })
@@ -21,7 +24,13 @@ check_dots_allowed <- function(dots, allowed, call = caller_env()) {
 }
 
 check_missing_mode <- function(check, call = caller_env()) {
-  arg_match0(check, c("warn", "error", "ignore"), error_call = call)
+  if (!is.character(check) || length(check) != 1 || is.na(check)) {
+    cli::cli_abort(
+      "{.arg check} must be {.str warn}, {.str error} or {.str ignore}, not {.obj_type_friendly {check}}.",
+      call = call
+    )
+  }
+  arg_match0(check, c("warn", "error", "ignore"), arg_nm = "check", error_call = call)
 }
 
 check_flag <- function(x, arg, call = caller_env()) {

@@ -22,7 +22,7 @@ creation <- list(
 )
 
 b_f32 <- pjrt_buffer(x, dtype = "f32")
-b_i8 <- pjrt_buffer(xi, dtype = "i8", check = "ignore")
+b_i8 <- pjrt_buffer(xi - 100L, dtype = "i8")
 b_ui32 <- pjrt_buffer(xi, dtype = "ui32")
 b_f64 <- pjrt_buffer(x + 0, dtype = "f64")
 b_i32 <- pjrt_buffer(xi + 0L, dtype = "i32")

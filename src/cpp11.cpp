@@ -89,6 +89,112 @@ extern "C" SEXP _pjrt_ffi_buffer_copy_to(SEXP buffer, SEXP device) {
     return cpp11::as_sexp(ffi_buffer_copy_to(cpp11::as_cpp<cpp11::decay_t<SEXP>>(buffer), cpp11::as_cpp<cpp11::decay_t<std::string>>(device)));
   END_CPP11
 }
+// r_harray.cpp
+SEXP ffi_harray_from_buffer(SEXP buffer);
+extern "C" SEXP _pjrt_ffi_harray_from_buffer(SEXP buffer) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_harray_from_buffer(cpp11::as_cpp<cpp11::decay_t<SEXP>>(buffer)));
+  END_CPP11
+}
+// r_harray.cpp
+SEXP ffi_harray_to_buffer(SEXP x);
+extern "C" SEXP _pjrt_ffi_harray_to_buffer(SEXP x) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_harray_to_buffer(cpp11::as_cpp<cpp11::decay_t<SEXP>>(x)));
+  END_CPP11
+}
+// r_harray.cpp
+std::string ffi_harray_dtype(SEXP x);
+extern "C" SEXP _pjrt_ffi_harray_dtype(SEXP x) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_harray_dtype(cpp11::as_cpp<cpp11::decay_t<SEXP>>(x)));
+  END_CPP11
+}
+// r_harray.cpp
+cpp11::integers ffi_harray_shape(SEXP x);
+extern "C" SEXP _pjrt_ffi_harray_shape(SEXP x) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_harray_shape(cpp11::as_cpp<cpp11::decay_t<SEXP>>(x)));
+  END_CPP11
+}
+// r_harray.cpp
+double ffi_harray_len(SEXP x);
+extern "C" SEXP _pjrt_ffi_harray_len(SEXP x) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_harray_len(cpp11::as_cpp<cpp11::decay_t<SEXP>>(x)));
+  END_CPP11
+}
+// r_harray.cpp
+SEXP ffi_harray_slice(SEXP x, cpp11::list range);
+extern "C" SEXP _pjrt_ffi_harray_slice(SEXP x, SEXP range) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_harray_slice(cpp11::as_cpp<cpp11::decay_t<SEXP>>(x), cpp11::as_cpp<cpp11::decay_t<cpp11::list>>(range)));
+  END_CPP11
+}
+// r_harray.cpp
+SEXP ffi_harray_clone(SEXP x);
+extern "C" SEXP _pjrt_ffi_harray_clone(SEXP x) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_harray_clone(cpp11::as_cpp<cpp11::decay_t<SEXP>>(x)));
+  END_CPP11
+}
+// r_harray.cpp
+std::string ffi_harray_format(SEXP x);
+extern "C" SEXP _pjrt_ffi_harray_format(SEXP x) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_harray_format(cpp11::as_cpp<cpp11::decay_t<SEXP>>(x)));
+  END_CPP11
+}
+// r_harray.cpp
+bool ffi_harray_equal(SEXP x, SEXP y);
+extern "C" SEXP _pjrt_ffi_harray_equal(SEXP x, SEXP y) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_harray_equal(cpp11::as_cpp<cpp11::decay_t<SEXP>>(x), cpp11::as_cpp<cpp11::decay_t<SEXP>>(y)));
+  END_CPP11
+}
+// r_harray.cpp
+SEXP ffi_harray_collect(SEXP x);
+extern "C" SEXP _pjrt_ffi_harray_collect(SEXP x) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_harray_collect(cpp11::as_cpp<cpp11::decay_t<SEXP>>(x)));
+  END_CPP11
+}
+// r_harray.cpp
+std::string ffi_harray_mem_address(SEXP x);
+extern "C" SEXP _pjrt_ffi_harray_mem_address(SEXP x) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_harray_mem_address(cpp11::as_cpp<cpp11::decay_t<SEXP>>(x)));
+  END_CPP11
+}
+// r_harray.cpp
+bool ffi_harray_is_standard_layout(SEXP x);
+extern "C" SEXP _pjrt_ffi_harray_is_standard_layout(SEXP x) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_harray_is_standard_layout(cpp11::as_cpp<cpp11::decay_t<SEXP>>(x)));
+  END_CPP11
+}
+// r_harray.cpp
+bool ffi_harray_is_unique(SEXP x);
+extern "C" SEXP _pjrt_ffi_harray_is_unique(SEXP x) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_harray_is_unique(cpp11::as_cpp<cpp11::decay_t<SEXP>>(x)));
+  END_CPP11
+}
+// r_harray.cpp
+void ffi_harray_invalidate(SEXP x);
+extern "C" SEXP _pjrt_ffi_harray_invalidate(SEXP x) {
+  BEGIN_CPP11
+    ffi_harray_invalidate(cpp11::as_cpp<cpp11::decay_t<SEXP>>(x));
+    return R_NilValue;
+  END_CPP11
+}
+// r_print.cpp
+cpp11::strings ffi_buffer_format(SEXP buffer, double max_rows, double max_width, double max_rows_slice, bool header, SEXP footer);
+extern "C" SEXP _pjrt_ffi_buffer_format(SEXP buffer, SEXP max_rows, SEXP max_width, SEXP max_rows_slice, SEXP header, SEXP footer) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_buffer_format(cpp11::as_cpp<cpp11::decay_t<SEXP>>(buffer), cpp11::as_cpp<cpp11::decay_t<double>>(max_rows), cpp11::as_cpp<cpp11::decay_t<double>>(max_width), cpp11::as_cpp<cpp11::decay_t<double>>(max_rows_slice), cpp11::as_cpp<cpp11::decay_t<bool>>(header), cpp11::as_cpp<cpp11::decay_t<SEXP>>(footer)));
+  END_CPP11
+}
 // r_safetensors.cpp
 SEXP ffi_safetensors_load(std::string path, SEXP names, std::string device, SEXP progress);
 extern "C" SEXP _pjrt_ffi_safetensors_load(SEXP path, SEXP names, SEXP device, SEXP progress) {
@@ -114,21 +220,36 @@ extern "C" SEXP _pjrt_ffi_safetensors_tags() {
 
 extern "C" {
 static const R_CallMethodDef CallEntries[] = {
-    {"_pjrt_ffi_buffer_address",     (DL_FUNC) &_pjrt_ffi_buffer_address,     1},
-    {"_pjrt_ffi_buffer_copy_to",     (DL_FUNC) &_pjrt_ffi_buffer_copy_to,     2},
-    {"_pjrt_ffi_buffer_device",      (DL_FUNC) &_pjrt_ffi_buffer_device,      1},
-    {"_pjrt_ffi_buffer_dtype",       (DL_FUNC) &_pjrt_ffi_buffer_dtype,       1},
-    {"_pjrt_ffi_buffer_empty",       (DL_FUNC) &_pjrt_ffi_buffer_empty,       3},
-    {"_pjrt_ffi_buffer_from_raw",    (DL_FUNC) &_pjrt_ffi_buffer_from_raw,    5},
-    {"_pjrt_ffi_buffer_from_vector", (DL_FUNC) &_pjrt_ffi_buffer_from_vector, 6},
-    {"_pjrt_ffi_buffer_shape",       (DL_FUNC) &_pjrt_ffi_buffer_shape,       1},
-    {"_pjrt_ffi_buffer_to_r",        (DL_FUNC) &_pjrt_ffi_buffer_to_r,        1},
-    {"_pjrt_ffi_buffer_to_raw",      (DL_FUNC) &_pjrt_ffi_buffer_to_raw,      2},
-    {"_pjrt_ffi_device_resolve",     (DL_FUNC) &_pjrt_ffi_device_resolve,     1},
-    {"_pjrt_ffi_devices",            (DL_FUNC) &_pjrt_ffi_devices,            1},
-    {"_pjrt_ffi_safetensors_load",   (DL_FUNC) &_pjrt_ffi_safetensors_load,   4},
-    {"_pjrt_ffi_safetensors_save",   (DL_FUNC) &_pjrt_ffi_safetensors_save,   5},
-    {"_pjrt_ffi_safetensors_tags",   (DL_FUNC) &_pjrt_ffi_safetensors_tags,   0},
+    {"_pjrt_ffi_buffer_address",            (DL_FUNC) &_pjrt_ffi_buffer_address,            1},
+    {"_pjrt_ffi_buffer_copy_to",            (DL_FUNC) &_pjrt_ffi_buffer_copy_to,            2},
+    {"_pjrt_ffi_buffer_device",             (DL_FUNC) &_pjrt_ffi_buffer_device,             1},
+    {"_pjrt_ffi_buffer_dtype",              (DL_FUNC) &_pjrt_ffi_buffer_dtype,              1},
+    {"_pjrt_ffi_buffer_empty",              (DL_FUNC) &_pjrt_ffi_buffer_empty,              3},
+    {"_pjrt_ffi_buffer_format",             (DL_FUNC) &_pjrt_ffi_buffer_format,             6},
+    {"_pjrt_ffi_buffer_from_raw",           (DL_FUNC) &_pjrt_ffi_buffer_from_raw,           5},
+    {"_pjrt_ffi_buffer_from_vector",        (DL_FUNC) &_pjrt_ffi_buffer_from_vector,        6},
+    {"_pjrt_ffi_buffer_shape",              (DL_FUNC) &_pjrt_ffi_buffer_shape,              1},
+    {"_pjrt_ffi_buffer_to_r",               (DL_FUNC) &_pjrt_ffi_buffer_to_r,               1},
+    {"_pjrt_ffi_buffer_to_raw",             (DL_FUNC) &_pjrt_ffi_buffer_to_raw,             2},
+    {"_pjrt_ffi_device_resolve",            (DL_FUNC) &_pjrt_ffi_device_resolve,            1},
+    {"_pjrt_ffi_devices",                   (DL_FUNC) &_pjrt_ffi_devices,                   1},
+    {"_pjrt_ffi_harray_clone",              (DL_FUNC) &_pjrt_ffi_harray_clone,              1},
+    {"_pjrt_ffi_harray_collect",            (DL_FUNC) &_pjrt_ffi_harray_collect,            1},
+    {"_pjrt_ffi_harray_dtype",              (DL_FUNC) &_pjrt_ffi_harray_dtype,              1},
+    {"_pjrt_ffi_harray_equal",              (DL_FUNC) &_pjrt_ffi_harray_equal,              2},
+    {"_pjrt_ffi_harray_format",             (DL_FUNC) &_pjrt_ffi_harray_format,             1},
+    {"_pjrt_ffi_harray_from_buffer",        (DL_FUNC) &_pjrt_ffi_harray_from_buffer,        1},
+    {"_pjrt_ffi_harray_invalidate",         (DL_FUNC) &_pjrt_ffi_harray_invalidate,         1},
+    {"_pjrt_ffi_harray_is_standard_layout", (DL_FUNC) &_pjrt_ffi_harray_is_standard_layout, 1},
+    {"_pjrt_ffi_harray_is_unique",          (DL_FUNC) &_pjrt_ffi_harray_is_unique,          1},
+    {"_pjrt_ffi_harray_len",                (DL_FUNC) &_pjrt_ffi_harray_len,                1},
+    {"_pjrt_ffi_harray_mem_address",        (DL_FUNC) &_pjrt_ffi_harray_mem_address,        1},
+    {"_pjrt_ffi_harray_shape",              (DL_FUNC) &_pjrt_ffi_harray_shape,              1},
+    {"_pjrt_ffi_harray_slice",              (DL_FUNC) &_pjrt_ffi_harray_slice,              2},
+    {"_pjrt_ffi_harray_to_buffer",          (DL_FUNC) &_pjrt_ffi_harray_to_buffer,          1},
+    {"_pjrt_ffi_safetensors_load",          (DL_FUNC) &_pjrt_ffi_safetensors_load,          4},
+    {"_pjrt_ffi_safetensors_save",          (DL_FUNC) &_pjrt_ffi_safetensors_save,          5},
+    {"_pjrt_ffi_safetensors_tags",          (DL_FUNC) &_pjrt_ffi_safetensors_tags,          0},
     {NULL, NULL, 0}
 };
 }

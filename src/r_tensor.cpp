@@ -3,7 +3,10 @@
 
 #include <memory>
 
+#include <R_ext/Utils.h>
+
 #include "ndbuf/error.hpp"
+#include "ndbuf/parallel.hpp"
 #include "ndbuf/storage.hpp"
 
 namespace pjrt {
@@ -26,6 +29,12 @@ std::shared_ptr<ndbuf::Storage> r_host_allocator(size_t nbytes, ndbuf::Device de
 }
 
 const char* kBufferClass = "PJRTBuffer";
+
+void check_user_interrupt(void*) { R_CheckUserInterrupt(); }
+
+// True when the user pressed Ctrl-C: R_ToplevelExec contains the longjmp R_CheckUserInterrupt
+// makes, so C++ frames are never jumped over; the core then throws and unwinds normally.
+bool r_interrupt_pending() { return R_ToplevelExec(check_user_interrupt, nullptr) == FALSE; }
 
 }  // namespace
 
@@ -54,4 +63,5 @@ const ndbuf::Tensor& unwrap_buffer(SEXP x) {
 void pjrt_install_host_allocator(DllInfo* dll) {
   (void)dll;
   ndbuf::set_host_allocator(&pjrt::r_host_allocator);
+  ndbuf::set_interrupt_poll(&pjrt::r_interrupt_pending);
 }

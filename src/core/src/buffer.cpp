@@ -4,6 +4,7 @@
 #include <string>
 
 #include "ndbuf/error.hpp"
+#include "ndbuf/parallel.hpp"
 
 namespace ndbuf {
 namespace {
@@ -49,12 +50,12 @@ Tensor buffer_from_bytes(const void* bytes, int64_t nbytes, DType dtype, const S
     fail(ErrorKind::kInvalidArgument,
          "Raw data has " + std::to_string(nbytes) + " bytes, but dtype \"" +
              std::string(dtype_name(dtype)) + "\" with shape " + shape_to_tuple(shape) +
-             " requires " + std::to_string(needed) + " bytes.");
+             " requires " + std::to_string(needed) + (needed == 1 ? " byte." : " bytes."));
   }
   if (dtype == DType::kPred) check_pred_bytes(static_cast<const uint8_t*>(bytes), numel);
   Tensor tensor = Tensor::allocate(dtype, shape, Order::kColumnMajor, device);
   if (order == Order::kColumnMajor) {
-    std::memcpy(tensor.data(), bytes, static_cast<size_t>(nbytes));
+    copy_bytes(tensor.data(), bytes, static_cast<size_t>(nbytes));
     return tensor;
   }
   copy_strided(bytes, contiguous_strides(shape, order), tensor.data(), tensor.strides(), shape,

@@ -1,6 +1,7 @@
 #include "ndbuf/convert.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <complex>
 #include <cstdio>
@@ -9,13 +10,10 @@
 #include <type_traits>
 
 #include "ndbuf/error.hpp"
+#include "ndbuf/parallel.hpp"
 
 namespace ndbuf {
 namespace {
-
-// Checks run over chunks: the inner loop has no early exit (so it vectorises), and a failed
-// chunk is rescanned to find the first offending element.
-constexpr int64_t kChunk = int64_t{1} << 14;
 
 template <class T>
 constexpr bool kIsStoredInteger = std::is_integral_v<T>;
@@ -89,31 +87,43 @@ std::string source_value_text(const RVectorView& source, int64_t i) {
                         i);
 }
 
-// Converts with a per-element check; `fits` and `cast` see one source element.
+void lower_to(std::atomic<int64_t>& target, int64_t value) {
+  int64_t current = target.load();
+  while (value < current && !target.compare_exchange_weak(current, value)) {
+  }
+}
+
+// Converts with a per-element check; `fits` and `cast` see one source element. The inner
+// loop has no early exit (so it vectorises); a block that failed is rescanned for its first
+// offending element, and the smallest such position over all blocks is reported.
 template <class Dst, class Src, class Fits, class Cast>
 void convert_checked(const RVectorView& source, DType dtype, Dst* out, int64_t count, Fits fits,
                      Cast cast) {
   const Src* in = static_cast<const Src*>(source.data);
-  for (int64_t start = 0; start < count; start += kChunk) {
-    const int64_t end = std::min(count, start + kChunk);
-    bool all_fit = true;
-    for (int64_t i = start; i < end; ++i) {
+  std::atomic<int64_t> first_bad{count};
+  for_each_block(count, sizeof(Src) + sizeof(Dst), [&](int64_t begin, int64_t end) {
+    int all_fit = 1;
+#pragma omp simd reduction(& : all_fit)
+    for (int64_t i = begin; i < end; ++i) {
       const bool good = fits(in[i]);
       out[i] = good ? cast(in[i]) : Dst{};
-      all_fit &= good;
+      all_fit &= static_cast<int>(good);
     }
-    if (!all_fit) {
-      for (int64_t i = start; i < end; ++i) {
-        if (!fits(in[i])) fail_value(source, i, dtype);
-      }
+    if (all_fit) return;
+    for (int64_t i = begin; i < end; ++i) {
+      if (!fits(in[i])) return lower_to(first_bad, i);
     }
-  }
+  });
+  if (first_bad.load() < count) fail_value(source, first_bad.load(), dtype);
 }
 
 template <class Dst, class Src, class Cast>
 void convert_unchecked(const RVectorView& source, Dst* out, int64_t count, Cast cast) {
   const Src* in = static_cast<const Src*>(source.data);
-  for (int64_t i = 0; i < count; ++i) out[i] = cast(in[i]);
+  for_each_block(count, sizeof(Src) + sizeof(Dst), [&](int64_t begin, int64_t end) {
+#pragma omp simd
+    for (int64_t i = begin; i < end; ++i) out[i] = cast(in[i]);
+  });
 }
 
 template <class T>
@@ -211,9 +221,11 @@ void to_complex(const RVectorView& source, T* out, int64_t count) {
   switch (source.type) {
     case RVectorType::kComplex: {
       const double* in = static_cast<const double*>(source.data);
-      for (int64_t i = 0; i < count; ++i) {
-        out[i] = T(static_cast<Part>(in[2 * i]), static_cast<Part>(in[2 * i + 1]));
-      }
+      for_each_block(count, 16 + sizeof(T), [&](int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end; ++i) {
+          out[i] = T(static_cast<Part>(in[2 * i]), static_cast<Part>(in[2 * i + 1]));
+        }
+      });
       return;
     }
     case RVectorType::kLogical:
@@ -276,7 +288,8 @@ void convert_from_r(const RVectorView& source, DType dtype, void* out, int64_t c
   if (source.length != count && source.length != 1) {
     fail(ErrorKind::kInvalidArgument, "Data has length " + std::to_string(source.length) +
                                           ", but " + std::to_string(count) +
-                                          " elements are needed.");
+                                          (count == 1 ? " element is" : " elements are") +
+                                          " needed.");
   }
   if (count == 0) return;
   const int64_t converted = source.length == 1 ? 1 : count;
@@ -299,16 +312,20 @@ MissingScan scan_missing(const RVectorView& source) {
   auto scan_for = [&](auto sentinel) {
     using T = decltype(sentinel);
     const T* in = static_cast<const T*>(source.data);
-    int64_t count = 0;
-    for (int64_t i = 0; i < source.length; ++i) count += in[i] == sentinel;
-    scan.count = count;
-    if (count == 0) return;
-    for (int64_t i = 0; i < source.length; ++i) {
-      if (in[i] == sentinel) {
-        scan.first = i;
-        return;
+    std::atomic<int64_t> total{0};
+    std::atomic<int64_t> first{source.length};
+    for_each_block(source.length, sizeof(T), [&](int64_t begin, int64_t end) {
+      int64_t found = 0;
+#pragma omp simd reduction(+ : found)
+      for (int64_t i = begin; i < end; ++i) found += in[i] == sentinel;
+      if (found == 0) return;
+      total += found;
+      for (int64_t i = begin; i < end; ++i) {
+        if (in[i] == sentinel) return lower_to(first, i);
       }
-    }
+    });
+    scan.count = total.load();
+    if (scan.count > 0) scan.first = first.load();
   };
   if (source.type == RVectorType::kInteger) scan_for(kRIntegerNA);
   if (source.type == RVectorType::kInteger64) scan_for(kRInteger64NA);
@@ -344,6 +361,11 @@ std::string format_value_for_message(double value) {
   if (std::isnan(value)) return is_r_na_real(value) ? "NA" : "NaN";
   if (std::isinf(value)) return value > 0 ? "Inf" : "-Inf";
   char text[40];
+  // Whole numbers print exactly (2^63 as 9223372036854775808), as an R user would type them.
+  if (value == std::trunc(value) && std::fabs(value) < 1e20) {
+    std::snprintf(text, sizeof text, "%.0f", value);
+    return text;
+  }
   std::snprintf(text, sizeof text, "%.15g", value);
   if (std::strtod(text, nullptr) != value) std::snprintf(text, sizeof text, "%.17g", value);
   return text;

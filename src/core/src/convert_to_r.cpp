@@ -1,46 +1,62 @@
 // Element conversions from ndbuf dtypes to R's vector representations (as_array()).
+#include <atomic>
 #include <complex>
 #include <cstring>
 #include <type_traits>
 
 #include "ndbuf/convert.hpp"
+#include "ndbuf/parallel.hpp"
 
 namespace ndbuf {
 namespace {
 
 template <class Out, class In, class Cast>
 void widen_all(const In* in, Out* out, int64_t count, Cast cast) {
-  for (int64_t i = 0; i < count; ++i) out[i] = cast(in[i]);
+  for_each_block(count, sizeof(In) + sizeof(Out), [&](int64_t begin, int64_t end) {
+#pragma omp simd
+    for (int64_t i = begin; i < end; ++i) out[i] = cast(in[i]);
+  });
 }
 
+// Copies `count` elements and counts those equal to `value` in the same pass.
 template <class T>
-int64_t count_equal(const T* in, int64_t count, T value) {
-  int64_t found = 0;
-  for (int64_t i = 0; i < count; ++i) found += in[i] == value;
-  return found;
+int64_t copy_counting(const T* in, T* out, int64_t count, T value) {
+  std::atomic<int64_t> found{0};
+  for_each_block(count, 2 * sizeof(T), [&](int64_t begin, int64_t end) {
+    int64_t local = 0;
+#pragma omp simd reduction(+ : local)
+    for (int64_t i = begin; i < end; ++i) {
+      out[i] = in[i];
+      local += in[i] == value;
+    }
+    if (local > 0) found += local;
+  });
+  return found.load();
 }
 
 int64_t u64_to_integer64(const uint64_t* in, int64_t* out, int64_t count) {
-  int64_t unrepresentable = 0;
-  for (int64_t i = 0; i < count; ++i) {
-    const bool too_large = in[i] >= (uint64_t{1} << 63);
-    out[i] = too_large ? kRInteger64NA : static_cast<int64_t>(in[i]);
-    unrepresentable += too_large;
-  }
-  return unrepresentable;
+  std::atomic<int64_t> unrepresentable{0};
+  for_each_block(count, 16, [&](int64_t begin, int64_t end) {
+    int64_t local = 0;
+#pragma omp simd reduction(+ : local)
+    for (int64_t i = begin; i < end; ++i) {
+      const bool too_large = in[i] >= (uint64_t{1} << 63);
+      out[i] = too_large ? kRInteger64NA : static_cast<int64_t>(in[i]);
+      local += too_large;
+    }
+    if (local > 0) unrepresentable += local;
+  });
+  return unrepresentable.load();
 }
 
 template <class T>
 int64_t to_r(const T* in, void* out, int64_t count, DType dtype) {
-  const auto bytes = static_cast<size_t>(count) * sizeof(T);
   if constexpr (std::is_same_v<T, double> || std::is_same_v<T, std::complex<double>>) {
-    std::memcpy(out, in, bytes);
+    copy_bytes(out, in, static_cast<size_t>(count) * sizeof(T));
   } else if constexpr (std::is_same_v<T, int32_t>) {
-    std::memcpy(out, in, bytes);
-    return count_equal(in, count, kRIntegerNA);
+    return copy_counting(in, static_cast<int32_t*>(out), count, kRIntegerNA);
   } else if constexpr (std::is_same_v<T, int64_t>) {
-    std::memcpy(out, in, bytes);
-    return count_equal(in, count, kRInteger64NA);
+    return copy_counting(in, static_cast<int64_t*>(out), count, kRInteger64NA);
   } else if constexpr (std::is_same_v<T, uint64_t>) {
     return u64_to_integer64(in, static_cast<int64_t*>(out), count);
   } else if constexpr (std::is_same_v<T, uint32_t>) {
@@ -63,6 +79,7 @@ int64_t to_r(const T* in, void* out, int64_t count, DType dtype) {
 }  // namespace
 
 int64_t convert_to_r(DType dtype, const void* in, void* out, int64_t count) {
+  if (count == 0) return 0;  // an empty vector's pointers may be null, even for memcpy of 0 bytes
   return dispatch(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     return to_r<T>(static_cast<const T*>(in), out, count, dtype);

@@ -79,11 +79,18 @@ std::vector<Device> list_devices(Platform platform) {
 Platform default_platform() {
   const char* env = std::getenv("PJRT_PLATFORM");
   if (env == nullptr || *env == '\0') return Platform::kCpu;
-  return parse_platform(env);
+  const std::string name(env);
+  if (name != "cpu" && name != "cuda") {
+    fail(ErrorKind::kInvalidArgument,
+         "The environment variable PJRT_PLATFORM names an unknown platform \"" + name +
+             "\"; valid platforms are cpu, cuda.");
+  }
+  return parse_platform(name);
 }
 
 Device resolve_device(std::string_view spec) {
-  Device device{default_platform(), 0};
+  // Only the default device depends on PJRT_PLATFORM; an explicit one never does.
+  Device device{spec.empty() ? default_platform() : Platform::kCpu, 0};
   if (!spec.empty()) {
     const size_t colon = spec.find(':');
     device.platform = parse_platform(spec.substr(0, colon));

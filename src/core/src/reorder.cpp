@@ -3,17 +3,15 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <exception>
-#include <thread>
 #include <vector>
 
+#include "ndbuf/parallel.hpp"
 #include "ndbuf/tensor.hpp"
 
 namespace ndbuf {
 namespace {
 
 constexpr int64_t kSlabBytes = int64_t{16} << 20;
-constexpr int64_t kParallelBytes = int64_t{1} << 20;
 
 template <size_t N>
 struct Cell {
@@ -60,10 +58,75 @@ size_t fastest_axis(const Strides& strides) {
   return best;
 }
 
+struct Squeezed {
+  bool empty = false;
+  Shape shape;
+  Strides src;
+  Strides dst;
+};
+
+// Drops the axes of length 1, which do not move any element.
+Squeezed squeeze(const Shape& shape, const Strides& src, const Strides& dst) {
+  Squeezed q;
+  for (size_t k = 0; k < shape.size(); ++k) {
+    if (shape[k] == 0) q.empty = true;
+    if (shape[k] == 1) continue;
+    q.shape.push_back(shape[k]);
+    q.src.push_back(src[k]);
+    q.dst.push_back(dst[k]);
+  }
+  return q;
+}
+
+// Calls visit(src_pos, dst_pos) for each of `count` combinations of the `outer` axes (an
+// odometer, the last of them fastest); positions are in elements.
+template <class Visit>
+void walk(const Shape& shape, const Strides& src, const Strides& dst,
+          const std::vector<size_t>& outer, int64_t count, Visit&& visit) {
+  std::vector<int64_t> counter(shape.size(), 0);
+  int64_t src_pos = 0;
+  int64_t dst_pos = 0;
+  for (int64_t n = 0; n < count; ++n) {
+    visit(src_pos, dst_pos);
+    for (size_t j = outer.size(); j-- > 0;) {
+      const size_t axis = outer[j];
+      if (++counter[axis] < shape[axis]) {
+        src_pos += src[axis];
+        dst_pos += dst[axis];
+        break;
+      }
+      src_pos -= src[axis] * (shape[axis] - 1);
+      dst_pos -= dst[axis] * (shape[axis] - 1);
+      counter[axis] = 0;
+    }
+  }
+}
+
+// An element-by-element copy along the destination's fastest axis, on this thread only
+// (blocks of copy_strided_parallel() must not start threads or poll for interrupts).
+void copy_serial(const char* s, const Strides& ss, char* d, const Strides& ds,
+                 const Shape& shape, size_t itemsize) {
+  const auto item = static_cast<int64_t>(itemsize);
+  if (shape.empty()) {
+    std::memcpy(d, s, itemsize);
+    return;
+  }
+  const size_t inner = fastest_axis(ds);
+  std::vector<size_t> outer;
+  for (size_t k = 0; k < shape.size(); ++k) {
+    if (k != inner) outer.push_back(k);
+  }
+  walk(shape, ss, ds, outer, checked_numel(shape) / shape[inner], [&](int64_t sp, int64_t dp) {
+    for (int64_t i = 0; i < shape[inner]; ++i) {
+      std::memcpy(d + (dp + i * ds[inner]) * item, s + (sp + i * ss[inner]) * item, itemsize);
+    }
+  });
+}
+
 void copy_in_slabs(const char* src, char* dst, int64_t nbytes, const CopyTick& tick) {
   for (int64_t done = 0; done < nbytes;) {
     const int64_t step = std::min(kSlabBytes, nbytes - done);
-    std::memcpy(dst + done, src + done, static_cast<size_t>(step));
+    copy_bytes(dst + done, src + done, static_cast<size_t>(step));
     done += step;
     if (tick) tick(done);
   }
@@ -82,92 +145,53 @@ bool orders_coincide(const Shape& shape) {
 
 void copy_strided_tiled(const void* src, const Strides& src_strides, void* dst,
                         const Strides& dst_strides, const Shape& shape, size_t itemsize) {
-  if (checked_numel(shape) == 0) return;
-  Shape sh;
-  Strides ss;
-  Strides ds;
-  for (size_t k = 0; k < shape.size(); ++k) {
-    if (shape[k] == 1) continue;
-    sh.push_back(shape[k]);
-    ss.push_back(src_strides[k]);
-    ds.push_back(dst_strides[k]);
-  }
-  if (sh.size() < 2 || fastest_axis(ss) == fastest_axis(ds)) {
-    copy_strided(src, ss, dst, ds, sh, itemsize);
-    return;
-  }
-  const size_t a = fastest_axis(ss);
-  const size_t b = fastest_axis(ds);
-  std::vector<size_t> outer;
-  for (size_t k = 0; k < sh.size(); ++k) {
-    if (k != a && k != b) outer.push_back(k);
-  }
+  const Squeezed q = squeeze(shape, src_strides, dst_strides);
+  if (q.empty) return;
   const auto item = static_cast<int64_t>(itemsize);
   const char* s = static_cast<const char*>(src);
   char* d = static_cast<char*>(dst);
-  std::vector<int64_t> counter(sh.size(), 0);
-  int64_t src_pos = 0;
-  int64_t dst_pos = 0;
-  const int64_t planes = checked_numel(sh) / (sh[a] * sh[b]);
-  for (int64_t p = 0; p < planes; ++p) {
-    copy_plane_of(itemsize, s + src_pos * item, ss[a] * item, ss[b] * item, d + dst_pos * item,
-                  ds[a] * item, ds[b] * item, sh[a], sh[b]);
-    // Odometer over the remaining axes, last one fastest.
-    for (size_t j = outer.size(); j-- > 0;) {
-      const size_t axis = outer[j];
-      if (++counter[axis] < sh[axis]) {
-        src_pos += ss[axis];
-        dst_pos += ds[axis];
-        break;
-      }
-      src_pos -= ss[axis] * (sh[axis] - 1);
-      dst_pos -= ds[axis] * (sh[axis] - 1);
-      counter[axis] = 0;
-    }
+  if (q.shape.size() < 2 || fastest_axis(q.src) == fastest_axis(q.dst)) {
+    copy_serial(s, q.src, d, q.dst, q.shape, itemsize);
+    return;
   }
+  const size_t a = fastest_axis(q.src);
+  const size_t b = fastest_axis(q.dst);
+  std::vector<size_t> outer;
+  for (size_t k = 0; k < q.shape.size(); ++k) {
+    if (k != a && k != b) outer.push_back(k);
+  }
+  const int64_t planes = checked_numel(q.shape) / (q.shape[a] * q.shape[b]);
+  walk(q.shape, q.src, q.dst, outer, planes, [&](int64_t src_pos, int64_t dst_pos) {
+    copy_plane_of(itemsize, s + src_pos * item, q.src[a] * item, q.src[b] * item,
+                  d + dst_pos * item, q.dst[a] * item, q.dst[b] * item, q.shape[a], q.shape[b]);
+  });
 }
 
 void copy_strided_parallel(const void* src, const Strides& src_strides, void* dst,
                            const Strides& dst_strides, const Shape& shape, size_t itemsize) {
-  const int64_t numel = checked_numel(shape);
-  const int64_t nbytes = numel * static_cast<int64_t>(itemsize);
-  static const bool two_cores = std::thread::hardware_concurrency() >= 2;
-  // The slowest destination axis among those longer than 1.
-  size_t axis = shape.size();
-  for (size_t k = 0; k < shape.size(); ++k) {
-    if (shape[k] > 1 && (axis == shape.size() || std::llabs(dst_strides[k]) >
-                                                     std::llabs(dst_strides[axis]))) {
-      axis = k;
-    }
-  }
-  if (!two_cores || nbytes < kParallelBytes || axis == shape.size()) {
-    copy_strided_tiled(src, src_strides, dst, dst_strides, shape, itemsize);
+  const Squeezed q = squeeze(shape, src_strides, dst_strides);
+  if (q.empty) return;
+  if (q.shape.size() < 2 || fastest_axis(q.src) == fastest_axis(q.dst)) {
+    copy_strided(src, q.src, dst, q.dst, q.shape, itemsize);  // parallel itself
     return;
   }
-  const int64_t half = shape[axis] / 2;
-  Shape first = shape;
-  Shape second = shape;
-  first[axis] = half;
-  second[axis] = shape[axis] - half;
-  const auto item = static_cast<int64_t>(itemsize);
-  const char* src2 = static_cast<const char*>(src) + half * src_strides[axis] * item;
-  char* dst2 = static_cast<char*>(dst) + half * dst_strides[axis] * item;
-  std::exception_ptr failure;
-  std::thread worker([&] {
-    try {
-      copy_strided_tiled(src2, src_strides, dst2, dst_strides, second, itemsize);
-    } catch (...) {
-      failure = std::current_exception();
-    }
-  });
-  try {
-    copy_strided_tiled(src, src_strides, dst, dst_strides, first, itemsize);
-  } catch (...) {
-    worker.join();
-    throw;
+  // Blocks along the slowest destination axis, each copied in tiles on one thread.
+  size_t axis = 0;
+  for (size_t k = 1; k < q.shape.size(); ++k) {
+    if (std::llabs(q.dst[k]) > std::llabs(q.dst[axis])) axis = k;
   }
-  worker.join();
-  if (failure) std::rethrow_exception(failure);
+  const int64_t per_index = checked_numel(q.shape) / q.shape[axis];
+  const auto item = static_cast<int64_t>(itemsize);
+  for_each_block(
+      q.shape[axis], 2 * per_index * item,
+      [&](int64_t begin, int64_t end) {
+        Shape sub = q.shape;
+        sub[axis] = end - begin;
+        copy_strided_tiled(static_cast<const char*>(src) + begin * q.src[axis] * item, q.src,
+                           static_cast<char*>(dst) + begin * q.dst[axis] * item, q.dst, sub,
+                           itemsize);
+      },
+      per_index);
 }
 
 void reorder_dense(const void* src, Order src_order, void* dst, Order dst_order,

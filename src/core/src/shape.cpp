@@ -15,6 +15,8 @@ int64_t checked_numel(const Shape& shape) {
            "Shape " + shape_to_tuple(shape) + " has a negative dimension " + std::to_string(dim) +
                ".");
     }
+  }
+  for (int64_t dim : shape) {
     if (dim == 0) return 0;  // an empty shape is valid whatever its other dims are
     if (numel > std::numeric_limits<int64_t>::max() / dim) overflow = true;
     numel *= overflow ? 1 : dim;

@@ -6,9 +6,29 @@
 #include <string>
 
 #include "ndbuf/error.hpp"
+#include "ndbuf/parallel.hpp"
 
 namespace ndbuf {
 namespace {
+
+// Whether every element of the view lies in [0, capacity). Each step is checked before it is
+// taken, so no product or sum overflows: a stride whose span alone exceeds the storage is
+// rejected before it is multiplied out.
+bool view_inside(const Shape& shape, const Strides& strides, int64_t offset, int64_t capacity) {
+  if (offset < 0 || offset >= capacity) return false;
+  int64_t lowest = offset;
+  int64_t highest = offset;
+  for (size_t k = 0; k < shape.size(); ++k) {
+    const int64_t extent = shape[k] - 1;
+    if (extent == 0) continue;
+    const int64_t limit = capacity / extent;
+    if (strides[k] < -limit || strides[k] > limit) return false;
+    const int64_t span = strides[k] * extent;
+    if (span < 0 ? -span > lowest : span >= capacity - highest) return false;
+    (span < 0 ? lowest : highest) += span;
+  }
+  return true;
+}
 
 void check_within_storage(const Storage& storage, DType dtype, const Shape& shape,
                           const Strides& strides, int64_t offset, int64_t numel) {
@@ -16,14 +36,8 @@ void check_within_storage(const Storage& storage, DType dtype, const Shape& shap
     fail(ErrorKind::kInvalidArgument, "A tensor needs one stride per axis.");
   }
   if (numel == 0) return;
-  int64_t lowest = offset;
-  int64_t highest = offset;
-  for (size_t k = 0; k < shape.size(); ++k) {
-    const int64_t span = strides[k] * (shape[k] - 1);
-    (span < 0 ? lowest : highest) += span;
-  }
   const auto capacity = static_cast<int64_t>(storage.nbytes() / itemsize(dtype));
-  if (lowest < 0 || highest >= capacity) {
+  if (!view_inside(shape, strides, offset, capacity)) {
     fail(ErrorKind::kIndex, "A view of shape " + shape_to_tuple(shape) +
                                 " reaches outside its storage of " + std::to_string(capacity) +
                                 " elements.");
@@ -99,32 +113,46 @@ void copy_strided(const void* src, const Strides& src_strides, void* dst,
   const auto item = static_cast<int64_t>(itemsize);
   const size_t inner = axes.back();
   const int64_t rows = numel / shape[inner];
-  std::vector<int64_t> counter(rank, 0);
   const char* s = static_cast<const char*>(src);
   char* d = static_cast<char*>(dst);
-  int64_t src_pos = 0;
-  int64_t dst_pos = 0;
-  for (int64_t row = 0; row < rows; ++row) {
-    copy_row_of(itemsize, s + src_pos * item, src_strides[inner] * item, d + dst_pos * item,
-                dst_strides[inner] * item, shape[inner]);
-    // Odometer over the outer axes, innermost of them first.
+  // Rows are split into blocks that run in parallel; each block starts its odometer over the
+  // outer axes from its first row's multi-index.
+  const int64_t row_bytes = 2 * shape[inner] * item;
+  auto copy_rows = [&](int64_t begin, int64_t end) {
+    std::vector<int64_t> counter(rank, 0);
+    int64_t src_pos = 0;
+    int64_t dst_pos = 0;
+    int64_t rest = begin;
     for (size_t k = rank - 1; k-- > 0;) {
       const size_t axis = axes[k];
-      if (++counter[axis] < shape[axis]) {
-        src_pos += src_strides[axis];
-        dst_pos += dst_strides[axis];
-        break;
-      }
-      src_pos -= src_strides[axis] * (shape[axis] - 1);
-      dst_pos -= dst_strides[axis] * (shape[axis] - 1);
-      counter[axis] = 0;
+      counter[axis] = rest % shape[axis];
+      rest /= shape[axis];
+      src_pos += counter[axis] * src_strides[axis];
+      dst_pos += counter[axis] * dst_strides[axis];
     }
-  }
+    for (int64_t row = begin; row < end; ++row) {
+      copy_row_of(itemsize, s + src_pos * item, src_strides[inner] * item, d + dst_pos * item,
+                  dst_strides[inner] * item, shape[inner]);
+      for (size_t k = rank - 1; k-- > 0;) {  // odometer, innermost outer axis first
+        const size_t axis = axes[k];
+        if (++counter[axis] < shape[axis]) {
+          src_pos += src_strides[axis];
+          dst_pos += dst_strides[axis];
+          break;
+        }
+        src_pos -= src_strides[axis] * (shape[axis] - 1);
+        dst_pos -= dst_strides[axis] * (shape[axis] - 1);
+        counter[axis] = 0;
+      }
+    }
+  };
+  for_each_block(rows, row_bytes, copy_rows, shape[inner]);
 }
 
 void copy_to_dense(const Tensor& src, void* dst, Order order) {
+  if (src.numel() == 0) return;  // `dst` may be null then, even for memcpy of 0 bytes
   if (src.is_contiguous(order)) {
-    std::memcpy(dst, src.data(), static_cast<size_t>(src.nbytes()));
+    copy_bytes(dst, src.data(), static_cast<size_t>(src.nbytes()));
     return;
   }
   copy_strided(src.data(), src.strides(), dst, contiguous_strides(src.shape(), order),

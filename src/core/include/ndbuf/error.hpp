@@ -15,6 +15,7 @@ enum class ErrorKind {
   kIo,               // the operating system refused a read or write
   kDevice,           // a missing platform, device or driver
   kOutOfMemory,      // an allocation failed
+  kInterrupted,      // the user interrupted a long loop
 };
 
 class Error : public std::runtime_error {

@@ -21,9 +21,9 @@ bool orders_coincide(const Shape& shape);
 void copy_strided_tiled(const void* src, const Strides& src_strides, void* dst,
                         const Strides& dst_strides, const Shape& shape, size_t itemsize);
 
-// copy_strided_tiled() split in two along the slowest destination axis and run on two
-// threads when the copy is large (1 MiB or more) and the machine has two cores; small copies
-// never pay for a thread. Only plain memory is touched off the calling thread.
+// copy_strided_tiled() in blocks along the slowest destination axis, run on the available
+// cores when the copy is large (for_each_block() in parallel.hpp decides); small copies never
+// pay for a thread. Only plain memory is touched off the calling thread.
 void copy_strided_parallel(const void* src, const Strides& src_strides, void* dst,
                            const Strides& dst_strides, const Shape& shape, size_t itemsize);
 
@@ -32,8 +32,8 @@ using CopyTick = std::function<void(int64_t bytes_done)>;
 
 // Writes the dense `src` (laid out in `src_order`) to `dst` densely in `dst_order`, both of
 // `shape`. A long copy goes in slabs of about 16 MiB along the slowest destination axis,
-// with `tick` (when set) after each slab, on the calling thread; transposing slabs use two
-// threads (copy_strided_parallel()).
+// with `tick` (when set) after each slab, on the calling thread; each slab runs on the
+// available cores (copy_strided_parallel(), copy_bytes()).
 void reorder_dense(const void* src, Order src_order, void* dst, Order dst_order,
                    const Shape& shape, size_t itemsize, const CopyTick& tick = nullptr);
 

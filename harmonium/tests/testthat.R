@@ -1,0 +1,4 @@
+library(testthat)
+library(harmonium)
+
+test_check("harmonium")

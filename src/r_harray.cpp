@@ -1,0 +1,118 @@
+// Bindings of harmonium's HArray: an external pointer (class "HArray") to a heap-allocated
+// ndbuf::HArray. Each binding unwraps, calls one core function and wraps the result.
+#include <cpp11.hpp>
+#include <memory>
+#include <vector>
+
+#include "ndbuf/compare.hpp"
+#include "ndbuf/convert.hpp"
+#include "ndbuf/format_nested.hpp"
+#include "ndbuf/harray.hpp"
+#include "r_tensor.h"
+
+namespace {
+
+const char* kHArrayClass = "HArray";
+
+void finalize_harray(SEXP ptr) {
+  delete static_cast<ndbuf::HArray*>(R_ExternalPtrAddr(ptr));
+  R_ClearExternalPtr(ptr);
+}
+
+SEXP wrap_harray(ndbuf::HArray harray) {
+  auto owned = std::make_unique<ndbuf::HArray>(std::move(harray));
+  SEXP out = PROTECT(R_MakeExternalPtr(owned.get(), R_NilValue, R_NilValue));
+  R_RegisterCFinalizerEx(out, finalize_harray, TRUE);
+  owned.release();
+  Rf_setAttrib(out, R_ClassSymbol, Rf_mkString(kHArrayClass));
+  UNPROTECT(1);
+  return out;
+}
+
+const ndbuf::HArray& unwrap_harray(SEXP x) {
+  if (TYPEOF(x) != EXTPTRSXP || !Rf_inherits(x, kHArrayClass)) {
+    cpp11::stop("%s", "Expected an HArray.");
+  }
+  const auto* harray = static_cast<const ndbuf::HArray*>(R_ExternalPtrAddr(x));
+  if (harray == nullptr) cpp11::stop("%s", "This external pointer is already consumed or deleted");
+  return *harray;
+}
+
+cpp11::integers shape_integers(const ndbuf::Shape& shape) {
+  cpp11::writable::integers out(static_cast<R_xlen_t>(shape.size()));
+  for (size_t k = 0; k < shape.size(); ++k) out[k] = static_cast<int>(shape[k]);
+  return out;
+}
+
+}  // namespace
+
+[[cpp11::register]] SEXP ffi_harray_from_buffer(SEXP buffer) {
+  return wrap_harray(ndbuf::HArray::from_buffer(pjrt::unwrap_buffer(buffer)));
+}
+
+[[cpp11::register]] SEXP ffi_harray_to_buffer(SEXP x) {
+  return pjrt::wrap_buffer(unwrap_harray(x).to_buffer());
+}
+
+[[cpp11::register]] std::string ffi_harray_dtype(SEXP x) {
+  return std::string(ndbuf::dtype_name(unwrap_harray(x).tensor().dtype()));
+}
+
+[[cpp11::register]] cpp11::integers ffi_harray_shape(SEXP x) {
+  return shape_integers(unwrap_harray(x).tensor().shape());
+}
+
+[[cpp11::register]] double ffi_harray_len(SEXP x) {
+  return static_cast<double>(unwrap_harray(x).tensor().numel());
+}
+
+// `range` is validated in R: a list of integer vectors of length 1 or 3, one per axis.
+[[cpp11::register]] SEXP ffi_harray_slice(SEXP x, cpp11::list range) {
+  const ndbuf::HArray& harray = unwrap_harray(x);
+  ndbuf::SliceSpec spec;
+  for (R_xlen_t k = 0; k < range.size(); ++k) {
+    const cpp11::integers part(range[k]);
+    spec.push_back(ndbuf::parse_axis_slice(INTEGER(part), static_cast<size_t>(part.size()),
+                                           NA_INTEGER, static_cast<size_t>(k)));
+  }
+  return wrap_harray(harray.slice(spec));
+}
+
+[[cpp11::register]] SEXP ffi_harray_clone(SEXP x) { return wrap_harray(unwrap_harray(x).clone()); }
+
+[[cpp11::register]] std::string ffi_harray_format(SEXP x) {
+  return ndbuf::format_nested(unwrap_harray(x).tensor());
+}
+
+[[cpp11::register]] bool ffi_harray_equal(SEXP x, SEXP y) {
+  return ndbuf::tensors_equal(unwrap_harray(x).tensor(), unwrap_harray(y).tensor());
+}
+
+// A double or complex vector in R's order for dim = rev(shape): the HArray's C order.
+[[cpp11::register]] SEXP ffi_harray_collect(SEXP x) {
+  const ndbuf::Tensor& tensor = unwrap_harray(x).tensor();
+  const bool complex = ndbuf::is_complex(tensor.dtype());
+  cpp11::sexp out = cpp11::safe[Rf_allocVector](complex ? CPLXSXP : REALSXP, tensor.numel());
+  ndbuf::copy_to_r_row_major(tensor, cpp11::safe[DATAPTR](out));
+  if (tensor.rank() > 0) {
+    const ndbuf::Shape dims(tensor.shape().rbegin(), tensor.shape().rend());
+    Rf_setAttrib(out, R_DimSymbol, shape_integers(dims));
+  }
+  return out;
+}
+
+[[cpp11::register]] std::string ffi_harray_mem_address(SEXP x) {
+  return unwrap_harray(x).mem_address();
+}
+
+[[cpp11::register]] bool ffi_harray_is_standard_layout(SEXP x) {
+  return unwrap_harray(x).is_standard_layout();
+}
+
+[[cpp11::register]] bool ffi_harray_is_unique(SEXP x) { return unwrap_harray(x).is_unique(); }
+
+// Releases this object's share now; later calls on it see a cleared pointer.
+[[cpp11::register]] void ffi_harray_invalidate(SEXP x) {
+  unwrap_harray(x);
+  finalize_harray(x);
+}
