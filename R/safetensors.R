@@ -20,7 +20,9 @@
 #' says which rule it breaks, never a crash. Tensors whose bytes need no transposing (see
 #' Layout) and are aligned for their element type are not copied at all: on CPU devices the
 #' buffers reference the file's pages, which stay mapped while any of them is alive. Other
-#' tensors, and tensors for other devices, are copied.
+#' tensors, and tensors for other devices, are copied. Beyond what the format requires, BOOL
+#' tensors must hold only bytes 0 and 1 (as for raw data in [pjrt_buffer()]), and each
+#' dimension must be below 2^31 (R's dims are integers); only the tensors loaded are checked.
 #'
 #' Replacing a file with `pjrt_save_safetensors()` is safe even while buffers loaded from it
 #' are alive: the new file is written beside the old one and renamed over it, so the old
