@@ -115,3 +115,15 @@ ffi_harray_invalidate <- function(x) {
 ffi_buffer_format <- function(buffer, max_rows, max_width, max_rows_slice, header, footer) {
   .Call(`_pjrt_ffi_buffer_format`, buffer, max_rows, max_width, max_rows_slice, header, footer)
 }
+
+ffi_safetensors_load <- function(path, names, device, progress) {
+  .Call(`_pjrt_ffi_safetensors_load`, path, names, device, progress)
+}
+
+ffi_safetensors_save <- function(tensors, path, metadata, allow_c128, progress) {
+  invisible(.Call(`_pjrt_ffi_safetensors_save`, tensors, path, metadata, allow_c128, progress))
+}
+
+ffi_safetensors_tags <- function() {
+  .Call(`_pjrt_ffi_safetensors_tags`)
+}
