@@ -50,14 +50,13 @@ std::string ffi_buffer_address(SEXP buffer) {
 // cannot tell from NA are counted in the attribute "pjrt_ambiguous" (absent when none).
 [[cpp11::register]]
 SEXP ffi_buffer_to_r(SEXP buffer) {
-  const ndbuf::Tensor dense = ndbuf::make_dense(pjrt::unwrap_buffer(buffer),
-                                                ndbuf::Order::kColumnMajor);
-  const ndbuf::RVectorType type = ndbuf::r_vector_type_for(dense.dtype());
-  cpp11::sexp out = cpp11::safe[Rf_allocVector](sexptype_for(type), dense.numel());
-  const int64_t ambiguous = ndbuf::convert_to_r(dense.dtype(), dense.data(),
-                                                cpp11::safe[DATAPTR](out), dense.numel());
+  const ndbuf::Tensor& tensor = pjrt::unwrap_buffer(buffer);
+  const ndbuf::RVectorType type = ndbuf::r_vector_type_for(tensor.dtype());
+  cpp11::sexp out = cpp11::safe[Rf_allocVector](sexptype_for(type), tensor.numel());
+  const int64_t ambiguous =
+      ndbuf::tensor_to_r(tensor, cpp11::safe[DATAPTR](out), ndbuf::Order::kColumnMajor);
   if (type == ndbuf::RVectorType::kInteger64) Rf_setAttrib(out, R_ClassSymbol, Rf_mkString("integer64"));
-  if (dense.rank() > 0) Rf_setAttrib(out, R_DimSymbol, ffi_buffer_shape(buffer));
+  if (tensor.rank() > 0) Rf_setAttrib(out, R_DimSymbol, ffi_buffer_shape(buffer));
   if (ambiguous > 0) {
     Rf_setAttrib(out, Rf_install("pjrt_ambiguous"), Rf_ScalarReal(static_cast<double>(ambiguous)));
   }

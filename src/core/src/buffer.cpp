@@ -6,6 +6,7 @@
 #include "ndbuf/device_api.hpp"
 #include "ndbuf/error.hpp"
 #include "ndbuf/parallel.hpp"
+#include "ndbuf/reorder.hpp"
 
 namespace ndbuf {
 namespace {
@@ -80,7 +81,7 @@ Tensor buffer_from_bytes(const void* bytes, int64_t nbytes, DType dtype, const S
     copy_bytes(tensor.data(), bytes, static_cast<size_t>(nbytes));
     return tensor;
   }
-  copy_strided(bytes, contiguous_strides(shape, order), tensor.data(), tensor.strides(), shape,
+  copy_strided_parallel(bytes, contiguous_strides(shape, order), tensor.data(), tensor.strides(), shape,
                itemsize(dtype));
   return tensor;
 }

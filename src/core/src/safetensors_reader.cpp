@@ -63,8 +63,10 @@ void check_bool_bytes(const SafetensorsEntry& entry, const unsigned char* bytes,
   }
 }
 
-// The file's row-major tensor as a dense column-major tensor: the file's own pages where the
-// two layouts coincide and the data is aligned for its element type, else a transposed copy.
+// The file's row-major tensor with R's dims (the file's [a, b] is dims c(a, b)): a view of the
+// file's own pages with row-major strides wherever the data is aligned for its element type
+// (no copy at load; as_array() and other readers transpose as they read), else a dense
+// column-major copy.
 Tensor load_entry(const std::shared_ptr<Storage>& file, uint64_t data_start,
                   const SafetensorsEntry& entry, Device device, const CopyTick& tick) {
   const auto offset = static_cast<size_t>(data_start + entry.begin);
@@ -74,9 +76,10 @@ Tensor load_entry(const std::shared_ptr<Storage>& file, uint64_t data_start,
     check_bool_bytes(entry, reinterpret_cast<const unsigned char*>(src), nbytes);
   }
   const bool aligned = reinterpret_cast<uintptr_t>(src) % element_alignment(entry.dtype) == 0;
-  if (nbytes > 0 && aligned && orders_coincide(entry.shape)) {
+  if (nbytes > 0 && aligned) {
+    const Order order = orders_coincide(entry.shape) ? Order::kColumnMajor : Order::kRowMajor;
     return Tensor::dense(slice_storage(file, offset, nbytes, device), entry.dtype, entry.shape,
-                         Order::kColumnMajor);
+                         order);
   }
   Tensor out = Tensor::allocate(entry.dtype, entry.shape, Order::kColumnMajor, device);
   reorder_dense(src, Order::kRowMajor, out.data(), Order::kColumnMajor, entry.shape,

@@ -8,6 +8,7 @@
 #include "ndbuf/device_api.hpp"
 #include "ndbuf/error.hpp"
 #include "ndbuf/parallel.hpp"
+#include "ndbuf/reorder.hpp"
 
 namespace ndbuf {
 namespace {
@@ -163,8 +164,9 @@ void copy_to_dense(const Tensor& src, void* dst, Order order) {
     copy_bytes(dst, src.data(), static_cast<size_t>(src.nbytes()));
     return;
   }
-  copy_strided(src.data(), src.strides(), dst, contiguous_strides(src.shape(), order),
-               src.shape(), itemsize(src.dtype()));
+  // Tiled where the fastest axes differ (a transpose), parallel for large copies.
+  copy_strided_parallel(src.data(), src.strides(), dst, contiguous_strides(src.shape(), order),
+                        src.shape(), itemsize(src.dtype()));
 }
 
 Tensor make_dense(const Tensor& src, Order order) {
