@@ -67,7 +67,9 @@ fuzz:
 	@for t in $(BUILD)/fuzz/*_fuzz; do \
 	  name=$$(basename $$t); corpus=$(CORE)/fuzz/corpus/$${name%_fuzz}; mkdir -p $(BUILD)/fuzz/work-$$name; \
 	  echo "== $$name for $(FUZZ_SECONDS)s"; \
-	  $$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 $(BUILD)/fuzz/work-$$name $$corpus || exit 1; \
+	  dict=$(CORE)/fuzz/$${name%_fuzz}.dict; [ -f $$dict ] && dictarg=-dict=$$dict || dictarg=; \
+	  $$t -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -malloc_limit_mb=64 -rss_limit_mb=2048 \
+	    -print_final_stats=1 $$dictarg $(BUILD)/fuzz/work-$$name $$corpus || exit 1; \
 	done
 
 format:
