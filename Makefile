@@ -61,15 +61,22 @@ san:
 	cmake --build $(BUILD)/san -j$(JOBS)
 	cd $(BUILD)/san && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j$(JOBS)
 
+# libFuzzer targets (clang; library and targets under ASan + UBSan), each run for FUZZ_SECONDS
+# from its seed corpus src/core/fuzz/corpus/<name without _fuzz> (small files, in git). New
+# inputs go to build/fuzz-work/<target>/, a crashing input to build/fuzz-work/<target>-crash-*;
+# an input that runs over 10 s counts as a hang.
 fuzz:
 	CXX=clang++ cmake -S $(CORE) -B $(BUILD)/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNDBUF_FUZZ=ON -DNDBUF_TESTS=OFF >/dev/null
 	cmake --build $(BUILD)/fuzz -j$(JOBS)
-	@for t in $(BUILD)/fuzz/*_fuzz; do \
-	  name=$$(basename $$t); corpus=$(CORE)/fuzz/corpus/$${name%_fuzz}; mkdir -p $(BUILD)/fuzz/work-$$name; \
+	@for src in $(CORE)/fuzz/*_fuzz.cpp; do \
+	  name=$$(basename $$src .cpp); corpus=$(CORE)/fuzz/corpus/$${name%_fuzz}; \
+	  work=$(BUILD)/fuzz-work/$$name; mkdir -p $$work; [ -d $$corpus ] || corpus=; \
 	  echo "== $$name for $(FUZZ_SECONDS)s"; \
 	  dict=$(CORE)/fuzz/$${name%_fuzz}.dict; [ -f $$dict ] && dictarg=-dict=$$dict || dictarg=; \
-	  $$t -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -malloc_limit_mb=64 -rss_limit_mb=2048 \
-	    -print_final_stats=1 $$dictarg $(BUILD)/fuzz/work-$$name $$corpus || exit 1; \
+	  $(BUILD)/fuzz/$$name -max_total_time=$(FUZZ_SECONDS) -timeout=10 -max_len=4096 \
+	    -malloc_limit_mb=64 -rss_limit_mb=2048 -print_final_stats=1 $$dictarg \
+	    -artifact_prefix=$$work- $$work $$corpus 2>&1 | grep -v -e '^#' -e '^INFO' -e NEW_FUNC -e '^"'; \
+	  [ $${PIPESTATUS[0]} -eq 0 ] || exit 1; \
 	done
 
 format:

@@ -106,17 +106,17 @@ as.logical.PJRTBuffer <- function(x, ...) as.logical(as_array(x))
 shape <- function(x, ...) UseMethod("shape")
 
 #' @export
-shape.PJRTBuffer <- function(x, ...) ffi_buffer_shape(x)
+shape.PJRTBuffer <- function(x, ...) with_core(ffi_buffer_shape(x))
 
 #' @export
 dim.PJRTBuffer <- function(x) {
-  dims <- ffi_buffer_shape(x)
+  dims <- with_core(ffi_buffer_shape(x))
   if (length(dims) == 0) NULL else dims
 }
 
 #' @export
 length.PJRTBuffer <- function(x) {
-  n <- prod(as.double(ffi_buffer_shape(x)))
+  n <- prod(as.double(with_core(ffi_buffer_shape(x))))
   if (n <= .Machine$integer.max) as.integer(n) else n
 }
 

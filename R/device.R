@@ -87,7 +87,7 @@ devices <- function(platform = NULL) {
 device <- function(x, ...) UseMethod("device")
 
 #' @export
-device.PJRTBuffer <- function(x, ...) new_device(ffi_buffer_device(x))
+device.PJRTBuffer <- function(x, ...) new_device(with_core(ffi_buffer_device(x)))
 
 #' @export
 device.PJRTDevice <- function(x, ...) x

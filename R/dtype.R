@@ -44,7 +44,7 @@ new_element_type <- function(name) structure(name, class = "PJRTElementType")
 elt_type <- function(x) UseMethod("elt_type")
 
 #' @export
-elt_type.PJRTBuffer <- function(x) new_element_type(ffi_buffer_dtype(x))
+elt_type.PJRTBuffer <- function(x) new_element_type(with_core(ffi_buffer_dtype(x)))
 
 #' @rdname elt_type
 #' @export

@@ -248,7 +248,11 @@ lock_harray_classes <- function() {
 
 # A method of `class_env` with `self` bound to the instance (the way extendr binds them).
 bind_method <- function(self, name, class_env, class_name, call) {
-  method <- if (is.character(name) && length(name) == 1) class_env[[name]]
+  if (!is.character(name) || length(name) != 1 || is.na(name)) {
+    cli::cli_abort("{class_name} methods are named by a single string, not {.obj_type_friendly {name}}.",
+                   call = call)
+  }
+  method <- class_env[[name]]
   if (!is.function(method) || startsWith(name, "new_from_")) {
     cli::cli_abort("{class_name} has no method {.val {name}}.", call = call)
   }

@@ -57,8 +57,10 @@ cpp11::list ffi_buffer_from_vector(SEXP data, bool integer64, std::string dtype,
   const ndbuf::Device host = ndbuf::is_host(target) ? target : ndbuf::Device{};
   ndbuf::BufferFromR made = ndbuf::buffer_from_r(view, type, shape_of(shape), check_of(check),
                                                  target, alias_of(data, host, nbytes));
-  return cpp11::writable::list({pjrt::wrap_buffer(std::move(made.tensor)),
-                                cpp11::as_sexp(static_cast<double>(made.missing_stored))});
+  // Both parts stay protected while the other and the list are allocated.
+  const cpp11::sexp buffer = pjrt::wrap_buffer(std::move(made.tensor));
+  const cpp11::sexp missing = cpp11::as_sexp(static_cast<double>(made.missing_stored));
+  return cpp11::writable::list({buffer, missing});
 }
 
 [[cpp11::register]]

@@ -55,10 +55,14 @@ SEXP ffi_buffer_to_r(SEXP buffer) {
   cpp11::sexp out = cpp11::safe[Rf_allocVector](sexptype_for(type), tensor.numel());
   const int64_t ambiguous =
       ndbuf::tensor_to_r(tensor, cpp11::safe[DATAPTR](out), ndbuf::Order::kColumnMajor);
-  if (type == ndbuf::RVectorType::kInteger64) Rf_setAttrib(out, R_ClassSymbol, Rf_mkString("integer64"));
-  if (tensor.rank() > 0) Rf_setAttrib(out, R_DimSymbol, ffi_buffer_shape(buffer));
+  // Through cpp11::safe: an allocation error must not jump over C++ destructors.
+  if (type == ndbuf::RVectorType::kInteger64) {
+    cpp11::safe[Rf_setAttrib](out, R_ClassSymbol, cpp11::safe[Rf_mkString]("integer64"));
+  }
+  if (tensor.rank() > 0) cpp11::safe[Rf_setAttrib](out, R_DimSymbol, ffi_buffer_shape(buffer));
   if (ambiguous > 0) {
-    Rf_setAttrib(out, Rf_install("pjrt_ambiguous"), Rf_ScalarReal(static_cast<double>(ambiguous)));
+    cpp11::safe[Rf_setAttrib](out, cpp11::safe[Rf_install]("pjrt_ambiguous"),
+                              cpp11::safe[Rf_ScalarReal](static_cast<double>(ambiguous)));
   }
   return out;
 }

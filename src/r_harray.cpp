@@ -21,11 +21,13 @@ void finalize_harray(SEXP ptr) {
 
 SEXP wrap_harray(ndbuf::HArray harray) {
   auto owned = std::make_unique<ndbuf::HArray>(std::move(harray));
-  SEXP out = PROTECT(R_MakeExternalPtr(owned.get(), R_NilValue, R_NilValue));
-  R_RegisterCFinalizerEx(out, finalize_harray, TRUE);
+  // The tag says what the address points to: the class attribute alone can be changed in R.
+  // Through cpp11::safe: an allocation error must not jump over `owned`'s destructor.
+  const cpp11::sexp out = cpp11::safe[R_MakeExternalPtr](
+      owned.get(), cpp11::safe[Rf_install](kHArrayClass), R_NilValue);
+  cpp11::safe[R_RegisterCFinalizerEx](out, finalize_harray, TRUE);
   owned.release();
-  Rf_setAttrib(out, R_ClassSymbol, Rf_mkString(kHArrayClass));
-  UNPROTECT(1);
+  cpp11::safe[Rf_setAttrib](out, R_ClassSymbol, cpp11::safe[Rf_mkString](kHArrayClass));
   return out;
 }
 
@@ -35,6 +37,8 @@ const ndbuf::HArray& unwrap_harray(SEXP x) {
   }
   const auto* harray = static_cast<const ndbuf::HArray*>(R_ExternalPtrAddr(x));
   if (harray == nullptr) cpp11::stop("%s", "This external pointer is already consumed or deleted");
+  // An external pointer of another kind (a PJRTBuffer) given the class in R.
+  if (R_ExternalPtrTag(x) != Rf_install(kHArrayClass)) cpp11::stop("%s", "Expected an HArray.");
   return *harray;
 }
 
@@ -96,7 +100,7 @@ cpp11::integers shape_integers(const ndbuf::Shape& shape) {
   ndbuf::copy_to_r_row_major(tensor, cpp11::safe[DATAPTR](out));
   if (tensor.rank() > 0) {
     const ndbuf::Shape dims(tensor.shape().rbegin(), tensor.shape().rend());
-    Rf_setAttrib(out, R_DimSymbol, shape_integers(dims));
+    cpp11::safe[Rf_setAttrib](out, R_DimSymbol, shape_integers(dims));
   }
   return out;
 }

@@ -46,9 +46,11 @@ bool r_interrupt_pending() { return R_ToplevelExec(check_user_interrupt, nullptr
 
 SEXP wrap_buffer(ndbuf::Tensor tensor) {
   cpp11::external_pointer<ndbuf::Tensor> ptr(new ndbuf::Tensor(std::move(tensor)));
-  SEXP out = PROTECT(static_cast<SEXP>(ptr));
-  Rf_setAttrib(out, R_ClassSymbol, Rf_mkString(kBufferClass));
-  UNPROTECT(1);
+  SEXP out = static_cast<SEXP>(ptr);  // protected by `ptr`
+  // The tag says what the address points to: the class attribute alone can be changed in R.
+  // Through cpp11::safe: an allocation error must not jump over `ptr`'s destructor.
+  R_SetExternalPtrTag(out, cpp11::safe[Rf_install](kBufferClass));
+  cpp11::safe[Rf_setAttrib](out, R_ClassSymbol, cpp11::safe[Rf_mkString](kBufferClass));
   return out;
 }
 
@@ -60,6 +62,8 @@ const ndbuf::Tensor& unwrap_buffer(SEXP x) {
   if (tensor == nullptr) {
     cpp11::stop("This PJRTBuffer is no longer valid (it was saved and restored, or released).");
   }
+  // An external pointer of another kind (an HArray) given the class in R.
+  if (R_ExternalPtrTag(x) != Rf_install(kBufferClass)) cpp11::stop("Expected a PJRTBuffer.");
   return *tensor;
 }
 

@@ -1,8 +1,11 @@
 #include "ndbuf/format_nested.hpp"
 
+#include <algorithm>
 #include <complex>
 #include <cstring>
+#include <string>
 #include <type_traits>
+#include <vector>
 
 #include "ndbuf/error.hpp"
 #include "ndbuf/format_shortest.hpp"
@@ -50,13 +53,71 @@ class NestedPrinter {
     for (int64_t s : t.strides()) byte_strides_.push_back(s * item);
   }
 
-  void print(const char* p, size_t depth) {
+  // Walks the axes with an explicit stack instead of recursion: a tensor may have any rank
+  // (R allows 100000 dims of length 1), and the C stack must not grow with it.
+  void print(const char* data) {
     const size_t rank = shape_.size();
-    if (depth == rank) {
-      append_(out_, p);
+    if (rank == 0) {
+      append_(out_, data);
       return;
     }
-    std::string separator = ",";
+    separators_.resize(rank);
+    struct Frame {
+      const char* p;
+      int64_t next;  // position in the axis' item sequence
+    };
+    std::vector<Frame> stack{{data, 0}};
+    out_ += '[';
+    while (!stack.empty()) {
+      const size_t depth = stack.size() - 1;
+      const Frame frame = stack.back();
+      if (frame.next == item_count(depth)) {
+        out_ += ']';
+        stack.pop_back();
+        continue;
+      }
+      if (frame.next > 0) out_ += separator(depth);
+      stack.back().next = frame.next + 1;
+      const int64_t index = item_at(depth, frame.next);
+      if (index < 0) {
+        out_ += "...";
+        continue;
+      }
+      const char* p = frame.p + index * byte_strides_[depth];
+      if (depth + 1 == rank) {
+        append_(out_, p);
+      } else {
+        out_ += '[';
+        stack.push_back({p, 0});
+      }
+    }
+  }
+
+ private:
+  bool elided(size_t depth) const {
+    return elide_ && shape_[depth] > limit_for(shape_.size() - depth - 1);
+  }
+  // As ndarray: the first item always shows, then up to limit / 2 from each end around "...".
+  int64_t edge(size_t depth) const { return limit_for(shape_.size() - depth - 1) / 2; }
+  int64_t item_count(size_t depth) const {
+    if (!elided(depth)) return shape_[depth];
+    return std::max<int64_t>(edge(depth), 1) + 1 + edge(depth);
+  }
+  // The index of the k-th item of an axis, or -1 for the "..." of an elided axis.
+  int64_t item_at(size_t depth, int64_t k) const {
+    if (!elided(depth)) return k;
+    const int64_t head = std::max<int64_t>(edge(depth), 1);
+    if (k < head) return k;
+    if (k == head) return -1;
+    return shape_[depth] - edge(depth) + (k - head - 1);
+  }
+  // Items are joined by "," then, above the last axis, one newline per axis below plus the
+  // indent; built once per axis and only for axes that have more than one item.
+  const std::string& separator(size_t depth) {
+    std::string& separator = separators_[depth];
+    if (!separator.empty()) return separator;
+    const size_t rank = shape_.size();
+    separator = ",";
     if (depth + 1 < rank) {
       separator += '\n';
       separator.append(rank - depth - 2, '\n');
@@ -64,35 +125,8 @@ class NestedPrinter {
     } else {
       separator += ' ';
     }
-    out_ += '[';
-    const int64_t len = shape_[depth];
-    const int64_t step = byte_strides_[depth];
-    const int64_t limit = limit_for(rank - depth - 1);
-    const auto item = [&](int64_t i) { print(p + i * step, depth + 1); };
-    if (!elide_ || len <= limit) {
-      for (int64_t i = 0; i < len; ++i) {
-        if (i > 0) out_ += separator;
-        item(i);
-      }
-    } else {
-      // As ndarray: the first item always shows, then up to limit / 2 from each end.
-      const int64_t edge = limit / 2;
-      item(0);
-      for (int64_t i = 1; i < edge; ++i) {
-        out_ += separator;
-        item(i);
-      }
-      out_ += separator;
-      out_ += "...";
-      for (int64_t i = len - edge; i < len; ++i) {
-        out_ += separator;
-        item(i);
-      }
-    }
-    out_ += ']';
+    return separator;
   }
-
- private:
   int64_t limit_for(size_t axes_after) const {
     if (axes_after == 0) return options_.limit_last;
     if (axes_after == 1) return options_.limit_next_to_last;
@@ -105,6 +139,7 @@ class NestedPrinter {
   std::string& out_;
   AppendFn append_;
   bool elide_;
+  std::vector<std::string> separators_;
 };
 
 }  // namespace
@@ -125,7 +160,7 @@ std::string format_nested(const Tensor& tensor, const NestedFormatOptions& optio
     return out;
   }
   NestedPrinter printer(tensor, options, out);
-  printer.print(static_cast<const char*>(tensor.data()), 0);
+  printer.print(static_cast<const char*>(tensor.data()));
   return out;
 }
 

@@ -45,7 +45,10 @@ Strides contiguous_strides(const Shape& shape, Order order) {
   for (size_t k = 0; k < rank; ++k) {
     const size_t axis = order == Order::kColumnMajor ? k : rank - 1 - k;
     strides[axis] = step;
-    step *= shape[axis] > 0 ? shape[axis] : 1;
+    // Only an empty shape (a zero dim beside huge ones) can overflow here; its strides are
+    // never followed, so the product stops growing instead of overflowing.
+    const int64_t dim = shape[axis] > 0 ? shape[axis] : 1;
+    if (step <= std::numeric_limits<int64_t>::max() / dim) step *= dim;
   }
   return strides;
 }
@@ -75,7 +78,12 @@ std::string shape_to_string(const Shape& shape, const char* separator) {
 }
 
 std::string shape_to_tuple(const Shape& shape) {
-  return "(" + shape_to_string(shape, ", ") + ")";
+  if (shape.size() <= kMessageDims) return "(" + shape_to_string(shape, ", ") + ")";
+  // A message stays short whatever the rank: the first dims, how many are left out, the last.
+  const Shape head(shape.begin(), shape.begin() + kMessageDims - 1);
+  return "(" + shape_to_string(head, ", ") + ", ... " +
+         std::to_string(shape.size() - kMessageDims) + " more ..., " +
+         std::to_string(shape.back()) + ")";
 }
 
 }  // namespace ndbuf

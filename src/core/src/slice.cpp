@@ -80,20 +80,26 @@ Tensor slice(const Tensor& tensor, const SliceSpec& spec) {
   Shape shape;
   Strides strides;
   int64_t offset = tensor.offset();
+  // An empty tensor addresses no element, and its strides may be huge (a zero dim beside
+  // dims whose product exceeds any storage): its views keep its offset and strides, so no
+  // product can overflow.
+  const bool empty = tensor.numel() == 0;
   for (size_t axis = 0; axis < spec.size(); ++axis) {
     const int64_t len = tensor.shape()[axis];
     const int64_t stride = tensor.strides()[axis];
     if (spec[axis].kind == AxisSlice::Kind::kIndex) {
-      offset += resolve_index(spec[axis].index, len, axis) * stride;
+      const int64_t index = resolve_index(spec[axis].index, len, axis);
+      if (!empty) offset += index * stride;
       continue;
     }
     const ResolvedRange r = resolve_range(spec[axis], len, axis);
     shape.push_back(r.length);
     // For lengths 0 and 1 the stride is never followed: keep the source's (with the walk's
     // sign) instead of a product that could overflow, and never store zero.
-    strides.push_back(r.length > 1 ? stride * r.step : (r.step < 0 ? -stride : stride));
+    const bool followed = r.length > 1 && !empty;
+    strides.push_back(followed ? stride * r.step : (r.step < 0 ? -stride : stride));
     // An empty axis addresses nothing: the offset stays on valid positions only.
-    if (r.length > 0) offset += r.first * stride;
+    if (r.length > 0 && !empty) offset += r.first * stride;
   }
   return Tensor(tensor.storage(), tensor.dtype(), std::move(shape), std::move(strides), offset);
 }

@@ -155,6 +155,18 @@ TEST(FormatNested, OtherDtypes) {
             "[0.334]");
 }
 
+TEST(FormatNested, AnyRankWithoutDeepRecursion) {
+  // R allows any number of dims: 200000 axes of length 1 once overflowed the C stack through
+  // one recursion per axis (R: "C stack usage is too close to the limit", then a crash).
+  const size_t rank = 200000;
+  const Tensor t = iota(Shape(rank, 1), 7);
+  const std::string text = format_nested(t);
+  EXPECT_EQ(text, std::string(rank, '[') + "7" + std::string(rank, ']'));
+  // Two items on the first of many axes: one separator with a newline per axis below.
+  const Tensor two = iota(Shape{2, 1, 1, 1}, 1);
+  EXPECT_EQ(format_nested(two), "[[[[1]]],\n\n\n [[[2]]]]");
+}
+
 TEST(FormatNested, OptionsChangeTheLimits) {
   NestedFormatOptions options;
   options.elide_from = 1;

@@ -120,6 +120,20 @@ TEST(ContiguousStrides, RowAndColumnMajor) {
   EXPECT_EQ(contiguous_strides({2, 3, 4, 5}, Order::kColumnMajor), (Strides{1, 2, 6, 24}));
 }
 
+TEST(ContiguousStrides, EmptyShapesWithHugeDimsDoNotOverflow) {
+  // R allows dims up to 2^31 - 1 and any rank: beside a zero dim their product may exceed
+  // int64 (found by raw_buffer_fuzz under UBSan). The strides stay positive and finite.
+  const int64_t m = INT32_MAX;
+  for (const Shape& shape : {Shape{0, m, m, m, m}, Shape{m, m, m, m, 0}, Shape{m, 0, m, m, m}}) {
+    for (Order order : {Order::kRowMajor, Order::kColumnMajor}) {
+      for (int64_t stride : contiguous_strides(shape, order)) {
+        EXPECT_GT(stride, 0) << shape_to_tuple(shape);
+      }
+    }
+    EXPECT_EQ(checked_numel(shape), 0);
+  }
+}
+
 TEST(ContiguousStrides, NeverZeroStrides) {
   // Size-1 axes get the stride a dense layout implies, not 0.
   EXPECT_EQ(contiguous_strides({1, 1}, Order::kRowMajor), (Strides{1, 1}));
@@ -186,6 +200,12 @@ TEST(ShapeText, StringAndTuple) {
   EXPECT_EQ(shape_to_tuple({2, 3}), "(2, 3)");
   EXPECT_EQ(shape_to_tuple({1, 2, 3, 4}), "(1, 2, 3, 4)");
   EXPECT_EQ(shape_to_tuple({-1, 2}), "(-1, 2)");
+  // Messages stay short at any rank: 16 dims in full, more elided in the middle.
+  EXPECT_EQ(shape_to_tuple(Shape(16, 7)), "(7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7)");
+  Shape many(1000000, 1);
+  many.back() = 5;
+  EXPECT_EQ(shape_to_tuple(many),
+            "(1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, ... 999984 more ..., 5)");
 }
 
 }  // namespace

@@ -36,6 +36,21 @@ AxisSlice R(std::optional<int64_t> start = NA, std::optional<int64_t> end = NA,
 }
 AxisSlice I(int64_t i) { return AxisSlice::at(i); }
 
+TEST(Slice, EmptyTensorsWithHugeDimsSliceWithoutOverflow) {
+  // An empty tensor whose other dims multiply beyond int64: indexing and striding it must not
+  // overflow its offset or strides (its views address nothing and keep its offset).
+  const int64_t m = INT32_MAX;
+  const Tensor t = Tensor::allocate(DType::kF64, {m, m, m, m, 0}, Order::kRowMajor);
+  const Tensor v = slice(t, {I(m - 1), I(-1), R(NA, NA, 3), R(0, 2, 1), R()});
+  EXPECT_EQ(v.shape(), S({m / 3 + 1, 2, 0}));
+  EXPECT_EQ(v.offset(), t.offset());
+  EXPECT_EQ(v.numel(), 0);
+  for (int64_t s : v.strides()) EXPECT_NE(s, 0);
+  const Tensor w = slice(v, {R(NA, NA, -5), I(1), R()});
+  EXPECT_EQ(w.shape(), S({(m / 3) / 5 + 1, 0}));
+  EXPECT_EQ(w.data(), t.data());
+}
+
 TEST(Slice, FullRangeIsTheSameView) {
   const Tensor t = iota({4, 3});
   const Tensor v = slice(t, {R(NA, NA, NA), R(NA, NA, NA)});

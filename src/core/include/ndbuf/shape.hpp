@@ -2,6 +2,7 @@
 // (a zero stride would make a dense array look broadcast to other libraries).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -25,6 +26,8 @@ Strides contiguous_strides(const Shape& shape, Order order);
 bool is_contiguous(const Shape& shape, const Strides& strides, Order order);
 
 // "2x3" (pjrt's footer style, "" for 0-d) or "(2, 3)" (error-message style, "()" for 0-d).
+// Tuples of more than kMessageDims dims elide the middle ones, so messages stay short.
+inline constexpr size_t kMessageDims = 16;
 std::string shape_to_string(const Shape& shape, const char* separator = "x");
 std::string shape_to_tuple(const Shape& shape);
 
