@@ -8,7 +8,7 @@ export PJRT_FIXTURES_DIR ?= $(abspath $(ROOT)/../shared/fixtures)
 RSCRIPT := Rscript --vanilla
 FUZZ_SECONDS ?= 30
 
-.PHONY: setup deps install demo test test-core test-r check bench san valgrind fuzz fuzz-corpus format lint clean
+.PHONY: setup deps install demo test test-core test-r test-r-fake-cuda gpu-check check bench san valgrind fuzz fuzz-corpus format lint clean
 
 setup: deps install
 
@@ -25,7 +25,7 @@ install:
 demo: setup
 	$(RSCRIPT) tools/demo.R
 
-test: setup test-core test-r
+test: setup test-core test-r test-r-fake-cuda
 
 $(BUILD)/core/Makefile: $(CORE)/CMakeLists.txt
 	cmake -S $(CORE) -B $(BUILD)/core -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
@@ -36,6 +36,16 @@ test-core: $(BUILD)/core/Makefile
 
 test-r:
 	NOT_CRAN=true $(RSCRIPT) -e 'testthat::test_dir("tests/testthat", package = "pjrt", load_package = "installed", stop_on_failure = TRUE)'
+
+# The CUDA code path in R, against the fake driver library the core's test build makes.
+test-r-fake-cuda: $(BUILD)/core/Makefile
+	cmake --build $(BUILD)/core -j$(JOBS) --target ndbuf_fake_cuda
+	PJRT_CUDA_DRIVER_PATH=$(BUILD)/core/libndbuf_fake_cuda.so NDBUF_FAKE_CUDA_MEMORY_MB=64 NOT_CRAN=true \
+	  $(RSCRIPT) -e 'testthat::test_dir("tests/testthat", package = "pjrt", load_package = "installed", filter = "device", stop_on_failure = TRUE)'
+
+# On a machine with an NVIDIA GPU: every CUDA test against the real driver.
+gpu-check:
+	bash tools/gpu-check.sh
 
 check:
 	rm -rf $(BUILD)/check && mkdir -p $(BUILD)/check
@@ -74,7 +84,9 @@ fuzz:
 	  name=$$(basename $$src .cpp); corpus=$(CORE)/fuzz/corpus/$${name%_fuzz}; \
 	  work=$(BUILD)/fuzz-work/$$name; mkdir -p $$work; [ -d $$corpus ] || corpus=; \
 	  echo "== $$name for $(FUZZ_SECONDS)s"; \
-	  $(BUILD)/fuzz/$$name -max_total_time=$(FUZZ_SECONDS) -timeout=10 -print_final_stats=1 \
+	  dict=$(CORE)/fuzz/$${name%_fuzz}.dict; [ -f $$dict ] && dictarg=-dict=$$dict || dictarg=; \
+	  $(BUILD)/fuzz/$$name -max_total_time=$(FUZZ_SECONDS) -timeout=10 -max_len=4096 \
+	    -malloc_limit_mb=64 -rss_limit_mb=2048 -print_final_stats=1 $$dictarg \
 	    -artifact_prefix=$$work- $$work $$corpus 2>&1 | grep -v -e '^#' -e '^INFO' -e NEW_FUNC -e '^"'; \
 	  [ $${PIPESTATUS[0]} -eq 0 ] || exit 1; \
 	done
@@ -89,7 +101,7 @@ fuzz-corpus:
 	done
 
 format:
-	clang-format -i --style=file $(CORE)/include/ndbuf/*.hpp $(CORE)/src/*.cpp $(CORE)/tests/*.cpp src/r_*.cpp src/*.h
+	clang-format -i --style=file $(CORE)/include/ndbuf/*.hpp $(CORE)/src/*.cpp $(CORE)/tests/*.cpp $(CORE)/tests/cuda/*.cpp src/r_*.cpp src/*.h
 
 lint: $(BUILD)/core/Makefile
 	clang-tidy -p $(BUILD)/core $(CORE)/src/*.cpp

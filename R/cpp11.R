@@ -48,6 +48,14 @@ ffi_buffer_copy_to <- function(buffer, device) {
   .Call(`_pjrt_ffi_buffer_copy_to`, buffer, device)
 }
 
+ffi_default_platform <- function() {
+  .Call(`_pjrt_ffi_default_platform`)
+}
+
+ffi_device_memory <- function(spec) {
+  .Call(`_pjrt_ffi_device_memory`, spec)
+}
+
 ffi_harray_from_buffer <- function(buffer) {
   .Call(`_pjrt_ffi_harray_from_buffer`, buffer)
 }
@@ -106,4 +114,16 @@ ffi_harray_invalidate <- function(x) {
 
 ffi_buffer_format <- function(buffer, max_rows, max_width, max_rows_slice, header, footer) {
   .Call(`_pjrt_ffi_buffer_format`, buffer, max_rows, max_width, max_rows_slice, header, footer)
+}
+
+ffi_safetensors_load <- function(path, names, device, progress) {
+  .Call(`_pjrt_ffi_safetensors_load`, path, names, device, progress)
+}
+
+ffi_safetensors_save <- function(tensors, path, metadata, allow_c128, progress) {
+  invisible(.Call(`_pjrt_ffi_safetensors_save`, tensors, path, metadata, allow_c128, progress))
+}
+
+ffi_safetensors_tags <- function() {
+  .Call(`_pjrt_ffi_safetensors_tags`)
 }

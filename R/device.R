@@ -32,12 +32,33 @@ device_spec <- function(device, call = caller_env()) {
 #' device of the platform named by the environment variable `PJRT_PLATFORM`, else `"cpu"`),
 #' a platform name (`"cpu"`, `"cuda"`) or `"<platform>:<index>"` with a 0-based index.
 #' `devices()` lists the devices of a platform; `device()` and `platform()` tell where a
-#' buffer lives. The environment variable `PJRT_CPU_DEVICE_COUNT` (default 1) sets how many
-#' CPU devices exist; they share host memory. The same device is always the same R object,
-#' and devices compare with `==`.
+#' buffer lives, and `platform()` without an argument names the default platform. The same
+#' device is always the same R object, and devices compare with `==`.
+#'
+#' @section CPU devices:
+#' The environment variable `PJRT_CPU_DEVICE_COUNT` (default 1) sets how many CPU devices
+#' exist. They share host memory; they exist so that multi-device code can be written and
+#' tested anywhere. Each buffer still owns its memory, so [copy_buffer()] between CPU devices
+#' copies.
+#'
+#' @section CUDA devices:
+#' `"cuda"` and `"cuda:<index>"` place buffers in the memory of NVIDIA GPUs. The CUDA driver
+#' library (`libcuda.so.1`, installed with the NVIDIA driver) is loaded when CUDA is first
+#' used; no CUDA toolkit is needed to build or install pjrt. The environment variable
+#' `PJRT_CUDA_DRIVER_PATH` names another driver library; it is read once per R session, as is
+#' the outcome of loading the driver. Where there is no driver or GPU, any use of `"cuda"` is
+#' an error that says why, and everything else works as usual.
+#'
+#' Values are converted on the host by the same rules as for the CPU (see [pjrt_buffer()]),
+#' then copied to the GPU once; [as_array()], [as_raw()] and printing copy them back.
+#' [copy_buffer()] moves buffers between any two devices, GPU to GPU directly. Each GPU is used
+#' through its primary context, which it shares with other CUDA libraries in the session.
+#' When a GPU runs out of memory, pjrt runs R's garbage collector once (which frees buffers
+#' that are no longer referenced) and tries again; if that fails too, the error says how much
+#' was requested and how much is free.
 #'
 #' @param x A device spec or PJRTDevice (`pjrt_device()`), or a buffer or device
-#'   (`device()`, `platform()`).
+#'   (`device()`, `platform()`; `platform()` also takes a device spec, or nothing).
 #' @param platform A platform name, or `NULL` for the default platform.
 #' @param ... Unused.
 #' @return A `PJRTDevice`; `devices()` a list of them; `platform()` a string.
@@ -45,6 +66,8 @@ device_spec <- function(device, call = caller_env()) {
 #' pjrt_device()
 #' devices("cpu")
 #' platform(pjrt_buffer(1))
+#' platform()
+#' try(pjrt_buffer(1, device = "cuda"))
 #' @export
 pjrt_device <- function(x = NULL) {
   new_device(with_core(ffi_device_resolve(device_spec(x))))
@@ -71,7 +94,13 @@ device.PJRTDevice <- function(x, ...) x
 
 #' @rdname pjrt_device
 #' @export
-platform <- function(x, ...) UseMethod("platform")
+platform <- function(x = NULL, ...) UseMethod("platform")
+
+#' @export
+platform.NULL <- function(x, ...) with_core(ffi_default_platform())
+
+#' @export
+platform.character <- function(x, ...) platform(pjrt_device(x))
 
 #' @export
 platform.PJRTDevice <- function(x, ...) x$platform
@@ -107,8 +136,10 @@ Ops.PJRTDevice <- function(e1, e2) {
 
 #' Copy a buffer to a device
 #'
-#' Returns `x` itself when it already lives on `device`, else a copy there.
+#' Returns `x` itself when it already lives on `device`, else a copy there. Copies work between
+#' any two devices: CPU to GPU, GPU to CPU, GPU to GPU and between CPU devices.
 #'
+#' @seealso [pjrt_device()] for the devices and the CUDA platform.
 #' @param x A PJRTBuffer.
 #' @param device A device (see [pjrt_device()]).
 #' @return A PJRTBuffer on `device`.
@@ -123,4 +154,11 @@ copy_buffer <- function(x, device) {
   target <- pjrt_device(device)
   if (device(x) == target) return(x)
   with_core(ffi_buffer_copy_to(x, device_spec(target)))
+}
+
+# Free and total bytes of a device's memory (host memory for CPU devices), for tests and
+# diagnostics.
+device_memory <- function(device = NULL) {
+  values <- with_core(ffi_device_memory(device_spec(device)))
+  c(free = values[[1]], total = values[[2]])
 }

@@ -1,3 +1,8 @@
 .onLoad <- function(libname, pkgname) {
   lock_harray_classes()
+  hook_safetensors()  # framework "pjrt" for the safetensors package, now or when it loads
+}
+
+.onUnload <- function(libpath) {
+  unhook_safetensors()
 }

@@ -89,6 +89,20 @@ extern "C" SEXP _pjrt_ffi_buffer_copy_to(SEXP buffer, SEXP device) {
     return cpp11::as_sexp(ffi_buffer_copy_to(cpp11::as_cpp<cpp11::decay_t<SEXP>>(buffer), cpp11::as_cpp<cpp11::decay_t<std::string>>(device)));
   END_CPP11
 }
+// r_device.cpp
+std::string ffi_default_platform();
+extern "C" SEXP _pjrt_ffi_default_platform() {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_default_platform());
+  END_CPP11
+}
+// r_device.cpp
+cpp11::doubles ffi_device_memory(std::string spec);
+extern "C" SEXP _pjrt_ffi_device_memory(SEXP spec) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_device_memory(cpp11::as_cpp<cpp11::decay_t<std::string>>(spec)));
+  END_CPP11
+}
 // r_harray.cpp
 SEXP ffi_harray_from_buffer(SEXP buffer);
 extern "C" SEXP _pjrt_ffi_harray_from_buffer(SEXP buffer) {
@@ -195,6 +209,28 @@ extern "C" SEXP _pjrt_ffi_buffer_format(SEXP buffer, SEXP max_rows, SEXP max_wid
     return cpp11::as_sexp(ffi_buffer_format(cpp11::as_cpp<cpp11::decay_t<SEXP>>(buffer), cpp11::as_cpp<cpp11::decay_t<double>>(max_rows), cpp11::as_cpp<cpp11::decay_t<double>>(max_width), cpp11::as_cpp<cpp11::decay_t<double>>(max_rows_slice), cpp11::as_cpp<cpp11::decay_t<bool>>(header), cpp11::as_cpp<cpp11::decay_t<SEXP>>(footer)));
   END_CPP11
 }
+// r_safetensors.cpp
+SEXP ffi_safetensors_load(std::string path, SEXP names, std::string device, SEXP progress);
+extern "C" SEXP _pjrt_ffi_safetensors_load(SEXP path, SEXP names, SEXP device, SEXP progress) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_safetensors_load(cpp11::as_cpp<cpp11::decay_t<std::string>>(path), cpp11::as_cpp<cpp11::decay_t<SEXP>>(names), cpp11::as_cpp<cpp11::decay_t<std::string>>(device), cpp11::as_cpp<cpp11::decay_t<SEXP>>(progress)));
+  END_CPP11
+}
+// r_safetensors.cpp
+void ffi_safetensors_save(cpp11::list tensors, std::string path, SEXP metadata, bool allow_c128, SEXP progress);
+extern "C" SEXP _pjrt_ffi_safetensors_save(SEXP tensors, SEXP path, SEXP metadata, SEXP allow_c128, SEXP progress) {
+  BEGIN_CPP11
+    ffi_safetensors_save(cpp11::as_cpp<cpp11::decay_t<cpp11::list>>(tensors), cpp11::as_cpp<cpp11::decay_t<std::string>>(path), cpp11::as_cpp<cpp11::decay_t<SEXP>>(metadata), cpp11::as_cpp<cpp11::decay_t<bool>>(allow_c128), cpp11::as_cpp<cpp11::decay_t<SEXP>>(progress));
+    return R_NilValue;
+  END_CPP11
+}
+// r_safetensors.cpp
+cpp11::strings ffi_safetensors_tags();
+extern "C" SEXP _pjrt_ffi_safetensors_tags() {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_safetensors_tags());
+  END_CPP11
+}
 
 extern "C" {
 static const R_CallMethodDef CallEntries[] = {
@@ -209,6 +245,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pjrt_ffi_buffer_shape",              (DL_FUNC) &_pjrt_ffi_buffer_shape,              1},
     {"_pjrt_ffi_buffer_to_r",               (DL_FUNC) &_pjrt_ffi_buffer_to_r,               1},
     {"_pjrt_ffi_buffer_to_raw",             (DL_FUNC) &_pjrt_ffi_buffer_to_raw,             2},
+    {"_pjrt_ffi_default_platform",          (DL_FUNC) &_pjrt_ffi_default_platform,          0},
+    {"_pjrt_ffi_device_memory",             (DL_FUNC) &_pjrt_ffi_device_memory,             1},
     {"_pjrt_ffi_device_resolve",            (DL_FUNC) &_pjrt_ffi_device_resolve,            1},
     {"_pjrt_ffi_devices",                   (DL_FUNC) &_pjrt_ffi_devices,                   1},
     {"_pjrt_ffi_harray_clone",              (DL_FUNC) &_pjrt_ffi_harray_clone,              1},
@@ -225,6 +263,9 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pjrt_ffi_harray_shape",              (DL_FUNC) &_pjrt_ffi_harray_shape,              1},
     {"_pjrt_ffi_harray_slice",              (DL_FUNC) &_pjrt_ffi_harray_slice,              2},
     {"_pjrt_ffi_harray_to_buffer",          (DL_FUNC) &_pjrt_ffi_harray_to_buffer,          1},
+    {"_pjrt_ffi_safetensors_load",          (DL_FUNC) &_pjrt_ffi_safetensors_load,          4},
+    {"_pjrt_ffi_safetensors_save",          (DL_FUNC) &_pjrt_ffi_safetensors_save,          5},
+    {"_pjrt_ffi_safetensors_tags",          (DL_FUNC) &_pjrt_ffi_safetensors_tags,          0},
     {NULL, NULL, 0}
 };
 }

@@ -53,8 +53,10 @@ cpp11::list ffi_buffer_from_vector(SEXP data, bool integer64, std::string dtype,
   const ndbuf::DType type = ndbuf::parse_dtype_or_throw(dtype);
   const ndbuf::Device target = ndbuf::resolve_device(device);
   const auto nbytes = static_cast<size_t>(view.length) * ndbuf::itemsize(type);
+  // The vector can only be aliased on the host; for a GPU the core uploads from it.
+  const ndbuf::Device host = ndbuf::is_host(target) ? target : ndbuf::Device{};
   ndbuf::BufferFromR made = ndbuf::buffer_from_r(view, type, shape_of(shape), check_of(check),
-                                                 target, alias_of(data, target, nbytes));
+                                                 target, alias_of(data, host, nbytes));
   // Both parts stay protected while the other and the list are allocated.
   const cpp11::sexp buffer = pjrt::wrap_buffer(std::move(made.tensor));
   const cpp11::sexp missing = cpp11::as_sexp(static_cast<double>(made.missing_stored));

@@ -50,17 +50,16 @@ std::string ffi_buffer_address(SEXP buffer) {
 // cannot tell from NA are counted in the attribute "pjrt_ambiguous" (absent when none).
 [[cpp11::register]]
 SEXP ffi_buffer_to_r(SEXP buffer) {
-  const ndbuf::Tensor dense = ndbuf::make_dense(pjrt::unwrap_buffer(buffer),
-                                                ndbuf::Order::kColumnMajor);
-  const ndbuf::RVectorType type = ndbuf::r_vector_type_for(dense.dtype());
-  cpp11::sexp out = cpp11::safe[Rf_allocVector](sexptype_for(type), dense.numel());
-  const int64_t ambiguous = ndbuf::convert_to_r(dense.dtype(), dense.data(),
-                                                cpp11::safe[DATAPTR](out), dense.numel());
-  // Through cpp11::safe: an allocation error must not jump over `dense`'s destructor.
+  const ndbuf::Tensor& tensor = pjrt::unwrap_buffer(buffer);
+  const ndbuf::RVectorType type = ndbuf::r_vector_type_for(tensor.dtype());
+  cpp11::sexp out = cpp11::safe[Rf_allocVector](sexptype_for(type), tensor.numel());
+  const int64_t ambiguous =
+      ndbuf::tensor_to_r(tensor, cpp11::safe[DATAPTR](out), ndbuf::Order::kColumnMajor);
+  // Through cpp11::safe: an allocation error must not jump over C++ destructors.
   if (type == ndbuf::RVectorType::kInteger64) {
     cpp11::safe[Rf_setAttrib](out, R_ClassSymbol, cpp11::safe[Rf_mkString]("integer64"));
   }
-  if (dense.rank() > 0) cpp11::safe[Rf_setAttrib](out, R_DimSymbol, ffi_buffer_shape(buffer));
+  if (tensor.rank() > 0) cpp11::safe[Rf_setAttrib](out, R_DimSymbol, ffi_buffer_shape(buffer));
   if (ambiguous > 0) {
     cpp11::safe[Rf_setAttrib](out, cpp11::safe[Rf_install]("pjrt_ambiguous"),
                               cpp11::safe[Rf_ScalarReal](static_cast<double>(ambiguous)));
@@ -80,7 +79,7 @@ cpp11::raws ffi_buffer_to_raw(SEXP buffer, bool row_major) {
 [[cpp11::register]]
 cpp11::strings ffi_devices(std::string platform) {
   const std::vector<ndbuf::Device> devices = ndbuf::list_devices(
-      ndbuf::resolve_device(platform).platform);
+      platform.empty() ? ndbuf::default_platform() : ndbuf::parse_platform(platform));
   cpp11::writable::strings out(static_cast<R_xlen_t>(devices.size()));
   for (size_t k = 0; k < devices.size(); ++k) {
     out[k] = ndbuf::device_spec(devices[k]);

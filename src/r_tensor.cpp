@@ -5,6 +5,7 @@
 
 #include <R_ext/Utils.h>
 
+#include "ndbuf/device_api.hpp"
 #include "ndbuf/error.hpp"
 #include "ndbuf/parallel.hpp"
 #include "ndbuf/storage.hpp"
@@ -27,6 +28,11 @@ std::shared_ptr<ndbuf::Storage> r_host_allocator(size_t nbytes, ndbuf::Device de
   keep.release();
   return storage;
 }
+
+// Called by the core once when a device (GPU) allocation runs out of memory, before its one
+// retry: a full collection runs the finalizers of unreachable buffers, which frees their device
+// memory. Device allocations happen in bindings, on the main thread.
+void r_reclaim_memory() { cpp11::safe[R_gc](); }
 
 const char* kBufferClass = "PJRTBuffer";
 
@@ -68,4 +74,5 @@ void pjrt_install_host_allocator(DllInfo* dll) {
   (void)dll;
   ndbuf::set_host_allocator(&pjrt::r_host_allocator);
   ndbuf::set_interrupt_poll(&pjrt::r_interrupt_pending);
+  ndbuf::set_memory_reclaimer(&pjrt::r_reclaim_memory);
 }

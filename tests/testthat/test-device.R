@@ -108,7 +108,7 @@ test_that("unknown platforms are errors listing the valid ones", {
 
 test_that("cuda errors clearly where there is no CUDA driver or GPU", {
   skip_if(cuda_available(), "CUDA is available on this machine")
-  msg <- "The cuda platform is not available on this machine: no CUDA driver or GPU was found."
+  msg <- "The cuda platform is not available on this machine: no CUDA driver was found"
   expect_error(pjrt_buffer(1, device = "cuda"), msg, fixed = TRUE)
   expect_error(pjrt_buffer(1, device = "cuda:0"), msg, fixed = TRUE)
   expect_error(pjrt_device("cuda"), msg, fixed = TRUE)

@@ -3,8 +3,10 @@
 #include <cstring>
 #include <string>
 
+#include "ndbuf/device_api.hpp"
 #include "ndbuf/error.hpp"
 #include "ndbuf/parallel.hpp"
+#include "ndbuf/reorder.hpp"
 
 namespace ndbuf {
 namespace {
@@ -32,12 +34,22 @@ void check_pred_bytes(const uint8_t* bytes, int64_t count) {
 
 BufferFromR buffer_from_r(const RVectorView& source, DType dtype, const Shape& shape,
                           MissingCheck check, Device device, const AliasStorage& alias) {
+  if (!is_host(device)) {
+    // Converted (or aliased) on the host exactly as for a CPU device, then uploaded once.
+    BufferFromR host = buffer_from_r(source, dtype, shape, check, Device{}, alias);
+    host.tensor = copy_to(host.tensor, device, Order::kColumnMajor);
+    return host;
+  }
   const int64_t numel = checked_numel(shape);
   check_length_matches(source.length, numel, shape);
   check_convertible(source.type, dtype);
   if (is_zero_copy(source.type, dtype) && source.length == numel && alias) {
     const int64_t missing = check_zero_copy_missing(source, dtype, check);
-    return {Tensor::dense(alias(), dtype, shape, Order::kColumnMajor), missing};
+    std::shared_ptr<Storage> storage = alias();
+    if (!is_host(storage->device())) {
+      fail(ErrorKind::kInvalidArgument, "An R vector can only be aliased by host memory.");
+    }
+    return {Tensor::dense(std::move(storage), dtype, shape, Order::kColumnMajor), missing};
   }
   Tensor tensor = Tensor::allocate(dtype, shape, Order::kColumnMajor, device);
   convert_from_r(source, dtype, tensor.data(), numel);
@@ -55,12 +67,23 @@ Tensor buffer_from_bytes(const void* bytes, int64_t nbytes, DType dtype, const S
              " requires " + std::to_string(needed) + (needed == 1 ? " byte." : " bytes."));
   }
   if (dtype == DType::kPred) check_pred_bytes(static_cast<const uint8_t*>(bytes), numel);
+  if (!is_host(device) && order == Order::kColumnMajor) {
+    // Already in the buffer's layout: one upload straight from the caller's bytes.
+    Tensor tensor = Tensor::allocate(dtype, shape, Order::kColumnMajor, device);
+    device_api(device.platform)
+        .copy_host_to_device(device.index, tensor.data(), bytes, static_cast<size_t>(nbytes));
+    return tensor;
+  }
+  if (!is_host(device)) {
+    return copy_to(buffer_from_bytes(bytes, nbytes, dtype, shape, order, Device{}), device,
+                   Order::kColumnMajor);
+  }
   Tensor tensor = Tensor::allocate(dtype, shape, Order::kColumnMajor, device);
   if (order == Order::kColumnMajor) {
     copy_bytes(tensor.data(), bytes, static_cast<size_t>(nbytes));
     return tensor;
   }
-  copy_strided(bytes, contiguous_strides(shape, order), tensor.data(), tensor.strides(), shape,
+  copy_strided_parallel(bytes, contiguous_strides(shape, order), tensor.data(), tensor.strides(), shape,
                itemsize(dtype));
   return tensor;
 }
@@ -70,9 +93,7 @@ Tensor buffer_empty(DType dtype, const Shape& shape, Device device) {
 }
 
 Tensor buffer_copy_to(const Tensor& buffer, Device device) {
-  Tensor copy = Tensor::allocate(buffer.dtype(), buffer.shape(), Order::kColumnMajor, device);
-  copy_to_dense(buffer, copy.data(), Order::kColumnMajor);
-  return copy;
+  return copy_to(buffer, device, Order::kColumnMajor);
 }
 
 }  // namespace ndbuf

@@ -2,6 +2,7 @@
 #include <atomic>
 #include <complex>
 #include <cstring>
+#include <memory>
 #include <type_traits>
 
 #include "ndbuf/convert.hpp"
@@ -84,6 +85,21 @@ int64_t convert_to_r(DType dtype, const void* in, void* out, int64_t count) {
     using T = typename decltype(tag)::type;
     return to_r<T>(static_cast<const T*>(in), out, count, dtype);
   });
+}
+
+int64_t tensor_to_r(const Tensor& tensor, void* out, Order order) {
+  if (tensor.numel() == 0) return 0;  // `out` may be null then
+  if (!is_host(tensor.device())) return tensor_to_r(to_host(tensor), out, order);
+  const DType dtype = tensor.dtype();
+  if (tensor.is_contiguous(order)) return convert_to_r(dtype, tensor.data(), out, tensor.numel());
+  if (dtype == DType::kF64 || dtype == DType::kC128) {  // R's own bytes: one strided copy
+    copy_to_dense(tensor, out, order);
+    return 0;
+  }
+  // Other types: gather the elements densely, then convert them.
+  const std::unique_ptr<char[]> dense(new char[static_cast<size_t>(tensor.nbytes())]);
+  copy_to_dense(tensor, dense.get(), order);
+  return convert_to_r(dtype, dense.get(), out, tensor.numel());
 }
 
 }  // namespace ndbuf

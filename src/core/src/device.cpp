@@ -4,19 +4,13 @@
 #include <cstdlib>
 #include <string>
 
+#include "ndbuf/device_api.hpp"
 #include "ndbuf/error.hpp"
 
 namespace ndbuf {
 namespace {
 
 constexpr int kMaxCpuDevices = 1024;
-
-Platform parse_platform(std::string_view name) {
-  if (name == "cpu") return Platform::kCpu;
-  if (name == "cuda") return Platform::kCuda;
-  fail(ErrorKind::kInvalidArgument,
-       "Unknown platform \"" + std::string(name) + "\"; valid platforms are cpu, cuda.");
-}
 
 int parse_index(std::string_view text, std::string_view spec) {
   const std::string digits(text);
@@ -46,6 +40,13 @@ int cpu_device_count() {
 
 }  // namespace
 
+Platform parse_platform(std::string_view name) {
+  if (name == "cpu") return Platform::kCpu;
+  if (name == "cuda") return Platform::kCuda;
+  fail(ErrorKind::kInvalidArgument,
+       "Unknown platform \"" + std::string(name) + "\"; valid platforms are cpu, cuda.");
+}
+
 std::string_view platform_name(Platform platform) {
   return platform == Platform::kCpu ? "cpu" : "cuda";
 }
@@ -65,8 +66,7 @@ std::string device_spec(const Device& device) {
 
 int device_count(Platform platform) {
   if (platform == Platform::kCpu) return cpu_device_count();
-  fail(ErrorKind::kDevice,
-       "The cuda platform is not available on this machine: no CUDA driver or GPU was found.");
+  return device_api(platform).count();
 }
 
 std::vector<Device> list_devices(Platform platform) {

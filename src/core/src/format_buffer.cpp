@@ -320,16 +320,14 @@ std::string default_buffer_footer(const Tensor& tensor) {
 }
 
 std::vector<std::string> format_buffer(const Tensor& tensor, const BufferPrintOptions& options) {
-  if (tensor.device().platform != Platform::kCpu) {
-    fail(ErrorKind::kDevice, "Cannot print a buffer on " +
-                                 std::string(platform_name(tensor.device().platform)) +
-                                 " directly; copy it to the CPU first.");
-  }
   std::vector<std::string> lines;
   if (options.header) lines.emplace_back(kBufferHeader);
   if (tensor.numel() > 0) {
-    dispatch(tensor.dtype(),
-             [&](auto tag) { format_data<decltype(tag)::value>(tensor, options, lines); });
+    // A GPU buffer is read through one copy to the host (its cost grows with the buffer, unlike
+    // printing from host memory); the footer still names the buffer's own platform.
+    const Tensor host = is_host(tensor.device()) ? tensor : to_host(tensor);
+    dispatch(host.dtype(),
+             [&](auto tag) { format_data<decltype(tag)::value>(host, options, lines); });
   }
   if (!options.footer) {
     lines.push_back(default_buffer_footer(tensor));

@@ -112,20 +112,7 @@ void copy_to_r_row_major(const Tensor& tensor, void* out) {
     fail(ErrorKind::kDevice, "Collecting needs the tensor in host memory; it is on " +
                                  device_label(tensor.device()) + ".");
   }
-  if (tensor.numel() == 0) return;  // `out` may be null then
-  const DType dtype = tensor.dtype();
-  if (tensor.is_contiguous(Order::kRowMajor)) {
-    convert_to_r(dtype, tensor.data(), out, tensor.numel());
-    return;
-  }
-  if (dtype == DType::kF64 || dtype == DType::kC128) {  // R's own bytes: one strided copy
-    copy_to_dense(tensor, out, Order::kRowMajor);
-    return;
-  }
-  // Narrow types: gather the elements densely, then widen them.
-  const std::unique_ptr<char[]> dense(new char[static_cast<size_t>(tensor.nbytes())]);
-  copy_to_dense(tensor, dense.get(), Order::kRowMajor);
-  convert_to_r(dtype, dense.get(), out, tensor.numel());
+  tensor_to_r(tensor, out, Order::kRowMajor);
 }
 
 }  // namespace ndbuf

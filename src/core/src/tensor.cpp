@@ -5,8 +5,10 @@
 #include <numeric>
 #include <string>
 
+#include "ndbuf/device_api.hpp"
 #include "ndbuf/error.hpp"
 #include "ndbuf/parallel.hpp"
+#include "ndbuf/reorder.hpp"
 
 namespace ndbuf {
 namespace {
@@ -82,7 +84,8 @@ Tensor Tensor::dense(std::shared_ptr<Storage> storage, DType dtype, Shape shape,
 
 Tensor Tensor::allocate(DType dtype, Shape shape, Order order, Device device) {
   const int64_t nbytes = checked_nbytes(checked_numel(shape), itemsize(dtype));
-  return dense(allocate_host(static_cast<size_t>(nbytes), device), dtype, std::move(shape), order);
+  return dense(allocate_storage(static_cast<size_t>(nbytes), device), dtype, std::move(shape),
+               order);
 }
 
 void* Tensor::data() const noexcept {
@@ -151,15 +154,23 @@ void copy_strided(const void* src, const Strides& src_strides, void* dst,
 
 void copy_to_dense(const Tensor& src, void* dst, Order order) {
   if (src.numel() == 0) return;  // `dst` may be null then, even for memcpy of 0 bytes
+  if (!is_host(src.device())) {
+    if (!src.is_contiguous(order)) return copy_to_dense(to_host(src), dst, order);
+    device_api(src.device().platform)
+        .copy_device_to_host(src.device().index, dst, src.data(), static_cast<size_t>(src.nbytes()));
+    return;
+  }
   if (src.is_contiguous(order)) {
     copy_bytes(dst, src.data(), static_cast<size_t>(src.nbytes()));
     return;
   }
-  copy_strided(src.data(), src.strides(), dst, contiguous_strides(src.shape(), order),
-               src.shape(), itemsize(src.dtype()));
+  // Tiled where the fastest axes differ (a transpose), parallel for large copies.
+  copy_strided_parallel(src.data(), src.strides(), dst, contiguous_strides(src.shape(), order),
+                        src.shape(), itemsize(src.dtype()));
 }
 
 Tensor make_dense(const Tensor& src, Order order) {
+  if (!is_host(src.device())) return make_dense(to_host(src), order);
   if (src.is_contiguous(order) && src.offset() == 0 &&
       static_cast<int64_t>(src.storage()->nbytes()) == src.nbytes()) {
     return src;

@@ -21,7 +21,9 @@ using AliasStorage = std::function<std::shared_ptr<Storage>()>;
 
 // A buffer of `shape` from an R vector: aliased when is_zero_copy() holds and no recycling is
 // needed, else converted into fresh memory. Throws before any buffer exists when a value
-// does not fit or the length does not match the shape.
+// does not fit or the length does not match the shape. On a device other than the host the
+// buffer is made on the host by the same rules (`alias` must hand out host storage), then
+// copied to the device once.
 BufferFromR buffer_from_r(const RVectorView& source, DType dtype, const Shape& shape,
                           MissingCheck check, Device device, const AliasStorage& alias);
 
@@ -33,8 +35,8 @@ Tensor buffer_from_bytes(const void* bytes, int64_t nbytes, DType dtype, const S
 // A dense column-major buffer with uninitialised contents.
 Tensor buffer_empty(DType dtype, const Shape& shape, Device device);
 
-// A dense copy of the buffer's elements on another device (CPU devices share host memory,
-// but each buffer still owns its storage).
+// A dense copy of the buffer's elements on another device, between any two devices (CPU
+// devices share host memory, but each buffer still owns its storage).
 Tensor buffer_copy_to(const Tensor& buffer, Device device);
 
 }  // namespace ndbuf

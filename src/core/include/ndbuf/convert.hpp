@@ -7,6 +7,7 @@
 #include <string>
 
 #include "ndbuf/dtype.hpp"
+#include "ndbuf/tensor.hpp"
 
 namespace ndbuf {
 
@@ -62,6 +63,10 @@ RVectorType r_vector_type_for(DType dtype) noexcept;
 // `out`. Returns how many values R cannot tell from NA: INT_MIN in i32, INT64_MIN in i64, and
 // ui64 values >= 2^63, which are stored as NA.
 int64_t convert_to_r(DType dtype, const void* in, void* out, int64_t count);
+
+// The elements of a tensor of any layout, on any device, written to `out` in `order` as
+// convert_to_r() writes them; returns the same count of values R cannot tell from NA.
+int64_t tensor_to_r(const Tensor& tensor, void* out, Order order);
 
 // "300", "255.7", "NA", "NaN", "-Inf": a value as an R user would write it.
 std::string format_value_for_message(double value);

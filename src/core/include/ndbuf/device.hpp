@@ -1,5 +1,7 @@
 // Devices: a platform and a 0-based index. CPU devices all share host memory; there are
 // PJRT_CPU_DEVICE_COUNT of them (default 1) so that multi-device code can be tested anywhere.
+// CUDA devices are the GPUs the CUDA driver reports (see device_api.hpp); where there is no
+// driver or GPU, every CUDA query is a kDevice error saying so.
 #pragma once
 
 #include <string>
@@ -19,6 +21,9 @@ struct Device {
   bool operator!=(const Device& other) const { return !(*this == other); }
 };
 
+// True for devices whose memory the host reads directly (CPU).
+inline bool is_host(const Device& device) { return device.platform == Platform::kCpu; }
+
 std::string_view platform_name(Platform platform);  // "cpu", "cuda"
 std::string platform_label(Platform platform);      // "CPU", "CUDA" (printer footers)
 std::string device_label(const Device& device);     // "CpuDevice(id=0)"
@@ -27,6 +32,9 @@ std::string device_spec(const Device& device);      // "cpu:0", accepted by reso
 // Number of devices of a platform on this machine; throws kDevice where it is missing.
 int device_count(Platform platform);
 std::vector<Device> list_devices(Platform platform);
+
+// "cpu" or "cuda"; anything else is kInvalidArgument listing the valid names.
+Platform parse_platform(std::string_view name);
 
 // The platform named by PJRT_PLATFORM, else CPU.
 Platform default_platform();

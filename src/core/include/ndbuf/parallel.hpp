@@ -33,7 +33,7 @@ void for_each_block(int64_t count, int64_t bytes_per_item, Body&& body,
   const int64_t per_item = std::max<int64_t>(1, elements_per_item);
   const int64_t block = std::max<int64_t>(1, kBlockElements / per_item);
   const int64_t round_size = std::max<int64_t>(1, kInterruptElements / per_item);
-  // Unused (by design) in builds without OpenMP, where the pragma is ignored.
+  // Unused where OpenMP is off (clang fuzz builds), where the pragma below is ignored.
   [[maybe_unused]] const bool parallel =
       count * bytes_per_item >= kParallelBytes && max_threads() > 1;
   for (int64_t round = 0; round < count; round += round_size) {

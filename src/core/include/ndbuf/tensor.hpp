@@ -19,7 +19,7 @@ class Tensor {
 
   // A dense tensor over `storage` in the given order.
   static Tensor dense(std::shared_ptr<Storage> storage, DType dtype, Shape shape, Order order);
-  // Fresh, uninitialised host memory laid out densely.
+  // Fresh, uninitialised memory on `device` (host memory for CPU devices), laid out densely.
   static Tensor allocate(DType dtype, Shape shape, Order order, Device device = Device{});
 
   DType dtype() const noexcept { return dtype_; }
@@ -32,7 +32,9 @@ class Tensor {
   const std::shared_ptr<Storage>& storage() const noexcept { return storage_; }
   const Device& device() const noexcept { return storage_->device(); }
 
-  // Address of the element at index (0, ..., 0).
+  // Address of the element at index (0, ..., 0). On a device that is not the host (is_host())
+  // this is a device address, which only that platform's DeviceApi may use: read values
+  // through to_host(), copy_to_dense() or make_dense().
   void* data() const noexcept;
   bool is_contiguous(Order order) const { return is_contiguous_(shape_, strides_, order); }
 
@@ -52,10 +54,21 @@ class Tensor {
   int64_t numel_;
 };
 
-// Writes the elements of `src` densely, in `order`, to `dst` (numel * itemsize bytes).
+// Writes the elements of `src` densely, in `order`, to host memory `dst` (numel * itemsize
+// bytes). `src` may live on any device.
 void copy_to_dense(const Tensor& src, void* dst, Order order);
-// A dense copy of `src` in `order` on the host; returns `src` itself when it already is one.
+// A dense tensor in `order` in host memory: `src` itself when it already is one on the host,
+// else a copy (on the host device cpu:0 when `src` lives on another platform).
 Tensor make_dense(const Tensor& src, Order order);
+
+// The same view (shape, strides, dtype) over host memory: `src` itself on a CPU device, else a
+// copy of the device bytes the view spans. Everything that reads values calls this first.
+Tensor to_host(const Tensor& src);
+
+// A fresh dense copy of `src` in `order` on `device`, between any two devices: host to device
+// is one copy from dense host memory, device to host one copy when `src` is dense in `order`,
+// and between GPUs a device-to-device (peer) copy.
+Tensor copy_to(const Tensor& src, Device device, Order order);
 
 // Copies elements between two strided layouts of the same shape and element size.
 void copy_strided(const void* src, const Strides& src_strides, void* dst,

@@ -1,0 +1,51 @@
+# SPEC section 8: pjrt_load_safetensors() and pjrt_save_safetensors() of a 1 GiB file of 256
+# tensors, as ratios against safetensors::safe_load_file(framework = "pjrt") and
+# safetensors::safe_save_file() timed in the same run. Both layouts are measured: vectors
+# (4 MiB f32 each), which load without a copy, and 1024 x 1024 f32 matrices, which are
+# transposed on the way in and out (see ?pjrt_load_safetensors).
+source(file.path("bench", "helpers.R"))
+suppressPackageStartupMessages(library(safetensors))
+
+count <- as.integer(Sys.getenv("PJRT_BENCH_ST_TENSORS", "256"))
+per_tensor <- 2^20  # f32 elements: 4 MiB
+bench_n <- count * per_tensor
+options(cli.progress_show_after = Inf)  # time the work, not the progress bars
+
+run_layout <- function(label, shape) {
+  set.seed(1)
+  values <- runif(per_tensor)
+  tensors <- lapply(seq_len(count), function(k) {
+    pjrt_buffer(values + k, dtype = "f32", shape = shape)
+  })
+  names(tensors) <- sprintf("layer%03d.weight", seq_len(count))
+  ours <- tempfile(fileext = ".safetensors")
+  theirs <- tempfile(fileext = ".safetensors")
+  on.exit(unlink(c(ours, theirs)))
+
+  # Baseline and pjrt alternate, so that the disk's write-back of one run weighs on both.
+  save <- interleaved(function() safe_save_file(tensors, theirs),
+                      function() pjrt_save_safetensors(tensors, ours))
+  stopifnot(identical(as_array(pjrt_load_safetensors(ours)[[7]]), as_array(tensors[[7]])))
+  report(list(row(paste("pjrt_save_safetensors(),", label), save[[2]], 0.5)),
+         "safetensors::safe_save_file()", save[[1]])
+  load <- interleaved(function() safe_load_file(ours, framework = "pjrt"),
+                      function() pjrt_load_safetensors(ours))
+  report(list(row(paste("pjrt_load_safetensors(),", label), load[[2]], 0.05)),
+         "safetensors::safe_load_file(framework = \"pjrt\")", load[[1]])
+}
+
+# Median elapsed seconds of `base()` and `ours()`, run alternately (collections excluded).
+interleaved <- function(base, ours, iterations = 3) {
+  times <- matrix(NA_real_, iterations, 2)
+  for (i in seq_len(iterations)) {
+    gc()
+    times[i, 1] <- system.time(base())[["elapsed"]]
+    gc()
+    times[i, 2] <- system.time(ours())[["elapsed"]]
+  }
+  apply(times, 2, stats::median)
+}
+
+cat(sprintf("%d tensors of %d f32 (%.2f GiB)\n", count, per_tensor, count * per_tensor * 4 / 2^30))
+run_layout("vectors (zero-copy)", per_tensor)
+run_layout("1024 x 1024 matrices (transposed)", c(1024, 1024))
