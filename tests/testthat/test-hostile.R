@@ -188,6 +188,30 @@ test_that("every argument of the HArray API rejects values of the wrong kind", {
   expect_identical(h$collect(), arr)
 })
 
+test_that("every argument of the safetensors functions rejects values of the wrong kind", {
+  skip_under_valgrind()
+  withr::local_dir(withr::local_tempdir())  # path = "x" writes ./x
+  path <- withr::local_tempfile(fileext = ".safetensors")
+  tensors <- list(w = pjrt_buffer(matrix(1:6, 2), dtype = "f32"))
+  pjrt_save_safetensors(tensors, path)
+  save_args <- list(tensors = tensors, path = path)
+  lines <- c(
+    sweep_argument("pjrt_save_safetensors", pjrt_save_safetensors, save_args, "tensors"),
+    sweep_argument("pjrt_save_safetensors", pjrt_save_safetensors, save_args, "path"),
+    sweep_argument("pjrt_save_safetensors", pjrt_save_safetensors, save_args, "metadata"),
+    sweep_argument("pjrt_save_safetensors", pjrt_save_safetensors, save_args, "allow_c128"),
+    sweep_argument("pjrt_load_safetensors", pjrt_load_safetensors, list(path = path), "path"),
+    sweep_argument("pjrt_load_safetensors", pjrt_load_safetensors, list(path = path), "device"),
+    sweep_argument("pjrt_load_safetensors", pjrt_load_safetensors, list(path = path), "names")
+  )
+  expect_snapshot(writeLines(lines), transform = function(x) {
+    gsub(getwd(), "<dir>", gsub(path, "<path>", x, fixed = TRUE), fixed = TRUE)
+  })
+  expect_match(lines[startsWith(lines, "pjrt_load_safetensors(names = 1i)")],
+               "`names` must be NULL or a character vector without missing values.", fixed = TRUE)
+  expect_identical(as_array(pjrt_load_safetensors(path)$w), array(as.double(1:6), c(2, 3)))
+})
+
 # ---- shapes -------------------------------------------------------------------------------------
 
 test_that("negative, fractional, missing and huge shapes are clear errors", {
