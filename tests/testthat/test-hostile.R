@@ -65,10 +65,10 @@ sweep_argument <- function(label, fn, args, arg) {
   }, character(1), USE.NAMES = FALSE)
 }
 
-# Bytes held by R's heap (cons cells and vector cells) after a full collection. Buffers live
-# in R raw vectors and zero-copy buffers keep their R vector, so a leaked buffer, storage or
-# C++ object holding one shows up here.
-# Finalizers run in the first collection; what they release goes in the second.
+# Bytes held by R's heap (cons cells and vector cells). Buffers live in R raw vectors and
+# zero-copy buffers keep their R vector, so a leaked buffer, storage or C++ object holding one
+# shows up here. Two collections: finalizers run in the first, what they release goes in the
+# second.
 heap_bytes <- function() {
   gc(full = TRUE)
   used <- gc(full = TRUE)[, 1]
