@@ -61,12 +61,12 @@ san:
 	cmake --build $(BUILD)/san -j$(JOBS)
 	cd $(BUILD)/san && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j$(JOBS)
 
-# The R tests that reach the C++ core, under valgrind's memcheck (about 10 minutes: R runs ~25x
+# The R tests that reach the C++ core, under valgrind's memcheck (about 12 minutes: R runs ~25x
 # slower; test-hostile.R leaves its sweeps, gctorture() and repetitions to the ordinary runs
 # when PJRT_VALGRIND is set). A memory error or a definite leak fails the target (valgrind's
 # exit code). Expectation failures do not: valgrind has no 80-bit long double, so R parses
 # literals such as 2^63 and 1e300 slightly differently under it; the ordinary runs check values.
-VALGRIND_TESTS ?= hostile|buffer|convert|harray|zero-copy
+VALGRIND_TESTS ?= hostile|buffer|convert|harray|zero-copy|safetensors
 VALGRIND := valgrind -q --leak-check=full --errors-for-leak-kinds=definite \
   --show-leak-kinds=definite --error-exitcode=1 --suppressions=$(ROOT)/tools/valgrind.supp
 valgrind:

@@ -11,13 +11,16 @@
 namespace ndbuf {
 namespace {
 
+// "2x3" as pjrt words shapes in this message; beyond kMessageDims dims an elided tuple.
+std::string shape_text(const Shape& shape) {
+  if (shape.empty()) return "()";
+  return shape.size() > kMessageDims ? shape_to_tuple(shape) : shape_to_string(shape);
+}
+
 void check_length_matches(int64_t length, int64_t numel, const Shape& shape) {
   if (length == numel || length == 1) return;
   fail(ErrorKind::kInvalidArgument, "Data has length " + std::to_string(length) +
-                                        ", but specified shape is " +
-                                        (shape.empty() ? "()"
-                                         : shape.size() > kMessageDims ? shape_to_tuple(shape)
-                                                                        : shape_to_string(shape)));
+                                        ", but specified shape is " + shape_text(shape));
 }
 
 void check_pred_bytes(const uint8_t* bytes, int64_t count) {
