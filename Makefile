@@ -8,7 +8,7 @@ export PJRT_FIXTURES_DIR ?= $(abspath $(ROOT)/../shared/fixtures)
 RSCRIPT := Rscript --vanilla
 FUZZ_SECONDS ?= 30
 
-.PHONY: setup deps install demo test test-core test-r test-r-fake-cuda gpu-check check bench san valgrind fuzz fuzz-corpus format lint clean
+.PHONY: setup deps install demo test test-core test-r test-r-fake-cuda gpu-check check bench san san-core valgrind fuzz fuzz-corpus format lint clean
 
 setup: deps install
 
@@ -31,6 +31,7 @@ $(BUILD)/core/Makefile: $(CORE)/CMakeLists.txt
 	cmake -S $(CORE) -B $(BUILD)/core -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 
 test-core: $(BUILD)/core/Makefile
+	bash tools/check-makevars.sh
 	cmake --build $(BUILD)/core -j$(JOBS)
 	cd $(BUILD)/core && ctest --output-on-failure -j$(JOBS)
 
@@ -56,7 +57,10 @@ bench: setup
 	cmake --build $(BUILD)/bench -j$(JOBS)
 	for f in bench/*.R; do $(RSCRIPT) $$f || exit 1; done
 
-san:
+# The core's GoogleTest suite under ASan + UBSan, then the R tests under valgrind.
+san: san-core valgrind
+
+san-core:
 	cmake -S $(CORE) -B $(BUILD)/san -DCMAKE_BUILD_TYPE=Debug -DNDBUF_SANITIZE=ON >/dev/null
 	cmake --build $(BUILD)/san -j$(JOBS)
 	cd $(BUILD)/san && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j$(JOBS)
