@@ -330,6 +330,11 @@ test_that("printing complex values and special values", {
   })
 })
 
+test_that("huge numbers print in all their digits", {
+  skip_under_valgrind("R parses 1e300 to another double under valgrind (no 80-bit long double)")
+  expect_output(f64(array(1e300))$print(), paste0("[1", strrep("0", 300), "]"), fixed = TRUE)
+})
+
 test_that("numbers are shortest round-trip digits of their own type, never exponents", {
   expect_output(f32(array(1 / 3))$print(), "[0.33333334]", fixed = TRUE)
   expect_output(f64(array(1 / 3))$print(), "[0.3333333333333333]", fixed = TRUE)
@@ -338,7 +343,6 @@ test_that("numbers are shortest round-trip digits of their own type, never expon
   expect_output(f64(array(1e10))$print(), "[10000000000]", fixed = TRUE)
   expect_output(f64(array(1e-7))$print(), "[0.0000001]", fixed = TRUE)
   expect_output(f32(array(2097152.25))$print(), "[2097152.3]", fixed = TRUE)
-  expect_output(f64(array(1e300))$print(), paste0("[1", strrep("0", 300), "]"), fixed = TRUE)
   expect_snapshot({
     f32(array(c(0.1, 1 / 3, 2 / 3, 1e-7, 1e10, 123.456, 3.4028234663852886e38)))$print()
     f64(array(c(0.1, 1 / 3, 2 / 3, 1e-7, 1e10, 123.456, 0.1 + 0.2)))$print()

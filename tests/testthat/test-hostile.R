@@ -87,10 +87,8 @@ f64 <- function(x) pjrt_buffer(x, dtype = "f64")
 
 # `make valgrind` runs this file under memcheck, where R is ~25 times slower: the argument
 # sweeps (R-level checks, a thousand cli errors), gctorture() and the repetition counts run in
-# the ordinary test runs only; memcheck checks the rest for memory errors and leaks itself.
-skip_under_valgrind <- function() {
-  skip_if(nzchar(Sys.getenv("PJRT_VALGRIND")), "too slow under valgrind (make valgrind)")
-}
+# the ordinary test runs only (skip_under_valgrind(), helper-valgrind.R); memcheck checks the
+# rest for memory errors and leaks itself.
 
 # ---- wrong types for every argument of every exported function ---------------------------------
 
