@@ -18,27 +18,16 @@
 
 #include "ndbuf/error.hpp"
 #include "ndbuf/mapped_file.hpp"
+#include "safetensors_bytes.hpp"
 
 namespace ndbuf {
 namespace {
 
 // ---- helpers -------------------------------------------------------------------------------
 
-std::string le64(uint64_t v) {
-  std::string s(8, '\0');
-  for (int k = 0; k < 8; ++k) s[k] = static_cast<char>(v >> (8 * k));
-  return s;
-}
-
-std::string file_bytes(const std::string& header, const std::string& data = "") {
-  return le64(header.size()) + header + data;
-}
-
-std::shared_ptr<Storage> as_storage(const std::string& bytes) {
-  auto storage = allocate_host(bytes.size());
-  if (!bytes.empty()) std::memcpy(storage->data(), bytes.data(), bytes.size());
-  return storage;
-}
+using safetensors_bytes::as_storage;
+using safetensors_bytes::file_bytes;
+using safetensors_bytes::le64;
 
 std::string read_all(const std::string& path) {  // small files only
   std::ifstream in(path, std::ios::binary);
