@@ -7,6 +7,7 @@
 
 #include "ndbuf/parallel.hpp"
 #include "ndbuf/tensor.hpp"
+#include "strided_walk.hpp"
 
 namespace ndbuf {
 namespace {
@@ -78,30 +79,6 @@ Squeezed squeeze(const Shape& shape, const Strides& src, const Strides& dst) {
   return q;
 }
 
-// Calls visit(src_pos, dst_pos) for each of `count` combinations of the `outer` axes (an
-// odometer, the last of them fastest); positions are in elements.
-template <class Visit>
-void walk(const Shape& shape, const Strides& src, const Strides& dst,
-          const std::vector<size_t>& outer, int64_t count, Visit&& visit) {
-  std::vector<int64_t> counter(shape.size(), 0);
-  int64_t src_pos = 0;
-  int64_t dst_pos = 0;
-  for (int64_t n = 0; n < count; ++n) {
-    visit(src_pos, dst_pos);
-    for (size_t j = outer.size(); j-- > 0;) {
-      const size_t axis = outer[j];
-      if (++counter[axis] < shape[axis]) {
-        src_pos += src[axis];
-        dst_pos += dst[axis];
-        break;
-      }
-      src_pos -= src[axis] * (shape[axis] - 1);
-      dst_pos -= dst[axis] * (shape[axis] - 1);
-      counter[axis] = 0;
-    }
-  }
-}
-
 // An element-by-element copy along the destination's fastest axis, on this thread only
 // (blocks of copy_strided_parallel() must not start threads or poll for interrupts).
 void copy_serial(const char* s, const Strides& ss, char* d, const Strides& ds,
@@ -116,7 +93,8 @@ void copy_serial(const char* s, const Strides& ss, char* d, const Strides& ds,
   for (size_t k = 0; k < shape.size(); ++k) {
     if (k != inner) outer.push_back(k);
   }
-  walk(shape, ss, ds, outer, checked_numel(shape) / shape[inner], [&](int64_t sp, int64_t dp) {
+  const int64_t rows = checked_numel(shape) / shape[inner];
+  walk_strided(shape, ss, ds, outer, 0, rows, [&](int64_t sp, int64_t dp) {
     for (int64_t i = 0; i < shape[inner]; ++i) {
       std::memcpy(d + (dp + i * ds[inner]) * item, s + (sp + i * ss[inner]) * item, itemsize);
     }
@@ -161,7 +139,7 @@ void copy_strided_tiled(const void* src, const Strides& src_strides, void* dst,
     if (k != a && k != b) outer.push_back(k);
   }
   const int64_t planes = checked_numel(q.shape) / (q.shape[a] * q.shape[b]);
-  walk(q.shape, q.src, q.dst, outer, planes, [&](int64_t src_pos, int64_t dst_pos) {
+  walk_strided(q.shape, q.src, q.dst, outer, 0, planes, [&](int64_t src_pos, int64_t dst_pos) {
     copy_plane_of(itemsize, s + src_pos * item, q.src[a] * item, q.src[b] * item,
                   d + dst_pos * item, q.dst[a] * item, q.dst[b] * item, q.shape[a], q.shape[b]);
   });

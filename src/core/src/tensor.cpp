@@ -9,6 +9,7 @@
 #include "ndbuf/error.hpp"
 #include "ndbuf/parallel.hpp"
 #include "ndbuf/reorder.hpp"
+#include "strided_walk.hpp"
 
 namespace ndbuf {
 namespace {
@@ -118,36 +119,15 @@ void copy_strided(const void* src, const Strides& src_strides, void* dst,
   const int64_t rows = numel / shape[inner];
   const char* s = static_cast<const char*>(src);
   char* d = static_cast<char*>(dst);
-  // Rows are split into blocks that run in parallel; each block starts its odometer over the
-  // outer axes from its first row's multi-index.
+  // Rows are split into blocks that run in parallel, each walking its own range of rows.
+  const std::vector<size_t> outer(axes.begin(), axes.end() - 1);
   const int64_t row_bytes = 2 * shape[inner] * item;
   auto copy_rows = [&](int64_t begin, int64_t end) {
-    std::vector<int64_t> counter(rank, 0);
-    int64_t src_pos = 0;
-    int64_t dst_pos = 0;
-    int64_t rest = begin;
-    for (size_t k = rank - 1; k-- > 0;) {
-      const size_t axis = axes[k];
-      counter[axis] = rest % shape[axis];
-      rest /= shape[axis];
-      src_pos += counter[axis] * src_strides[axis];
-      dst_pos += counter[axis] * dst_strides[axis];
-    }
-    for (int64_t row = begin; row < end; ++row) {
-      copy_row_of(itemsize, s + src_pos * item, src_strides[inner] * item, d + dst_pos * item,
-                  dst_strides[inner] * item, shape[inner]);
-      for (size_t k = rank - 1; k-- > 0;) {  // odometer, innermost outer axis first
-        const size_t axis = axes[k];
-        if (++counter[axis] < shape[axis]) {
-          src_pos += src_strides[axis];
-          dst_pos += dst_strides[axis];
-          break;
-        }
-        src_pos -= src_strides[axis] * (shape[axis] - 1);
-        dst_pos -= dst_strides[axis] * (shape[axis] - 1);
-        counter[axis] = 0;
-      }
-    }
+    walk_strided(shape, src_strides, dst_strides, outer, begin, end - begin,
+                 [&](int64_t src_pos, int64_t dst_pos) {
+                   copy_row_of(itemsize, s + src_pos * item, src_strides[inner] * item,
+                               d + dst_pos * item, dst_strides[inner] * item, shape[inner]);
+                 });
   };
   for_each_block(rows, row_bytes, copy_rows, shape[inner]);
 }
