@@ -8,7 +8,7 @@ export PJRT_FIXTURES_DIR ?= $(abspath $(ROOT)/../shared/fixtures)
 RSCRIPT := Rscript --vanilla
 FUZZ_SECONDS ?= 30
 
-.PHONY: setup deps install demo test test-core test-r test-r-fake-cuda gpu-check check bench san san-core valgrind fuzz fuzz-corpus format lint clean
+.PHONY: setup deps install demo test test-core test-r test-r-fake-cuda gpu-check check site bench san san-core valgrind fuzz fuzz-corpus format lint clean
 
 setup: deps install
 
@@ -50,7 +50,13 @@ gpu-check:
 
 check:
 	rm -rf $(BUILD)/check && mkdir -p $(BUILD)/check
-	cd $(BUILD)/check && R CMD build --no-build-vignettes $(ROOT) && _R_CHECK_FORCE_SUGGESTS_=false R CMD check --no-manual pjrt_*.tar.gz
+	cd $(BUILD)/check && R CMD build --no-build-vignettes $(ROOT) && _R_CHECK_FORCE_SUGGESTS_=false R CMD check --no-manual --ignore-vignettes pjrt_*.tar.gz
+
+# The pkgdown site (reference, vignette, news) in build/site, built offline from the installed
+# package (`make site` checks that every example and the vignette run).
+site: install
+	rm -rf $(BUILD)/site
+	$(RSCRIPT) -e 'options(pkgdown.internet = FALSE); pkgdown::build_site(install = FALSE, new_process = FALSE, preview = FALSE)'
 
 bench: setup
 	cmake -S $(CORE) -B $(BUILD)/bench -DCMAKE_BUILD_TYPE=Release -DNDBUF_BENCH=ON -DNDBUF_TESTS=OFF >/dev/null

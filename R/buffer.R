@@ -4,6 +4,32 @@
 #' 0-dimensional buffer from one value, and `pjrt_empty()` a buffer with unspecified
 #' contents.
 #'
+#' @section Extractors:
+#' * [shape()] the dimensions (`integer()` for a 0-d buffer); `dim()` and `length()` as for
+#'   the R array.
+#' * [dtype()] and [elt_type()] the element type, a `PJRTElementType` such as `<f32>`.
+#' * [device()] the device holding the data and [platform()] its platform (`"cpu"`, `"cuda"`).
+#'
+#' @section Converters:
+#' * [as_array()] the values as an R array with `dim = shape(x)` (a plain vector for a 0-d
+#'   buffer); `as.array()`, `as.matrix()`, `as.vector()`, `as.double()`, `as.integer()`,
+#'   `as.logical()` as for that array (see [PJRTBuffer] for the other base R functions).
+#' * [as_raw()] the element bytes, in row-major or column-major order.
+#' * [copy_buffer()] a copy on another device; [HArray]`$new_from_buffer()` a harmonium view
+#'   of the same memory.
+#'
+#' @section Reading and Writing safetensors:
+#' [pjrt_save_safetensors()] writes a named list of buffers to a safetensors file and
+#' [pjrt_load_safetensors()] reads one back as a named list of buffers (memory-mapped, so
+#' reading is cheap). Buffers also work with the safetensors package (framework `"pjrt"`).
+#'
+#' @section Scalars:
+#' `pjrt_scalar(x)` makes a 0-dimensional buffer (shape `integer()`) from a single value: it
+#' prints as one cell, `shape()` is `integer()`, `dim()` is `NULL` and `as_array()` returns a
+#' plain length-1 vector. A 1-element vector given to `pjrt_buffer()` instead has shape `1`.
+#' A 0-d PJRTBuffer given to `pjrt_scalar()` is returned as it is; a buffer of any other
+#' shape is an error.
+#'
 #' @section Shape:
 #' The shape defaults to `dim(data)`, else `length(data)`. A supplied `shape` may re-shape
 #' data of the same element count (read in R's column-major order); the only recycling is of
@@ -20,7 +46,8 @@
 #'   NA and the dtype share a bit pattern and the vector travels without a copy: integer NA
 #'   at `i32` arrives as INT_MIN, `integer64` NA at `i64` as INT64_MIN. `check` decides what
 #'   happens then: `"warn"` (default) warns with the count, `"error"` rejects them, and
-#'   `"ignore"` skips the scan (creation is then O(1)).
+#'   `"ignore"` skips the scan (creation is then O(1)). The logical spelling of the original
+#'   pjrt package is accepted too: `check = TRUE` is `"error"`, `check = FALSE` is `"ignore"`.
 #' * `pred` takes `TRUE`/`FALSE` and the numbers 0 and 1 only.
 #' * Float dtypes take any number; missing values become NaN, values too large become Inf,
 #'   and narrowing rounds to nearest, ties to even. Complex data only goes to `c64`/`c128`;
@@ -41,16 +68,24 @@
 #' @param shape The dimensions (see the Shape section).
 #' @param ... Only `check` (all methods) and `row_major` (raw data) are accepted.
 #'   `check` says how missing values that travel without a copy are treated: `"warn"`
-#'   (default), `"error"` or `"ignore"`.
+#'   (default), `"error"` or `"ignore"`; `TRUE` means `"error"` and `FALSE` `"ignore"`.
 #' @param row_major For raw data, required: `TRUE` when the bytes are in C (row-major) order,
 #'   `FALSE` when they are in R's column-major order.
-#' @return A `PJRTBuffer`.
+#' @return A `PJRTBuffer` (see [PJRTBuffer] for what base R does with one).
+#' @seealso [as_array()] to convert back, [print.PJRTBuffer()] for printing, [shape()],
+#'   [elt_type()], [device()], [copy_buffer()], [pjrt_save_safetensors()], [HArray].
 #' @examples
 #' pjrt_buffer(c(1, 2, 3, 4))
 #' pjrt_buffer(matrix(1:6, nrow = 2))
+#' # A 3-d buffer prints as matrices over its last two dimensions
+#' pjrt_buffer(array(1:12, dim = c(2, 2, 3)), dtype = "i16")
 #' pjrt_buffer(2^40, dtype = "i64")
+#' pjrt_buffer(c(1L, NA), check = FALSE) # NA stored as INT_MIN, silently
 #' pjrt_scalar(42, dtype = "f32")
 #' pjrt_buffer(as.raw(1:6), dtype = "ui8", shape = c(2, 3), row_major = TRUE)
+#' # Memory with unspecified contents, e.g. to be filled by a program
+#' e <- pjrt_empty("f32", c(2, 3))
+#' shape(e)
 #' try(pjrt_buffer(c(1, 256), dtype = "ui8"))
 #' @export
 pjrt_buffer <- function(data, dtype = NULL, device = NULL, shape = NULL, ...) {
@@ -159,6 +194,19 @@ pjrt_scalar.raw <- function(data, dtype = NULL, device = NULL, ...) {
   buffer_from_raw(data, dtype, device, integer(), TRUE, check, FALSE)
 }
 
+#' @export
+pjrt_scalar.PJRTBuffer <- function(data, dtype = NULL, device = NULL, ...) {
+  dims <- shape(data)
+  if (length(dims) != 0) {
+    cli::cli_abort(c(
+      "{.fn pjrt_scalar} needs a 0-d buffer.",
+      x = "{.arg data} has {describe_buffer(data)}.",
+      i = "Use {.fn pjrt_buffer} for buffers of any shape."
+    ))
+  }
+  pjrt_buffer(data, dtype = dtype, device = device, ...)
+}
+
 #' @rdname pjrt_buffer
 #' @export
 pjrt_empty <- function(dtype, shape, device = NULL) {
@@ -215,8 +263,13 @@ warn_missing_stored <- function(count, dtype, call) {
 }
 
 abort_unsupported_data <- function(data, fn, call = caller_env()) {
+  accepted <- if (fn == "pjrt_scalar") {
+    "Supply a logical, integer, double, complex, integer64 or raw value, or a 0-d PJRTBuffer."
+  } else {
+    "Supply a logical, integer, double, complex, integer64 or raw vector, a PJRTBuffer or an HArray."
+  }
   cli::cli_abort(c(
     "{.fn {fn}} cannot make a buffer from {.obj_type_friendly {data}} (class {.cls {class(data)}}).",
-    i = "Supply a logical, integer, double, complex, integer64 or raw vector, a PJRTBuffer or an HArray."
+    i = accepted
   ), call = call)
 }

@@ -8,13 +8,17 @@
 #' Some values cannot be told apart from NA in R: INT_MIN in `i32` and INT64_MIN in `i64`
 #' buffers read as NA, and `ui64` values of 2^63 or more, which integer64 cannot hold, are
 #' returned as NA. `check` says what happens then: `"warn"` (default) warns with the count,
-#' `"error"` errors, `"ignore"` is silent.
+#' `"error"` errors, `"ignore"` is silent. `check = TRUE` (as the original pjrt package spells
+#' it) means `"error"`, `check = FALSE` means `"ignore"`.
 #'
 #' @param x A PJRTBuffer.
-#' @param check `"warn"`, `"error"` or `"ignore"`.
+#' @param check `"warn"`, `"error"` or `"ignore"`; or `TRUE` (`"error"`) or `FALSE`
+#'   (`"ignore"`).
 #' @param row_major Required for `as_raw()`: `TRUE` for bytes in C (row-major) order,
 #'   `FALSE` for R's column-major order.
 #' @param ... Unused.
+#' @seealso [pjrt_buffer()] to make buffers, [PJRTBuffer] for base R conversions such as
+#'   `as.matrix()`, [shape()] and [elt_type()] for the properties.
 #' @return An R array or vector (`as_array()`), a raw vector (`as_raw()`).
 #' @examples
 #' b <- pjrt_buffer(matrix(1:6, nrow = 2), dtype = "i16")
@@ -98,6 +102,7 @@ as.logical.PJRTBuffer <- function(x, ...) as.logical(as_array(x))
 #'
 #' @param x A PJRTBuffer.
 #' @param ... Unused.
+#' @seealso [elt_type()], [device()], [pjrt_buffer()].
 #' @return An integer vector.
 #' @examples
 #' shape(pjrt_buffer(matrix(1:6, nrow = 2)))

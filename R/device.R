@@ -62,6 +62,7 @@ device_spec <- function(device, call = caller_env()) {
 #' @param platform A platform name, or `NULL` for the default platform.
 #' @param ... Unused.
 #' @return A `PJRTDevice`; `devices()` a list of them; `platform()` a string.
+#' @seealso [copy_buffer()] to move buffers, [pjrt_buffer()] and its `device` argument.
 #' @examples
 #' pjrt_device()
 #' devices("cpu")

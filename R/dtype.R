@@ -35,6 +35,7 @@ new_element_type <- function(name) structure(name, class = "PJRTElementType")
 #'
 #' @param x A [PJRTBuffer][pjrt_buffer].
 #' @param ... Unused.
+#' @seealso [shape()], [device()], [pjrt_buffer()] for the dtype names.
 #' @return A `PJRTElementType`.
 #' @examples
 #' b <- pjrt_buffer(1:3)

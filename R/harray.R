@@ -25,8 +25,9 @@
 #' * `shape()`: the dimensions, an integer vector (`integer(0)` for 0-d); `ndim()` its length.
 #' * `dtype()`: the element type, an [HDataType].
 #' * `slice(range)`: a view of part of the array, sharing its memory (see below).
-#' * `print()`: writes `HArray`, the dtype, and the values in nested brackets; returns
-#'   `NULL` invisibly. Numbers are the shortest decimals that read back to the same value in
+#' * `print()`: writes the values in nested brackets; returns `NULL` invisibly. The S3
+#'   `print(h)` (what auto-printing calls) writes `HArray` and the dtype on lines of their
+#'   own first, then the same values. Numbers are the shortest decimals that read back to the same value in
 #'   the element's own type (Float32 `0.33333334`, Float64 `0.3333333333333333`), never in
 #'   exponent notation (`1e10` prints `10000000000`, `1e-7` prints `0.0000001`), whole values
 #'   without `.0`, and `NaN`, `inf`, `-inf`, `-0`; complex values print as `1+2i`, `3-4i`.
@@ -85,7 +86,8 @@
 #'   (an empty range does not move it); it names no element.
 #'
 #' @format `HArray` and [HDataType] are locked environments.
-#' @seealso [HDataType], [pjrt_buffer()]
+#' @seealso [HDataType], [pjrt_buffer()] and [PJRTBuffer] for the buffer face of the same
+#'   memory, [as_array()].
 #' @examples
 #' arr <- array(c(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12), c(3, 4))
 #' harray <- HArray$new_from_values(arr, HDataType$Float32)
@@ -94,12 +96,12 @@
 #' harray$ndim() # 2
 #' harray$dtype() # Float32
 #' harray$print()
-#' # HArray
-#' # Float32
 #' # [[1, 2, 3],
 #' #  [4, 5, 6],
 #' #  [7, 8, 9],
 #' #  [10, 11, 12]]
+#' print(harray) # the same, after the lines `HArray` and `Float32`
+#' names(harray) # the methods
 #' harray$is_standard_layout() # TRUE
 #' harray$collect() # arr again
 #'
@@ -143,6 +145,7 @@ HArray <- new.env(parent = emptyenv())
 #' (also as the methods `eq()` and `ne()`); `print()` is a method too.
 #'
 #' @format A locked environment.
+#' @seealso [HArray].
 #' @examples
 #' HDataType$Float32
 #' HDataType$Float32 == HDataType$Float32 # TRUE
@@ -202,8 +205,7 @@ HArray$slice <- function(range) {
 }
 
 HArray$print <- function() {
-  text <- with_core(ffi_harray_format(self))
-  cat("HArray\n", unclass(self$dtype()), "\n", text, "\n", sep = "")
+  cat(with_core(ffi_harray_format(self)), "\n", sep = "")
   invisible(NULL)
 }
 
@@ -282,6 +284,8 @@ bind_method <- function(self, name, class_env, class_name, call) {
 
 #' @export
 print.HArray <- function(x, ...) {
+  cat("HArray\n")
+  x$dtype()$print()
   x$print()
   invisible(x)
 }

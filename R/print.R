@@ -31,18 +31,20 @@
 #' `max_rows_slice` caps the rows of each matrix. When anything is left out, the line
 #' ` ... [output was truncated, set max_rows = -1 to see all]` precedes the footer.
 #' Negative limits (and `Inf`) mean no limit. The defaults come from the options
-#' `pjrt.print_max_rows` (30) and `pjrt.print_max_width` (85).
+#' `pjrt.print_max_rows` (30), `pjrt.print_max_width` (85) and `pjrt.print_max_rows_slice`
+#' (unset: the same as `max_rows`).
 #'
 #' @param x A PJRTBuffer.
 #' @param max_rows The most data lines to print over the whole buffer; `-1` for all.
 #' @param max_width The width of data lines in characters, including their leading space;
 #'   negative for no limit.
 #' @param max_rows_slice The most rows to print of each matrix; negative for no limit.
-#'   Defaults to `max_rows`.
+#'   Defaults to the option `pjrt.print_max_rows_slice`, else `max_rows`.
 #' @param header Whether to print the `PJRTBuffer ` line.
 #' @param footer `NULL` for the default footer, `""` for none, or a string to print in its
 #'   place (followed by a space, as the default footer is).
 #' @param ... Ignored.
+#' @seealso [pjrt_buffer()], [as_array()], [str()][PJRTBuffer] for a one-line summary.
 #' @return `print()` returns `x` invisibly; `format()` a character vector of lines.
 #' @examples
 #' pjrt_buffer(c(1, 2, 3, 4))
@@ -55,7 +57,8 @@
 #' @export
 print.PJRTBuffer <- function(x, max_rows = getOption("pjrt.print_max_rows", 30),
                              max_width = getOption("pjrt.print_max_width", 85),
-                             max_rows_slice = max_rows, header = TRUE, footer = NULL, ...) {
+                             max_rows_slice = getOption("pjrt.print_max_rows_slice", max_rows),
+                             header = TRUE, footer = NULL, ...) {
   writeLines(format_buffer_lines(x, max_rows, max_width, max_rows_slice, header, footer))
   invisible(x)
 }
@@ -64,7 +67,8 @@ print.PJRTBuffer <- function(x, max_rows = getOption("pjrt.print_max_rows", 30),
 #' @export
 format.PJRTBuffer <- function(x, max_rows = getOption("pjrt.print_max_rows", 30),
                               max_width = getOption("pjrt.print_max_width", 85),
-                              max_rows_slice = max_rows, header = TRUE, footer = NULL, ...) {
+                              max_rows_slice = getOption("pjrt.print_max_rows_slice", max_rows),
+                              header = TRUE, footer = NULL, ...) {
   format_buffer_lines(x, max_rows, max_width, max_rows_slice, header, footer)
 }
 

@@ -62,6 +62,8 @@
 #' @return `pjrt_save_safetensors()` returns `path` invisibly. `pjrt_load_safetensors()`
 #'   returns a named list of PJRTBuffers with attribute `metadata`: the file's
 #'   `__metadata__` as a named list of strings, or `NULL` when the file has none.
+#' @seealso [pjrt_buffer()], [as_array()], [HArray] (the safetensors package reads these
+#'   files too).
 #' @examples
 #' path <- tempfile(fileext = ".safetensors")
 #' x <- list(w = pjrt_buffer(matrix(1:6, 2), dtype = "f32"), b = pjrt_buffer(1:3, dtype = "i8"))

@@ -24,9 +24,12 @@ check_dots_allowed <- function(dots, allowed, call = caller_env()) {
 }
 
 check_missing_mode <- function(check, call = caller_env()) {
+  # The logical spelling of the original pjrt package.
+  if (isTRUE(check)) return("error")
+  if (isFALSE(check)) return("ignore")
   if (!is.character(check) || length(check) != 1 || is.na(check)) {
     cli::cli_abort(
-      "{.arg check} must be {.str warn}, {.str error} or {.str ignore}, not {.obj_type_friendly {check}}.",
+      "{.arg check} must be {.str warn}, {.str error}, {.str ignore}, TRUE or FALSE, not {.obj_type_friendly {check}}.",
       call = call
     )
   }

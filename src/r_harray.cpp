@@ -13,6 +13,9 @@
 namespace {
 
 const char* kHArrayClass = "HArray";
+// Set as the protected value of an invalidated pointer. A pointer restored by readRDS() is
+// cleared too but carries no mark, so its error can say why it has no memory.
+const char* kInvalidatedMark = "pjrt_invalidated";
 
 void finalize_harray(SEXP ptr) {
   delete static_cast<ndbuf::HArray*>(R_ExternalPtrAddr(ptr));
@@ -36,7 +39,15 @@ const ndbuf::HArray& unwrap_harray(SEXP x) {
     cpp11::stop("%s", "Expected an HArray.");
   }
   const auto* harray = static_cast<const ndbuf::HArray*>(R_ExternalPtrAddr(x));
-  if (harray == nullptr) cpp11::stop("%s", "This external pointer is already consumed or deleted");
+  if (harray == nullptr && R_ExternalPtrProtected(x) == Rf_install(kInvalidatedMark)) {
+    cpp11::stop("%s", "This external pointer is already consumed or deleted");
+  }
+  if (harray == nullptr) {
+    cpp11::stop("%s",
+                "This HArray was serialized (saveRDS(), save() or a parallel worker) and "
+                "restored: its memory did not travel with it. Serialize `h$collect()` instead "
+                "and make a new HArray from the values.");
+  }
   // An external pointer of another kind (a PJRTBuffer) given the class in R.
   if (R_ExternalPtrTag(x) != Rf_install(kHArrayClass)) cpp11::stop("%s", "Expected an HArray.");
   return *harray;
@@ -119,4 +130,5 @@ cpp11::integers shape_integers(const ndbuf::Shape& shape) {
 [[cpp11::register]] void ffi_harray_invalidate(SEXP x) {
   unwrap_harray(x);
   finalize_harray(x);
+  R_SetExternalPtrProtected(x, Rf_install(kInvalidatedMark));
 }

@@ -1,13 +1,27 @@
 #!/usr/bin/env bash
-# Installs the system and R packages pjrt needs, skipping what is already there.
+# Installs the system and R packages pjrt needs, skipping what is already there. R packages
+# come from Debian (r-cran-*) where Debian has them, otherwise from the package repositories
+# R itself is configured with (options("repos"), e.g. set in Rprofile.site); this script
+# names no repository of its own.
 set -euo pipefail
 
 APT_PACKAGES=(cmake g++ make googletest libgtest-dev libbenchmark-dev nlohmann-json3-dev
-              clang libclang-rt-14-dev valgrind r-base-dev)
-R_PACKAGES=(cpp11 bit64 cli rlang testthat waldo withr safetensors bench)
+              clang libclang-rt-14-dev valgrind r-base-dev pandoc)
+# Imports and Suggests, then what `make check` and `make site` use.
+R_PACKAGES=(cpp11 bit64 cli rlang testthat waldo withr safetensors bench
+            knitr rmarkdown roxygen2 pkgdown)
 
 sudo_cmd=()
 [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+apt_updated=0
+
+apt_install() {
+  if [ "$apt_updated" -eq 0 ]; then
+    "${sudo_cmd[@]}" apt-get update -qq
+    apt_updated=1
+  fi
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "$@"
+}
 
 missing=()
 for pkg in "${APT_PACKAGES[@]}"; do
@@ -15,19 +29,46 @@ for pkg in "${APT_PACKAGES[@]}"; do
 done
 if [ ${#missing[@]} -gt 0 ]; then
   echo "Installing Debian packages: ${missing[*]}"
-  "${sudo_cmd[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}"
+  apt_install "${missing[@]}"
 fi
 
-Rscript --vanilla - "${R_PACKAGES[@]}" <<'RSCRIPT'
-wanted <- commandArgs(trailingOnly = TRUE)
-have <- rownames(installed.packages())
-missing <- setdiff(wanted, have)
-if (length(missing) > 0) {
-  message("Installing R packages: ", paste(missing, collapse = ", "))
-  options(Ncpus = 2)
-  install.packages(missing, repos = "https://cloud.r-project.org")
+# R packages R cannot load yet.
+r_missing() {
+  Rscript --no-save --no-restore -e '
+    wanted <- commandArgs(trailingOnly = TRUE)
+    missing <- wanted[!vapply(wanted, requireNamespace, logical(1), quietly = TRUE)]
+    if (length(missing) > 0) cat(missing, sep = "\n")
+  ' "$@" | grep -v "^$" || true
 }
-still <- setdiff(wanted, rownames(installed.packages()))
-if (length(still) > 0) stop("Could not install R packages: ", paste(still, collapse = ", "))
+
+mapfile -t still < <(r_missing "${R_PACKAGES[@]}")
+debian=()
+for pkg in "${still[@]}"; do
+  deb="r-cran-${pkg,,}"
+  if apt-cache show "$deb" >/dev/null 2>&1; then debian+=("$deb"); fi
+done
+if [ ${#debian[@]} -gt 0 ]; then
+  echo "Installing Debian packages: ${debian[*]}"
+  apt_install "${debian[@]}"
+  mapfile -t still < <(r_missing "${R_PACKAGES[@]}")
+fi
+
+[ ${#still[@]} -eq 0 ] && exit 0
+# Not --vanilla: that would skip the site profile, where the machine's repositories are set.
+Rscript --no-save --no-restore - "${still[@]}" <<'RSCRIPT'
+wanted <- commandArgs(trailingOnly = TRUE)
+repos <- getOption("repos")
+repos <- repos[!is.na(repos) & nzchar(repos) & repos != "@CRAN@"]
+if (length(repos) == 0) {
+  stop("R packages ", paste(wanted, collapse = ", "), " are missing, Debian has no package ",
+       "for them, and R has no package repository configured. Set one, e.g. with ",
+       "options(repos = c(CRAN = \"<mirror URL>\")) in Rprofile.site, then run this again.",
+       call. = FALSE)
+}
+message("Installing R packages: ", paste(wanted, collapse = ", "),
+        " (from ", paste(repos, collapse = ", "), ")")
+options(Ncpus = 2)
+install.packages(wanted, repos = repos)
+failed <- wanted[!vapply(wanted, requireNamespace, logical(1), quietly = TRUE)]
+if (length(failed) > 0) stop("Could not install R packages: ", paste(failed, collapse = ", "))
 RSCRIPT

@@ -21,6 +21,10 @@ test_that("the documentation example gives the documented results", {
   expect_identical(harray$dtype(), HDataType$Float32)
   expect_output(
     harray$print(),
+    "^\\[\\[1, 2, 3\\],\n \\[4, 5, 6\\],\n \\[7, 8, 9\\],\n \\[10, 11, 12\\]\\]$"
+  )
+  expect_output(
+    print(harray),
     "HArray\nFloat32\n[[1, 2, 3],\n [4, 5, 6],\n [7, 8, 9],\n [10, 11, 12]]",
     fixed = TRUE
   )
@@ -43,7 +47,8 @@ test_that("print() returns NULL invisibly and S3 print() returns the HArray", {
   capture.output(res <- withVisible(print(harray)))
   expect_false(res$visible)
   expect_identical(res$value, harray)
-  expect_identical(capture.output(print(harray)), capture.output(harray$print()))
+  expect_identical(capture.output(print(harray)),
+                   c("HArray", "Float32", capture.output(harray$print())))
 })
 
 # ---- creation --------------------------------------------------------------------------------

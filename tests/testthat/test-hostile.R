@@ -186,6 +186,33 @@ test_that("every argument of the HArray API rejects values of the wrong kind", {
   expect_identical(h$collect(), arr)
 })
 
+test_that("every argument of the base R methods and new arguments rejects values of the wrong kind", {
+  skip_under_valgrind()
+  b <- pjrt_buffer(c(1, 2, 3, 4), shape = c(2, 2))
+  s <- pjrt_scalar(1, dtype = "f64")
+  h <- HArray$new_from_values(array(c(1, 2, 3, 4), c(2, 2)), HDataType$Float64)
+  print_with_option <- function(value) {
+    withr::local_options(pjrt.print_max_rows_slice = value)
+    print(b)
+  }
+  lines <- c(
+    sweep_argument("pjrt_scalar", pjrt_scalar, list(data = 1), "check"),
+    sweep_argument("pjrt_scalar<PJRTBuffer>", pjrt_scalar, list(data = s), "dtype"),
+    sweep_argument("pjrt_scalar<PJRTBuffer>", pjrt_scalar, list(data = s), "device"),
+    sweep_argument("pjrt_scalar<PJRTBuffer>", pjrt_scalar, list(data = s), "check"),
+    sweep_argument("all.equal<PJRTBuffer>", all.equal, list(target = b), "current"),
+    sweep_argument("all.equal<PJRTBuffer>", all.equal, list(target = b, current = b), "tolerance"),
+    sweep_argument("all.equal<HArray>", all.equal, list(target = h), "current"),
+    sweep_argument("all.equal<HArray>", all.equal, list(target = h, current = h), "tolerance"),
+    sweep_argument("print<option pjrt.print_max_rows_slice>", print_with_option, list(), "value")
+  )
+  expect_snapshot(writeLines(lines))
+  expect_match(lines[startsWith(lines, "all.equal<PJRTBuffer>(tolerance = -1)")],
+               "`tolerance` must be a single non-negative number, not a number.", fixed = TRUE)
+  expect_identical(all.equal(b, pjrt_buffer(c(1, 2, 3, 4), shape = c(2, 2))), TRUE)
+  expect_identical(as_array(b), array(c(1, 2, 3, 4), c(2, 2)))
+})
+
 test_that("every argument of the safetensors functions rejects values of the wrong kind", {
   skip_under_valgrind()
   withr::local_dir(withr::local_tempdir())  # path = "x" writes ./x
@@ -258,7 +285,8 @@ test_that("empty shapes beside huge dims work without overflow", {
   expect_identical(v$shape(), c(as.integer((m - 1) / 3) + 1L, 2L, 0L))
   expect_identical(v$mem_adress(), h$mem_adress())
   expect_identical(v$collect(), array(numeric(0), rev(v$shape())))
-  expect_identical(capture.output(v$print()), c("HArray", "Float64", "[[[]]]"))
+  expect_identical(capture.output(v$print()), "[[[]]]")
+  expect_identical(capture.output(print(v)), c("HArray", "Float64", "[[[]]]"))
   expect_identical(shape(pjrt_buffer(v)), rev(v$shape()))
 })
 
@@ -269,7 +297,7 @@ test_that("buffers of very high rank print and slice without deep recursion", {
   expect_identical(length(shape(b)), as.integer(rank))
   h <- HArray$new_from_buffer(b)
   text <- capture.output(h$print())
-  expect_identical(text[[3]], paste0(strrep("[", rank), "7", strrep("]", rank)))
+  expect_identical(text, paste0(strrep("[", rank), "7", strrep("]", rank)))
   expect_identical(as.vector(h$collect()), 7)
   expect_identical(as.vector(as_array(b)), 7)
   expect_identical(length(format(b)), 4L)
@@ -321,7 +349,8 @@ harray_methods <- function(h, other) {
     clone = function() h$clone(), collect = function() h$collect(),
     mem_adress = function() h$mem_adress(), is_standard_layout = function() h$is_standard_layout(),
     is_unique = function() h$is_unique(), invalidate = function() h$invalidate(),
-    pjrt_buffer = function() pjrt_buffer(h), S3_print = function() print(h)
+    pjrt_buffer = function() pjrt_buffer(h), S3_print = function() print(h),
+    all.equal = function() all.equal(h, other)
   )
 }
 
@@ -333,7 +362,10 @@ buffer_functions <- function(b) {
     platform = function() platform(b), copy_buffer = function() copy_buffer(b, "cpu"),
     format = function() format(b), print = function() print(b),
     as.double = function() as.double(b), as.vector = function() as.vector(b),
-    pjrt_buffer = function() pjrt_buffer(b), new_from_buffer = function() HArray$new_from_buffer(b)
+    pjrt_buffer = function() pjrt_buffer(b), new_from_buffer = function() HArray$new_from_buffer(b),
+    as.matrix = function() as.matrix(b), str = function() str(b),
+    summary = function() summary(b), all.equal = function() all.equal(b, b),
+    pjrt_scalar = function() pjrt_scalar(b)
   )
 }
 
@@ -446,7 +478,7 @@ test_that("HArray creation, slicing, cloning and collecting survive gctorture()"
   collected <- torture(c1$collect())
   b <- torture(pjrt_buffer(s))
   h_back <- torture(HArray$new_from_buffer(b))
-  text <- torture(capture.output(h32$print()))
+  text <- torture(capture.output(print(h32)))
   rm(arr)
   gc()
   arr_expected <- array(c(21, 22, 15, 16, 9, 10, 3, 4), c(2, 4))

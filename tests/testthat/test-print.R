@@ -153,6 +153,21 @@ test_that("max_rows is a budget of data lines, max_rows_slice caps each matrix",
   })
 })
 
+test_that("the option pjrt.print_max_rows_slice caps each matrix, as the argument does", {
+  b <- pjrt_buffer(1:30, shape = c(2, 5, 3))
+  withr::local_options(pjrt.print_max_rows_slice = 2)
+  lines <- capture.output(print(b))
+  expect_identical(lines, capture.output(print(b, max_rows_slice = 2)))
+  expect_identical(format(b), lines)
+  # Each of the 2 x 3 matrices b[i, , ] keeps its first 2 of 5 rows: b[1, 1:2, ] is
+  # 1 + 2 * (j - 1) + 10 * (k - 1), that is (1, 11, 21) and (3, 13, 23).
+  expect_identical(trimws(lines[3:4]), c("1 11 21", "3 13 23"))
+  expect_false(any(grepl("^ +5 +15 +25$", lines)))
+  expect_match(lines[[length(lines) - 1]], "output was truncated", fixed = TRUE)
+  # The argument still wins over the option.
+  expect_identical(length(format(b, max_rows_slice = -1, max_rows = -1)), 2L + 2 * 5 + 2 + 1)
+})
+
 test_that("max_rows = -1 prints everything", {
   lines <- format(pjrt_buffer(1:100), max_rows = -1)
   expect_length(lines, 102)

@@ -10,10 +10,17 @@ test_that("the HArray documentation example runs with harmonium alone", {
   expect_identical(harray$shape(), c(4L, 3L))
   expect_identical(harray$len(), 12L)
   expect_identical(harray$ndim(), 2L)
+  # harmonium's printed output: the method writes the values, print() adds the class and dtype.
   expect_identical(
     capture.output(harray$print()),
+    c("[[1, 2, 3],", " [4, 5, 6],", " [7, 8, 9],", " [10, 11, 12]]")
+  )
+  expect_identical(
+    capture.output(print(harray)),
     c("HArray", "Float32", "[[1, 2, 3],", " [4, 5, 6],", " [7, 8, 9],", " [10, 11, 12]]")
   )
+  expect_identical(capture.output(print(HArray)), "HArray")
+  expect_identical(capture.output(HDataType$Float32$print()), "Float32")
   expect_false(harray$slice(list(c(0L, 2L, 1L), c(1L, 3L, 1L)))$is_standard_layout())
   x <- c(NA_integer_, NA_integer_, NA_integer_)
   expect_true(harray$slice(list(x, x)) == harray)
