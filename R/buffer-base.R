@@ -57,8 +57,9 @@ describe_buffer <- function(x) {
   paste0("dtype ", ffi_buffer_dtype(x), " and shape ", shape_text)
 }
 
-# `what` is fixed cli markup naming the operation (never user data).
-abort_no_compute <- function(x, what, call) {
+# `op` names a function, or an operator when `operator` is TRUE.
+abort_no_compute <- function(x, op, call, operator = FALSE) {
+  what <- if (operator) "The operator {.code {op}}" else "{.fn {op}}"
   cli::cli_abort(c(
     paste(what, "is not defined for PJRTBuffer objects."),
     x = "The buffer has {describe_buffer(x)}; pjrt holds data but does not compute on buffers.",
@@ -99,23 +100,23 @@ Ops.PJRTBuffer <- function(e1, e2) {
   call <- if (missing(e2)) call(.Generic, substitute(e1))
           else call(.Generic, substitute(e1), substitute(e2))
   x <- if (inherits(e1, "PJRTBuffer")) e1 else e2
-  abort_no_compute(x, paste0("The operator {.code ", .Generic, "}"), call)
+  abort_no_compute(x, .Generic, call, operator = TRUE)
 }
 
 #' @export
 Math.PJRTBuffer <- function(x, ...) {
-  abort_no_compute(x, paste0("{.fn ", .Generic, "}"), call(.Generic))
+  abort_no_compute(x, .Generic, call(.Generic))
 }
 
 #' @export
 Summary.PJRTBuffer <- function(..., na.rm = FALSE) {
   call <- call(.Generic)  # the arguments arrive evaluated: no expressions to show
-  abort_no_compute(first_buffer(...), paste0("{.fn ", .Generic, "}"), call)
+  abort_no_compute(first_buffer(...), .Generic, call)
 }
 
 #' @export
 Complex.PJRTBuffer <- function(z) {
-  abort_no_compute(z, paste0("{.fn ", .Generic, "}"), call(.Generic))
+  abort_no_compute(z, .Generic, call(.Generic))
 }
 
 #' @export
@@ -158,7 +159,7 @@ Complex.PJRTBuffer <- function(z) {
 # Functions of the values that pjrt leaves to R, each an error that says so.
 no_compute_method <- function(name) {
   force(name)
-  function(x, ...) abort_no_compute(x, paste0("{.fn ", name, "}"), generic_call(name, sys.call()))
+  function(x, ...) abort_no_compute(x, name, generic_call(name, sys.call()))
 }
 
 #' @export
@@ -214,7 +215,7 @@ str.PJRTBuffer <- function(object, ...) {
   values <- as_array(object, check = "ignore")
   dims <- shape(object)
   shown <- min(length(values), 10)
-  cells <- format(values[seq_len(shown)], digits = 3, trim = TRUE)
+  cells <- trimws(format(values[seq_len(shown)], digits = 3))
   if (length(values) > shown) cells <- c(cells, "...")
   extent <- if (length(dims) == 0) "" else paste0(" [", paste0("1:", dims, collapse = ", "), "]")
   cat(" PJRTBuffer<", ffi_buffer_dtype(object), ">", extent,

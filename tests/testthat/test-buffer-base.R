@@ -70,7 +70,7 @@ test_that("str() and summary() describe the values", {
     str(pjrt_buffer(1:100, dtype = "f64"))
     str(pjrt_scalar(1.5))
     str(pjrt_buffer(numeric(0)))
-    str(pjrt_buffer(c(1 + 2i, 3i)))
+    str(pjrt_buffer(complex(real = c(1, 0), imaginary = c(2, 3))))
     str(pjrt_buffer(bit64::as.integer64(c(1, 2^40))))
     str(list(weights = pjrt_buffer(c(TRUE, FALSE))))
   })

@@ -224,13 +224,14 @@ test_that("bad check values are errors", {
     pjrt_scalar(as.raw(1), dtype = "ui8", check = "foo")
     pjrt_buffer(b, check = "foo")
     as_array(b, check = "foo")
-    as_array(b, check = TRUE)
+    as_array(b, check = 1)
   })
   expect_error(as_array(b, check = "foo"),
                "`check` must be one of \"warn\", \"error\", or \"ignore\", not \"foo\".",
                fixed = TRUE)
   expect_error(pjrt_buffer(1, check = NA),
-               "`check` must be \"warn\", \"error\" or \"ignore\", not `NA`.", fixed = TRUE)
+               "`check` must be \"warn\", \"error\", \"ignore\", TRUE or FALSE, not `NA`.",
+               fixed = TRUE)
 })
 
 test_that("values R cannot tell from NA are errors with as_array(check = 'error')", {
