@@ -156,38 +156,36 @@ Complex.PJRTBuffer <- function(z) {
 #' @export
 `length<-.PJRTBuffer` <- function(x, value) abort_immutable(x, generic_call("length<-", sys.call()))
 
-# Functions of the values that pjrt leaves to R, each an error that says so.
-no_compute_method <- function(name) {
-  force(name)
-  function(x, ...) abort_no_compute(x, name, generic_call(name, sys.call()))
-}
+# Functions of the values that pjrt leaves to R, each an error that says so. The signatures
+# follow the generics'.
+refuse <- function(x, name, call) abort_no_compute(x, name, generic_call(name, call))
 
 #' @export
-mean.PJRTBuffer <- no_compute_method("mean")
+mean.PJRTBuffer <- function(x, ...) refuse(x, "mean", sys.call())
 #' @rawNamespace S3method(stats::median, PJRTBuffer)
-median.PJRTBuffer <- no_compute_method("median")
+median.PJRTBuffer <- function(x, na.rm = FALSE, ...) refuse(x, "median", sys.call())
 #' @rawNamespace S3method(stats::quantile, PJRTBuffer)
-quantile.PJRTBuffer <- no_compute_method("quantile")
+quantile.PJRTBuffer <- function(x, ...) refuse(x, "quantile", sys.call())
 #' @rawNamespace S3method(utils::head, PJRTBuffer)
-head.PJRTBuffer <- no_compute_method("head")
+head.PJRTBuffer <- function(x, ...) refuse(x, "head", sys.call())
 #' @rawNamespace S3method(utils::tail, PJRTBuffer)
-tail.PJRTBuffer <- no_compute_method("tail")
+tail.PJRTBuffer <- function(x, ...) refuse(x, "tail", sys.call())
 #' @export
-rev.PJRTBuffer <- no_compute_method("rev")
+rev.PJRTBuffer <- function(x) refuse(x, "rev", sys.call())
 #' @export
-sort.PJRTBuffer <- no_compute_method("sort")
+sort.PJRTBuffer <- function(x, decreasing = FALSE, ...) refuse(x, "sort", sys.call())
 #' @export
-unique.PJRTBuffer <- no_compute_method("unique")
+unique.PJRTBuffer <- function(x, incomparables = FALSE, ...) refuse(x, "unique", sys.call())
 #' @export
-t.PJRTBuffer <- no_compute_method("t")
+t.PJRTBuffer <- function(x) refuse(x, "t", sys.call())
 #' @export
-aperm.PJRTBuffer <- no_compute_method("aperm")
+aperm.PJRTBuffer <- function(a, perm, ...) refuse(a, "aperm", sys.call())
 #' @export
-diff.PJRTBuffer <- no_compute_method("diff")
+diff.PJRTBuffer <- function(x, ...) refuse(x, "diff", sys.call())
 #' @export
-rep.PJRTBuffer <- no_compute_method("rep")
+rep.PJRTBuffer <- function(x, ...) refuse(x, "rep", sys.call())
 #' @export
-xtfrm.PJRTBuffer <- no_compute_method("xtfrm")
+xtfrm.PJRTBuffer <- function(x) refuse(x, "xtfrm", sys.call())
 
 #' @rdname PJRTBuffer
 #' @export

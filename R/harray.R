@@ -48,7 +48,11 @@
 #' * `invalidate()`: releases this object's share of the memory at once; any later method
 #'   call on it is an error (`This external pointer is already consumed or deleted`).
 #'
-#' Assigning into an HArray (`h$x <- 1`) is an error.
+#' Assigning into an HArray (`h$x <- 1`) is an error. `names(h)`, `ls(h)` and `$`
+#' completion list the methods; `all.equal(h1, h2)` compares dtype, shape and values with
+#' base R's tolerance. An HArray saved with `saveRDS()` (or `save()`, or sent to a parallel
+#' worker) comes back without its memory: its methods are errors that say it was serialized;
+#' save `h$collect()` instead.
 #'
 #' @section Slicing:
 #' `range` is a list with one entry per HArray axis (so the first entry acts on the **last**
