@@ -8,12 +8,12 @@ all.equal.PJRTBuffer <- function(target, current, ..., tolerance = sqrt(.Machine
   if (!inherits(current, "PJRTBuffer")) {
     return(paste0("target is PJRTBuffer, current is ", data.class(current)))
   }
-  differences <- compare_layout(ffi_buffer_dtype(target), ffi_buffer_dtype(current),
-                                shape(target), shape(current))
+  dtypes <- c(as.character(elt_type(target)), as.character(elt_type(current)))
+  differences <- compare_layout(dtypes[[1]], dtypes[[2]], shape(target), shape(current))
   if (identical(shape(target), shape(current))) {
     values <- compare_values(as_array(target, check = "ignore"),
                              as_array(current, check = "ignore"), tolerance, ...)
-    if (isTRUE(values) && all(c(ffi_buffer_dtype(target), ffi_buffer_dtype(current)) == "ui64") &&
+    if (isTRUE(values) && all(dtypes == "ui64") &&
         !identical(as_raw(target, row_major = FALSE), as_raw(current, row_major = FALSE))) {
       values <- "Values differ: ui64 values of 2^63 or more are not equal."
     }
