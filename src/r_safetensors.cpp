@@ -63,8 +63,10 @@ SEXP metadata_to_r(const std::optional<ndbuf::SafetensorsMetadata>& metadata) {
 // A named list of buffers, with the file's __metadata__ (a named list of strings, or NULL) as
 // attribute "metadata".
 [[cpp11::register]]
-SEXP ffi_safetensors_load(std::string path, SEXP names, std::string device, SEXP progress) {
+SEXP ffi_safetensors_load(std::string path, SEXP names, std::string device, bool copy,
+                          SEXP progress) {
   ndbuf::SafetensorsLoadOptions options;
+  options.copy = copy;
   if (names != R_NilValue) options.names = cpp11::as_cpp<std::vector<std::string>>(names);
   options.device = ndbuf::resolve_device(device);
   options.max_dim = std::numeric_limits<int>::max();  // R dims are int
@@ -75,6 +77,12 @@ SEXP ffi_safetensors_load(std::string path, SEXP names, std::string device, SEXP
   cpp11::writable::list out(n);
   cpp11::writable::strings labels(n);
   for (R_xlen_t k = 0; k < n; ++k) {
+    if (contents.tensors[k].name.empty()) {
+      cpp11::stop("%s", ("Tensor " + std::to_string(k + 1) +
+                         " of the file has an empty name, which a named list cannot hold (and "
+                         "pjrt_save_safetensors() refuses); load the others with `names =`.")
+                            .c_str());
+    }
     labels[k] = r_string_of(contents.tensors[k].name, "tensor name");
     out[k] = pjrt::wrap_buffer(std::move(contents.tensors[k].tensor));
   }

@@ -15,6 +15,7 @@
 #include <unordered_set>
 
 #include "ndbuf/error.hpp"
+#include "ndbuf/mapped_file.hpp"
 #include "ndbuf/reorder.hpp"
 #include "ndbuf/safetensors.hpp"
 #include "safetensors_internal.hpp"
@@ -305,6 +306,8 @@ void save_safetensors(const std::string& path, const std::vector<NamedTensor>& t
   uint64_t total = 8 + header.size();
   for (const auto& named : tensors) total += static_cast<uint64_t>(named.tensor.nbytes());
 
+  const uint64_t faults_before = mapping_fault_count();
+  for (const auto& named : tensors) check_mapping_intact(named.tensor.storage()->data());
   Output file(path, resolve_target(path));
   unsigned char prefix[8];
   for (int k = 0; k < 8; ++k) prefix[k] = static_cast<unsigned char>(header.size() >> (8 * k));
@@ -319,6 +322,8 @@ void save_safetensors(const std::string& path, const std::vector<NamedTensor>& t
       if (options.progress) options.progress(done, total);
     });
   }
+  // Bytes read from a file truncated under a mapped tensor were zeros: never commit them.
+  check_no_mapping_faults(faults_before);
   file.commit();
   if (options.progress) options.progress(total, total);
 }
