@@ -64,7 +64,8 @@ test_that("every long operation works in a forked child", {
     pjrt_save_safetensors(list(m = b), path)
     back <- as_array(pjrt_load_safetensors(path)$m)
     h <- HArray$new_from_buffer(b)
-    c(identical(back, m), identical(h$collect(), t(m)), length(format(b)) > 0)
+    # The HArray reverses the axes; its row-major values, read back, are m again.
+    c(identical(back, m), identical(h$collect(), m), length(format(b)) > 0)
   })
   expect_identical(outcome, c(TRUE, TRUE, TRUE))
 })
@@ -103,7 +104,7 @@ test_that("bytes overwritten in place (same size) are detected, and copies are i
     list(error_or_value(as_array(mapped$x)), as_array(copied$x), as_array(copied$m))
   })
   expect_match(outcome[[1]], "changed on disk after it was loaded")
-  expect_identical(outcome[[2]], as.double(seq_len(2^18)))  # the values as saved
+  expect_identical(outcome[[2]], array(as.double(seq_len(2^18))))  # the values as saved
   expect_identical(outcome[[3]], matrix(as.double(1:6), 2))
 })
 
@@ -138,6 +139,6 @@ test_that("tens of thousands of loaded small files do not exhaust the map limit"
   # Beyond Linux's default vm.max_map_count (65530) had each load kept a map.
   loaded <- vector("list", 70000)
   for (k in seq_along(loaded)) loaded[[k]] <- pjrt_load_safetensors(path)$x
-  expect_identical(as_array(loaded[[70000]]), 1:4)
-  expect_identical(as_array(pjrt_buffer(runif(1e6), "f64")) > 2, rep(FALSE, 1e6))
+  expect_identical(as_array(loaded[[70000]]), array(1:4))
+  expect_identical(sum(as_array(pjrt_buffer(rep(0.5, 1e6), "f64"))), 5e5)  # still allocates
 })
