@@ -124,6 +124,10 @@ ffi_safetensors_save <- function(tensors, path, metadata, allow_c128, progress) 
   invisible(.Call(`_pjrt_ffi_safetensors_save`, tensors, path, metadata, allow_c128, progress))
 }
 
+ffi_buffers_describe <- function(tensors) {
+  .Call(`_pjrt_ffi_buffers_describe`, tensors)
+}
+
 ffi_safetensors_tags <- function() {
   .Call(`_pjrt_ffi_safetensors_tags`)
 }

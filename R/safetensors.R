@@ -89,6 +89,7 @@ pjrt_save_safetensors <- function(tensors, path, metadata = NULL, allow_c128 = F
   metadata <- check_safetensors_metadata(metadata)
   allow_c128 <- check_flag(allow_c128, "allow_c128")
   if (!allow_c128) check_no_c128(tensors)
+  tensors <- copy_to_host(tensors)
   progress <- progress_reporter("Writing", path, environment())
   with_core(ffi_safetensors_save(tensors, path, metadata, allow_c128, progress))
   invisible(path)
@@ -137,32 +138,39 @@ check_tensor_list <- function(tensors, call = caller_env()) {
                    call = call)
   }
   check_not_bytes(labels, "tensors", call, what = "name")
-  for (k in seq_along(tensors)) {
-    if (!inherits(tensors[[k]], "PJRTBuffer")) {
-      cli::cli_abort(c(
-        "Every element of {.arg tensors} must be a PJRTBuffer.",
-        x = "Element {.val {labels[[k]]}} is {.obj_type_friendly {tensors[[k]]}}.",
-        i = "Make buffers with {.fn pjrt_buffer}."
-      ), call = call)
-    }
-    if (platform(tensors[[k]]) != "cpu") tensors[[k]] <- copy_buffer(tensors[[k]], "cpu")
+  not_buffer <- which(!vapply(tensors, inherits, TRUE, what = "PJRTBuffer"))
+  if (length(not_buffer) > 0) {
+    k <- not_buffer[[1]]
+    cli::cli_abort(c(
+      "Every element of {.arg tensors} must be a PJRTBuffer.",
+      x = "Element {.val {labels[[k]]}} is {.obj_type_friendly {tensors[[k]]}}.",
+      i = "Make buffers with {.fn pjrt_buffer}."
+    ), call = call)
   }
   names(tensors) <- enc2utf8(labels)
   tensors
 }
 
-# By position: a lookup by name in a loop would make saving quadratic in the tensor count.
-check_no_c128 <- function(tensors, call = caller_env()) {
-  labels <- names(tensors)
-  for (k in seq_along(tensors)) {
-    name <- labels[[k]]
-    if (elt_type(tensors[[k]]) == "c128") {
-      cli::cli_abort(c(
-        "Buffer {.val {name}} is {.val c128}, which would be written as C128, a dtype safetensors readers other than pjrt reject.",
-        i = "Use {.code allow_c128 = TRUE} to write it anyway, or convert it to {.val c64}."
-      ), call = call)
-    }
+# Buffers on other devices, copied to the host (one call describes them all: a call per
+# tensor made saving many small tensors slow).
+copy_to_host <- function(tensors) {
+  devices <- ffi_buffers_describe(tensors)$device
+  for (k in which(!is.na(devices) & !startsWith(devices, "cpu"))) {
+    tensors[[k]] <- copy_buffer(tensors[[k]], "cpu")
   }
+  tensors
+}
+
+# One call for all dtypes: a lookup by name in a loop made saving quadratic in the tensor
+# count, and a call per tensor slow.
+check_no_c128 <- function(tensors, call = caller_env()) {
+  c128 <- which(ffi_buffers_describe(tensors)$dtype == "c128")
+  if (length(c128) == 0) return(invisible())
+  name <- names(tensors)[[c128[[1]]]]
+  cli::cli_abort(c(
+    "Buffer {.val {name}} is {.val c128}, which would be written as C128, a dtype safetensors readers other than pjrt reject.",
+    i = "Use {.code allow_c128 = TRUE} to write it anyway, or convert it to {.val c64}."
+  ), call = call)
 }
 
 check_safetensors_metadata <- function(metadata, call = caller_env()) {

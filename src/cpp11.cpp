@@ -225,6 +225,13 @@ extern "C" SEXP _pjrt_ffi_safetensors_save(SEXP tensors, SEXP path, SEXP metadat
   END_CPP11
 }
 // r_safetensors.cpp
+cpp11::list ffi_buffers_describe(cpp11::list tensors);
+extern "C" SEXP _pjrt_ffi_buffers_describe(SEXP tensors) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_buffers_describe(cpp11::as_cpp<cpp11::decay_t<cpp11::list>>(tensors)));
+  END_CPP11
+}
+// r_safetensors.cpp
 cpp11::strings ffi_safetensors_tags();
 extern "C" SEXP _pjrt_ffi_safetensors_tags() {
   BEGIN_CPP11
@@ -252,6 +259,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pjrt_ffi_buffer_shape",              (DL_FUNC) &_pjrt_ffi_buffer_shape,              1},
     {"_pjrt_ffi_buffer_to_r",               (DL_FUNC) &_pjrt_ffi_buffer_to_r,               1},
     {"_pjrt_ffi_buffer_to_raw",             (DL_FUNC) &_pjrt_ffi_buffer_to_raw,             2},
+    {"_pjrt_ffi_buffers_describe",          (DL_FUNC) &_pjrt_ffi_buffers_describe,          1},
     {"_pjrt_ffi_default_platform",          (DL_FUNC) &_pjrt_ffi_default_platform,          0},
     {"_pjrt_ffi_device_memory",             (DL_FUNC) &_pjrt_ffi_device_memory,             1},
     {"_pjrt_ffi_device_resolve",            (DL_FUNC) &_pjrt_ffi_device_resolve,            1},

@@ -114,6 +114,25 @@ void ffi_safetensors_save(cpp11::list tensors, std::string path, SEXP metadata,
   ndbuf::save_safetensors(path, named, meta, options);
 }
 
+// The dtype name and platform of each element of `tensors`, in one call (R-level calls per
+// tensor made saving many small tensors slow); NA for an element that is not a valid buffer
+// (the save reports it).
+[[cpp11::register]]
+cpp11::list ffi_buffers_describe(cpp11::list tensors) {
+  const R_xlen_t n = tensors.size();
+  cpp11::writable::strings dtypes(n);
+  cpp11::writable::strings platforms(n);
+  for (R_xlen_t k = 0; k < n; ++k) {
+    const ndbuf::Tensor* tensor = pjrt::find_buffer(tensors[k]);
+    dtypes[k] = tensor ? cpp11::r_string(std::string(ndbuf::dtype_name(tensor->dtype())))
+                       : cpp11::r_string(NA_STRING);
+    platforms[k] = tensor ? cpp11::r_string(ndbuf::device_spec(tensor->device()))
+                          : cpp11::r_string(NA_STRING);
+  }
+  return cpp11::writable::list({cpp11::named_arg("dtype") = dtypes,
+                                cpp11::named_arg("device") = platforms});
+}
+
 // The safetensors dtype tag of each dtype, named by dtype.
 [[cpp11::register]]
 cpp11::strings ffi_safetensors_tags() {

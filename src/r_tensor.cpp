@@ -74,6 +74,12 @@ const ndbuf::Tensor& unwrap_buffer(SEXP x) {
   return *tensor;
 }
 
+const ndbuf::Tensor* find_buffer(SEXP x) {
+  if (TYPEOF(x) != EXTPTRSXP || !Rf_inherits(x, kBufferClass)) return nullptr;
+  if (R_ExternalPtrTag(x) != Rf_install(kBufferClass)) return nullptr;
+  return static_cast<const ndbuf::Tensor*>(R_ExternalPtrAddr(x));
+}
+
 bool take_core_interrupt() {
   const bool seen = g_core_interrupt;
   g_core_interrupt = false;

@@ -15,6 +15,9 @@ SEXP wrap_buffer(ndbuf::Tensor tensor);
 // buffer whose mapped file changed on disk since it was loaded.
 const ndbuf::Tensor& unwrap_buffer(SEXP x);
 
+// The tensor behind a valid PJRTBuffer, or nullptr for anything else; never an error.
+const ndbuf::Tensor* find_buffer(SEXP x);
+
 // Made before a binding reads buffers and checked after: a file truncated under a mapped
 // buffer reads as zeros, and this turns that read into an error instead of a wrong result.
 class MappedReadCheck {
