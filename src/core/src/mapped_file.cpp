@@ -130,9 +130,8 @@ std::shared_ptr<Storage> open_file(const std::string& path, bool copy) {
 std::shared_ptr<Storage> slice_storage(const std::shared_ptr<Storage>& parent, size_t offset,
                                        size_t nbytes, std::optional<Device> device) {
   if (device && device->platform != parent->device().platform) {
-    fail(ErrorKind::kInvalidArgument, "A slice of storage on " +
-                                          device_label(parent->device()) + " cannot live on " +
-                                          device_label(*device) + ".");
+    fail(ErrorKind::kInvalidArgument, "A slice of storage on " + device_label(parent->device()) +
+                                          " cannot live on " + device_label(*device) + ".");
   }
   if (offset > parent->nbytes() || nbytes > parent->nbytes() - offset) {
     fail(ErrorKind::kIndex, "Bytes " + std::to_string(offset) + " to " +
@@ -143,8 +142,7 @@ std::shared_ptr<Storage> slice_storage(const std::shared_ptr<Storage>& parent, s
   // The deleter owns a reference to the parent; dropping it may unmap the file.
   return std::make_shared<Storage>(
       data, nbytes, device.value_or(parent->device()),
-      [keep = parent](void*) mutable noexcept { keep.reset(); },
-      parent->read_only());
+      [keep = parent](void*) mutable noexcept { keep.reset(); }, parent->read_only());
 }
 
 }  // namespace ndbuf

@@ -1,6 +1,8 @@
 // Guards reads of mapped files against the file changing underneath (see mapped_file.hpp):
 // a registry of live mappings, a SIGBUS handler that turns lost pages into zero pages, and
 // the checks that turn either kind of change into an error.
+#include "mapped_guard.hpp"
+
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -14,7 +16,6 @@
 #include <string>
 #include <vector>
 
-#include "mapped_guard.hpp"
 #include "ndbuf/error.hpp"
 #include "ndbuf/mapped_file.hpp"
 
@@ -125,8 +126,7 @@ bool changed_on_disk(const Watched& watched) {
   struct stat now;
   if (::stat(watched.path.c_str(), &now) != 0) return false;
   if (now.st_dev != watched.at_load.st_dev || now.st_ino != watched.at_load.st_ino) return false;
-  return now.st_size != watched.at_load.st_size ||
-         !same_time(now.st_mtim, watched.at_load.st_mtim);
+  return now.st_size != watched.at_load.st_size || !same_time(now.st_mtim, watched.at_load.st_mtim);
 }
 
 [[noreturn]] void fail_changed(const std::string& path) {

@@ -368,10 +368,10 @@ void check_offsets(const SafetensorsHeader& header, uint64_t data_len) {
     }
     const uint64_t nbytes = nbits / 8;
     if (nbytes != entry->end - entry->begin) {
-      safetensors_format_error(
-          "tensor " + name + " of shape " + shape_to_tuple(entry->shape) + " and dtype " + tag +
-          " needs " + byte_count(nbytes) + ", but its data_offsets span " +
-          byte_count(entry->end - entry->begin));
+      safetensors_format_error("tensor " + name + " of shape " + shape_to_tuple(entry->shape) +
+                               " and dtype " + tag + " needs " + byte_count(nbytes) +
+                               ", but its data_offsets span " +
+                               byte_count(entry->end - entry->begin));
     }
     if (entry->end > data_len) {
       safetensors_format_error("tensor " + name + " ends at byte " + std::to_string(entry->end) +

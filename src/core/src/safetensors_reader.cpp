@@ -98,9 +98,9 @@ SafetensorsContents load_safetensors(const std::shared_ptr<Storage>& file,
   const auto chosen = select_entries(header, options);
   for (const auto* entry : chosen) {
     if (!entry->unsupported.empty()) {
-      fail(ErrorKind::kInvalidArgument,
-           "Tensor \"" + entry->name + "\" has the unsupported dtype " + entry->unsupported +
-               "; select the other tensors by name to load them.");
+      fail(ErrorKind::kInvalidArgument, "Tensor \"" + entry->name +
+                                            "\" has the unsupported dtype " + entry->unsupported +
+                                            "; select the other tensors by name to load them.");
     }
     for (const int64_t dim : entry->shape) {
       if (dim > options.max_dim) {

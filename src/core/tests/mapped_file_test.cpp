@@ -3,12 +3,11 @@
 #include "ndbuf/mapped_file.hpp"
 
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <gtest/gtest.h>
 
 #include <chrono>
 #include <cstring>
@@ -170,9 +169,8 @@ TEST(MappedFile, SmallFilesAndCopiesAreImmuneToChanges) {
 
 TEST(MappedFile, LoadingAFileTruncatedMidwayIsAnError) {
   const std::string path = temp_path("midway");
-  const std::string header =
-      "{\"a\":{\"dtype\":\"U8\",\"shape\":[" + std::to_string(kBig) + "],\"data_offsets\":[0," +
-      std::to_string(kBig) + "]}}";
+  const std::string header = "{\"a\":{\"dtype\":\"U8\",\"shape\":[" + std::to_string(kBig) +
+                             "],\"data_offsets\":[0," + std::to_string(kBig) + "]}}";
   write_file(path, safetensors_bytes::file_bytes(header, std::string(kBig, '\1')));
   const int outcome = in_child([&] {
     SafetensorsLoadOptions options;

@@ -1,10 +1,9 @@
 // The safetensors writer's targets (links, devices, FIFOs, long names), its error messages,
 // and the reader's handling of dtypes it cannot hold.
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -117,10 +116,8 @@ TEST(SafetensorsWriter, ALongestLegalNameWorks) {
 TEST(SafetensorsWriter, ErrorsNameTheTargetNotATemporaryFile) {
   Folder dir;
   const std::string missing = dir.file("no-such-folder/out.safetensors");
-  EXPECT_EQ(message_of_save(missing),
-            "Cannot write '" + missing + "': No such file or directory.");
-  EXPECT_EQ(message_of_save(dir.path()),
-            "Cannot write '" + dir.path() + "': Is a directory.");
+  EXPECT_EQ(message_of_save(missing), "Cannot write '" + missing + "': No such file or directory.");
+  EXPECT_EQ(message_of_save(dir.path()), "Cannot write '" + dir.path() + "': Is a directory.");
 }
 
 TEST(SafetensorsWriter, HeaderMatchesTheJsonLibrarysLayout) {
