@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -192,6 +193,37 @@ TEST(MappedFile, LoadingAFileTruncatedMidwayIsAnError) {
   EXPECT_EQ(outcome, 0);
   ::unlink(path.c_str());
 }
+
+#ifndef __SANITIZE_ADDRESS__  // AddressSanitizer needs far more address space than it allows
+// Each mapping counts against vm.max_map_count; running out (or out of address space, which
+// a child can provoke with RLIMIT_AS) must say so rather than look like any allocation error.
+TEST(MappedFile, RunningOutOfMapsSaysWhatHappened) {
+  const std::string path = temp_path("nomaps");
+  write_file(path, std::string(kBig, 'x'));
+  const int outcome = in_child([&] {
+    std::ifstream statm("/proc/self/statm");
+    uint64_t pages = 0;
+    statm >> pages;
+    const rlim_t used = pages * static_cast<rlim_t>(::sysconf(_SC_PAGESIZE));
+    const struct rlimit limit = {used + (rlim_t{1} << 20), used + (rlim_t{1} << 20)};
+    if (::setrlimit(RLIMIT_AS, &limit) != 0) return 3;
+    try {
+      map_file(path);
+      return 4;
+    } catch (const Error& e) {
+      const std::string expected =
+          "Cannot map '" + path +
+          "': the process is out of memory maps or address space (Linux allows "
+          "vm.max_map_count maps per process, and each loaded file keeps one while buffers "
+          "from it are alive); release buffers loaded from other files, or raise "
+          "vm.max_map_count.";
+      return std::string(e.what()) == expected ? 0 : 5;
+    }
+  });
+  EXPECT_EQ(outcome, 0);
+  ::unlink(path.c_str());
+}
+#endif
 
 // The sum of 0..count-1 through a block-parallel loop (threads wherever count is large).
 int64_t parallel_sum(int64_t count) {
