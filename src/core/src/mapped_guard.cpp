@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <iterator>
 #include <map>
@@ -42,7 +43,14 @@ struct Watched {
   size_t nbytes;
   struct stat at_load;
   Slot* slot;
+  std::chrono::steady_clock::time_point checked{};  // the last stat() that found no change
 };
+
+// A stat() costs microseconds (tens in some sandboxes) and a binding may check the same
+// buffer several times, so a mapping found unchanged is not checked again for this long.
+// Truncation is caught regardless (by the fault); a same-size in-place rewrite is noticed by
+// reads that start after this interval.
+constexpr auto kRecheckInterval = std::chrono::milliseconds(1);
 
 SlotBlock g_first_block;
 std::atomic<uint64_t> g_faults{0};
@@ -149,7 +157,7 @@ void watch_mapping(const void* data, size_t nbytes, const std::string& path,
   slot->faulted.store(false);
   slot->end.store(end);
   slot->begin.store(begin);
-  g_mappings[begin] = Watched{path, nbytes, at_load, slot};
+  g_mappings[begin] = Watched{path, nbytes, at_load, slot, {}};
 }
 
 void unwatch_mapping(const void* data) noexcept {
@@ -171,7 +179,11 @@ void check_mapping_intact(const void* data) {
   --found;
   const Watched& watched = found->second;
   if (address >= found->first + watched.nbytes) return;
-  if (watched.slot->faulted.load() || changed_on_disk(watched)) fail_changed(watched.path);
+  if (watched.slot->faulted.load()) fail_changed(watched.path);
+  const auto now = std::chrono::steady_clock::now();
+  if (now - watched.checked < kRecheckInterval) return;
+  if (changed_on_disk(watched)) fail_changed(watched.path);
+  found->second.checked = now;
 }
 
 uint64_t mapping_fault_count() noexcept { return g_faults.load(); }

@@ -7,7 +7,8 @@
 // instead of prevented: reading a page the file no longer has (it was truncated) raises
 // SIGBUS, which ndbuf's handler turns into a zero page and a mark on the mapping (faults
 // anywhere else go to the handler that was there before); and a size or modification time
-// that differs from the one at mapping time marks an in-place rewrite. Callers check a
+// that differs from the one at mapping time marks an in-place rewrite (looked up at most
+// once a millisecond per mapping: reads starting later see it). Callers check a
 // mapping before reading it (check_mapping_intact) and the fault count after
 // (check_no_mapping_faults), so either change is an Error, never a dead process.
 #pragma once
