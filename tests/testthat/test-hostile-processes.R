@@ -72,6 +72,7 @@ test_that("every long operation works in a forked child", {
 
 test_that("a mapped file rewritten in place by another process is an error, not a crash", {
   skip_on_os("windows")
+  skip_if_not_installed("safetensors")
   path <- big_file()
   rewrite <- sprintf(
     'library(pjrt); safetensors::safe_save_file(list(w = pjrt_buffer(1:4, "f32")), "%s")', path
