@@ -498,12 +498,16 @@ test_that("errors raised from C++ survive gctorture()", {
 # evaluator sees the pending interrupt first or the core sees it at its first poll (between
 # rounds of 2^23 elements), it must arrive as a real interrupt condition, which the inner
 # error handler does not catch ("caught as an error: ..." would be the old behaviour).
+# Up to 2 s for R to act on an interrupt that no poll has seen (on a loaded machine the
+# signal can take longer than a single short sleep, and then escapes the handlers below).
+wait_for_interrupt <- function() for (i in 1:200) Sys.sleep(0.01)
+
 interrupted <- function(f) {
   tryCatch({
     tools::pskill(Sys.getpid(), tools::SIGINT)
     tryCatch({
       f()
-      Sys.sleep(0.05)  # lets R act on an interrupt that no poll has seen
+      wait_for_interrupt()
       "completed"
     }, error = function(e) paste("caught as an error:", conditionMessage(e)))
   }, interrupt = function(i) "interrupt")
@@ -518,7 +522,7 @@ expect_interrupt_everywhere <- function(f, tries = 10) {
   expect_identical(tryCatch({
     tools::pskill(Sys.getpid(), tools::SIGINT)
     try(f(), silent = TRUE)
-    Sys.sleep(0.05)
+    wait_for_interrupt()
     "completed"
   }, interrupt = function(i) "interrupt"), "interrupt")
 }
