@@ -116,14 +116,22 @@ ffi_buffer_format <- function(buffer, max_rows, max_width, max_rows_slice, heade
   .Call(`_pjrt_ffi_buffer_format`, buffer, max_rows, max_width, max_rows_slice, header, footer)
 }
 
-ffi_safetensors_load <- function(path, names, device, progress) {
-  .Call(`_pjrt_ffi_safetensors_load`, path, names, device, progress)
+ffi_safetensors_load <- function(path, names, device, copy, progress) {
+  .Call(`_pjrt_ffi_safetensors_load`, path, names, device, copy, progress)
 }
 
 ffi_safetensors_save <- function(tensors, path, metadata, allow_c128, progress) {
   invisible(.Call(`_pjrt_ffi_safetensors_save`, tensors, path, metadata, allow_c128, progress))
 }
 
+ffi_buffers_describe <- function(tensors) {
+  .Call(`_pjrt_ffi_buffers_describe`, tensors)
+}
+
 ffi_safetensors_tags <- function() {
   .Call(`_pjrt_ffi_safetensors_tags`)
+}
+
+ffi_take_core_interrupt <- function() {
+  .Call(`_pjrt_ffi_take_core_interrupt`)
 }

@@ -24,13 +24,22 @@
 #' tensors must hold only bytes 0 and 1 (as for raw data in [pjrt_buffer()]), and each
 #' dimension must be below 2^31 (R's dims are integers); only the tensors loaded are checked.
 #'
+#' Files under 1 MiB, and any file when `copy = TRUE`, are read into memory instead: their
+#' buffers never depend on the file again.
+#'
+#' @section Files that change after loading:
 #' Replacing a file with `pjrt_save_safetensors()` is safe even while buffers loaded from it
 #' are alive: the new file is written beside the old one and renamed over it, so the old
 #' buffers keep their values and a failed or interrupted write leaves the old file as it was.
-#' Rewriting such a file *in place* is not safe: `safetensors::safe_save_file()` (which
-#' truncates the file first) or any other program changing its bytes would pull the pages
-#' from under those buffers, and reading them could then crash R with a bus error. Save to
-#' another path, or use `pjrt_save_safetensors()`.
+#' Deleting the file is safe too. Changing a mapped file *in place* (as
+#' `safetensors::safe_save_file()` does, truncating it first, or any program that writes
+#' into it) pulls the pages from under its buffers. pjrt detects this: any later use of
+#' those buffers is an error saying the file changed on disk after loading (its size or
+#' modification time differ, or pages the buffers need are gone), never a crash and never
+#' silently changed values; load the file again. A change caught in the middle of a read
+#' (for example a conversion running while another process truncates the file) fails that
+#' read. Use `copy = TRUE` for buffers that must outlive any change to their file, at the
+#' cost of reading the whole file at load.
 #'
 #' @section Files written:
 #' The header lists `__metadata__` first and then the tensors in the order of `tensors`; it
@@ -58,7 +67,10 @@
 #' @param device Where to place the buffers: `NULL` (the default device), a PJRTDevice or a
 #'   device spec such as `"cpu"` (see [pjrt_device()]).
 #' @param names `NULL` to load every tensor, in file order, or a character vector of tensor
-#'   names to load only those, in that order.
+#'   names to load only those, in that order. Only the tensors loaded need dtypes pjrt
+#'   holds: a file with, say, an F8_E4M3 tensor loads with `names` naming the others.
+#' @param copy Whether to read the whole file into memory rather than map it (files under
+#'   1 MiB are always read), so that later changes to the file cannot affect the buffers.
 #' @return `pjrt_save_safetensors()` returns `path` invisibly. `pjrt_load_safetensors()`
 #'   returns a named list of PJRTBuffers with attribute `metadata`: the file's
 #'   `__metadata__` as a named list of strings, or `NULL` when the file has none.
@@ -79,6 +91,7 @@ pjrt_save_safetensors <- function(tensors, path, metadata = NULL, allow_c128 = F
   metadata <- check_safetensors_metadata(metadata)
   allow_c128 <- check_flag(allow_c128, "allow_c128")
   if (!allow_c128) check_no_c128(tensors)
+  tensors <- copy_to_host(tensors)
   progress <- progress_reporter("Writing", path, environment())
   with_core(ffi_safetensors_save(tensors, path, metadata, allow_c128, progress))
   invisible(path)
@@ -86,16 +99,18 @@ pjrt_save_safetensors <- function(tensors, path, metadata = NULL, allow_c128 = F
 
 #' @rdname pjrt_save_safetensors
 #' @export
-pjrt_load_safetensors <- function(path, device = NULL, names = NULL) {
+pjrt_load_safetensors <- function(path, device = NULL, names = NULL, copy = FALSE) {
   path <- check_path(path)
   if (!is.null(names) && (!is.character(names) || anyNA(names))) {
     cli::cli_abort("{.arg names} must be NULL or a character vector without missing values.")
   }
+  check_not_bytes(names, "names")
+  copy <- check_flag(copy, "copy")
   if (anyDuplicated(names)) {
     cli::cli_abort("{.arg names} lists {.val {names[anyDuplicated(names)]}} more than once.")
   }
   progress <- progress_reporter("Reading", path, environment())
-  with_core(ffi_safetensors_load(path, names, device_spec(device), progress))
+  with_core(ffi_safetensors_load(path, names, device_spec(device), copy, progress))
 }
 
 check_path <- function(path, call = caller_env()) {
@@ -103,6 +118,7 @@ check_path <- function(path, call = caller_env()) {
     cli::cli_abort("{.arg path} must be a single file path, not {.obj_type_friendly {path}}.",
                    call = call)
   }
+  check_not_bytes(path, "path", call)
   enc2utf8(path.expand(path))
 }
 
@@ -123,29 +139,40 @@ check_tensor_list <- function(tensors, call = caller_env()) {
     cli::cli_abort("{.arg tensors} has the name {.val {labels[anyDuplicated(labels)]}} more than once.",
                    call = call)
   }
-  for (k in seq_along(tensors)) {
-    if (!inherits(tensors[[k]], "PJRTBuffer")) {
-      cli::cli_abort(c(
-        "Every element of {.arg tensors} must be a PJRTBuffer.",
-        x = "Element {.val {labels[[k]]}} is {.obj_type_friendly {tensors[[k]]}}.",
-        i = "Make buffers with {.fn pjrt_buffer}."
-      ), call = call)
-    }
-    if (platform(tensors[[k]]) != "cpu") tensors[[k]] <- copy_buffer(tensors[[k]], "cpu")
+  check_not_bytes(labels, "tensors", call, what = "name")
+  not_buffer <- which(!vapply(tensors, inherits, TRUE, what = "PJRTBuffer"))
+  if (length(not_buffer) > 0) {
+    k <- not_buffer[[1]]
+    cli::cli_abort(c(
+      "Every element of {.arg tensors} must be a PJRTBuffer.",
+      x = "Element {.val {labels[[k]]}} is {.obj_type_friendly {tensors[[k]]}}.",
+      i = "Make buffers with {.fn pjrt_buffer}."
+    ), call = call)
   }
   names(tensors) <- enc2utf8(labels)
   tensors
 }
 
-check_no_c128 <- function(tensors, call = caller_env()) {
-  for (name in names(tensors)) {
-    if (elt_type(tensors[[name]]) == "c128") {
-      cli::cli_abort(c(
-        "Buffer {.val {name}} is {.val c128}, which would be written as C128, a dtype safetensors readers other than pjrt reject.",
-        i = "Use {.code allow_c128 = TRUE} to write it anyway, or convert it to {.val c64}."
-      ), call = call)
-    }
+# Buffers on other devices, copied to the host (one call describes them all: a call per
+# tensor made saving many small tensors slow).
+copy_to_host <- function(tensors) {
+  devices <- ffi_buffers_describe(tensors)$device
+  for (k in which(!is.na(devices) & !startsWith(devices, "cpu"))) {
+    tensors[[k]] <- copy_buffer(tensors[[k]], "cpu")
   }
+  tensors
+}
+
+# One call for all dtypes: a lookup by name in a loop made saving quadratic in the tensor
+# count, and a call per tensor slow.
+check_no_c128 <- function(tensors, call = caller_env()) {
+  c128 <- which(ffi_buffers_describe(tensors)$dtype == "c128")
+  if (length(c128) == 0) return(invisible())
+  name <- names(tensors)[[c128[[1]]]]
+  cli::cli_abort(c(
+    "Buffer {.val {name}} is {.val c128}, which would be written as C128, a dtype safetensors readers other than pjrt reject.",
+    i = "Use {.code allow_c128 = TRUE} to write it anyway, or convert it to {.val c64}."
+  ), call = call)
 }
 
 check_safetensors_metadata <- function(metadata, call = caller_env()) {
@@ -164,9 +191,25 @@ check_safetensors_metadata <- function(metadata, call = caller_env()) {
     cli::cli_abort("{.arg metadata} has the key {.val {labels[anyDuplicated(labels)]}} more than once.",
                    call = call)
   }
+  check_not_bytes(labels, "metadata", call, what = "key")
+  check_not_bytes(unlist(metadata, use.names = FALSE), "metadata", call, what = "value")
   values <- enc2utf8(vapply(metadata, identity, ""))
   names(values) <- enc2utf8(labels)
   values
+}
+
+# Strings marked as "bytes" have no known encoding, so they cannot become the UTF-8 text a
+# path, tensor name or metadata string must be.
+check_not_bytes <- function(x, arg, call = caller_env(), what = "element") {
+  if (!is.character(x)) return(invisible())
+  bytes <- which(Encoding(x) == "bytes")
+  if (length(bytes) > 0) {
+    cli::cli_abort(c(
+      "{.arg {arg}} must be text, but {what} {bytes[[1]]} is marked as {.val bytes} (no known encoding).",
+      i = "Mark its encoding with {.fn Encoding} or convert it with {.fn iconv}."
+    ), call = call)
+  }
+  invisible()
 }
 
 # A callback for the core's progress reports (bytes done of total): a cli progress bar, made

@@ -38,7 +38,13 @@ run_layout <- function(label, shape) {
          "safetensors::safe_save_file()", save[[1]])
   load <- interleaved(function() safe_load_file(ours, framework = "pjrt"),
                       function() pjrt_load_safetensors(ours))
-  report(list(row(paste("pjrt_load_safetensors(),", label), load[[2]], 0.05)),
+  # copy = TRUE reads the whole file into memory (buffers immune to later changes of it).
+  copied <- stats::median(vapply(1:3, function(i) {
+    gc()
+    system.time(pjrt_load_safetensors(ours, copy = TRUE))[["elapsed"]]
+  }, 0))
+  report(list(row(paste("pjrt_load_safetensors(),", label), load[[2]], 0.05),
+              row(paste("pjrt_load_safetensors(copy = TRUE),", label), copied)),
          "safetensors::safe_load_file(framework = \"pjrt\")", load[[1]])
 }
 
@@ -60,6 +66,24 @@ interleaved <- function(base, ours, iterations = 5) {
   apply(times, 2, stats::median)
 }
 
+# Many tiny tensors: saving must stay linear in their count, within 2x the time loading
+# takes (PJRT_BENCH_ST_MANY sets the count).
+run_many <- function() {
+  many <- as.integer(Sys.getenv("PJRT_BENCH_ST_MANY", "100000"))
+  tensors <- rep(list(pjrt_buffer(1:2, dtype = "i32")), many)
+  names(tensors) <- sprintf("block%06d.bias", seq_len(many))
+  path <- tempfile(tmpdir = bench_dir, fileext = ".safetensors")
+  on.exit(unlink(path))
+  pjrt_save_safetensors(tensors, path)
+  times <- interleaved(function() pjrt_load_safetensors(path),
+                       function() pjrt_save_safetensors(tensors, path),
+                       iterations = 3)
+  stopifnot(identical(names(pjrt_load_safetensors(path)), names(tensors)))
+  bench_n <<- many
+  report(list(row(sprintf("pjrt_save_safetensors(), %d tiny tensors", many), times[[2]], 2)),
+         sprintf("pjrt_load_safetensors() of %d tiny tensors", many), times[[1]])
+}
+
 if (!nzchar(Sys.getenv("PJRT_BENCH_ST_LAYOUT"))) {
   cat(sprintf("%d tensors of %d f32 (%.2f GiB), files in %s\n", count, per_tensor,
               count * per_tensor * 4 / 2^30, bench_dir))
@@ -73,8 +97,10 @@ if (layout == "vectors") {
   run_layout("vectors (zero-copy)", per_tensor)
 } else if (layout == "matrices") {
   run_layout("1024 x 1024 matrices (transposed)", c(1024, 1024))
+} else if (layout == "many") {
+  run_many()
 } else {
-  for (each in c("vectors", "matrices")) {
+  for (each in c("vectors", "matrices", "many")) {
     status <- system2(file.path(R.home("bin"), "Rscript"),
                       c("--vanilla", file.path("bench", "safetensors.R")),
                       env = paste0("PJRT_BENCH_ST_LAYOUT=", each))

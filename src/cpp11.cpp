@@ -210,10 +210,10 @@ extern "C" SEXP _pjrt_ffi_buffer_format(SEXP buffer, SEXP max_rows, SEXP max_wid
   END_CPP11
 }
 // r_safetensors.cpp
-SEXP ffi_safetensors_load(std::string path, SEXP names, std::string device, SEXP progress);
-extern "C" SEXP _pjrt_ffi_safetensors_load(SEXP path, SEXP names, SEXP device, SEXP progress) {
+SEXP ffi_safetensors_load(std::string path, SEXP names, std::string device, bool copy, SEXP progress);
+extern "C" SEXP _pjrt_ffi_safetensors_load(SEXP path, SEXP names, SEXP device, SEXP copy, SEXP progress) {
   BEGIN_CPP11
-    return cpp11::as_sexp(ffi_safetensors_load(cpp11::as_cpp<cpp11::decay_t<std::string>>(path), cpp11::as_cpp<cpp11::decay_t<SEXP>>(names), cpp11::as_cpp<cpp11::decay_t<std::string>>(device), cpp11::as_cpp<cpp11::decay_t<SEXP>>(progress)));
+    return cpp11::as_sexp(ffi_safetensors_load(cpp11::as_cpp<cpp11::decay_t<std::string>>(path), cpp11::as_cpp<cpp11::decay_t<SEXP>>(names), cpp11::as_cpp<cpp11::decay_t<std::string>>(device), cpp11::as_cpp<cpp11::decay_t<bool>>(copy), cpp11::as_cpp<cpp11::decay_t<SEXP>>(progress)));
   END_CPP11
 }
 // r_safetensors.cpp
@@ -225,10 +225,24 @@ extern "C" SEXP _pjrt_ffi_safetensors_save(SEXP tensors, SEXP path, SEXP metadat
   END_CPP11
 }
 // r_safetensors.cpp
+cpp11::list ffi_buffers_describe(cpp11::list tensors);
+extern "C" SEXP _pjrt_ffi_buffers_describe(SEXP tensors) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_buffers_describe(cpp11::as_cpp<cpp11::decay_t<cpp11::list>>(tensors)));
+  END_CPP11
+}
+// r_safetensors.cpp
 cpp11::strings ffi_safetensors_tags();
 extern "C" SEXP _pjrt_ffi_safetensors_tags() {
   BEGIN_CPP11
     return cpp11::as_sexp(ffi_safetensors_tags());
+  END_CPP11
+}
+// r_tensor.cpp
+bool ffi_take_core_interrupt();
+extern "C" SEXP _pjrt_ffi_take_core_interrupt() {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_take_core_interrupt());
   END_CPP11
 }
 
@@ -245,6 +259,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pjrt_ffi_buffer_shape",              (DL_FUNC) &_pjrt_ffi_buffer_shape,              1},
     {"_pjrt_ffi_buffer_to_r",               (DL_FUNC) &_pjrt_ffi_buffer_to_r,               1},
     {"_pjrt_ffi_buffer_to_raw",             (DL_FUNC) &_pjrt_ffi_buffer_to_raw,             2},
+    {"_pjrt_ffi_buffers_describe",          (DL_FUNC) &_pjrt_ffi_buffers_describe,          1},
     {"_pjrt_ffi_default_platform",          (DL_FUNC) &_pjrt_ffi_default_platform,          0},
     {"_pjrt_ffi_device_memory",             (DL_FUNC) &_pjrt_ffi_device_memory,             1},
     {"_pjrt_ffi_device_resolve",            (DL_FUNC) &_pjrt_ffi_device_resolve,            1},
@@ -263,9 +278,10 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pjrt_ffi_harray_shape",              (DL_FUNC) &_pjrt_ffi_harray_shape,              1},
     {"_pjrt_ffi_harray_slice",              (DL_FUNC) &_pjrt_ffi_harray_slice,              2},
     {"_pjrt_ffi_harray_to_buffer",          (DL_FUNC) &_pjrt_ffi_harray_to_buffer,          1},
-    {"_pjrt_ffi_safetensors_load",          (DL_FUNC) &_pjrt_ffi_safetensors_load,          4},
+    {"_pjrt_ffi_safetensors_load",          (DL_FUNC) &_pjrt_ffi_safetensors_load,          5},
     {"_pjrt_ffi_safetensors_save",          (DL_FUNC) &_pjrt_ffi_safetensors_save,          5},
     {"_pjrt_ffi_safetensors_tags",          (DL_FUNC) &_pjrt_ffi_safetensors_tags,          0},
+    {"_pjrt_ffi_take_core_interrupt",       (DL_FUNC) &_pjrt_ffi_take_core_interrupt,       0},
     {NULL, NULL, 0}
 };
 }

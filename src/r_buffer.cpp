@@ -80,6 +80,9 @@ SEXP ffi_buffer_empty(std::string dtype, cpp11::integers shape, std::string devi
 
 [[cpp11::register]]
 SEXP ffi_buffer_copy_to(SEXP buffer, std::string device) {
-  return pjrt::wrap_buffer(
-      ndbuf::buffer_copy_to(pjrt::unwrap_buffer(buffer), ndbuf::resolve_device(device)));
+  const pjrt::MappedReadCheck reads;
+  ndbuf::Tensor copy =
+      ndbuf::buffer_copy_to(pjrt::unwrap_buffer(buffer), ndbuf::resolve_device(device));
+  reads.done();
+  return pjrt::wrap_buffer(std::move(copy));
 }

@@ -50,6 +50,7 @@ std::string ffi_buffer_address(SEXP buffer) {
 // cannot tell from NA are counted in the attribute "pjrt_ambiguous" (absent when none).
 [[cpp11::register]]
 SEXP ffi_buffer_to_r(SEXP buffer) {
+  const pjrt::MappedReadCheck reads;
   const ndbuf::Tensor& tensor = pjrt::unwrap_buffer(buffer);
   const ndbuf::RVectorType type = ndbuf::r_vector_type_for(tensor.dtype());
   cpp11::sexp out = cpp11::safe[Rf_allocVector](sexptype_for(type), tensor.numel());
@@ -64,15 +65,18 @@ SEXP ffi_buffer_to_r(SEXP buffer) {
     cpp11::safe[Rf_setAttrib](out, cpp11::safe[Rf_install]("pjrt_ambiguous"),
                               cpp11::safe[Rf_ScalarReal](static_cast<double>(ambiguous)));
   }
+  reads.done();
   return out;
 }
 
 [[cpp11::register]]
 cpp11::raws ffi_buffer_to_raw(SEXP buffer, bool row_major) {
+  const pjrt::MappedReadCheck reads;
   const ndbuf::Tensor& tensor = pjrt::unwrap_buffer(buffer);
   cpp11::writable::raws out(static_cast<R_xlen_t>(tensor.nbytes()));
   ndbuf::copy_to_dense(tensor, RAW(out),
                        row_major ? ndbuf::Order::kRowMajor : ndbuf::Order::kColumnMajor);
+  reads.done();
   return out;
 }
 

@@ -50,6 +50,7 @@ const ndbuf::HArray& unwrap_harray(SEXP x) {
   }
   // An external pointer of another kind (a PJRTBuffer) given the class in R.
   if (R_ExternalPtrTag(x) != Rf_install(kHArrayClass)) cpp11::stop("%s", "Expected an HArray.");
+  ndbuf::check_mapping_intact(harray->tensor().storage()->data());
   return *harray;
 }
 
@@ -66,7 +67,10 @@ cpp11::integers shape_integers(const ndbuf::Shape& shape) {
 }
 
 [[cpp11::register]] SEXP ffi_harray_to_buffer(SEXP x) {
-  return pjrt::wrap_buffer(unwrap_harray(x).to_buffer());
+  const pjrt::MappedReadCheck reads;
+  ndbuf::Tensor buffer = unwrap_harray(x).to_buffer();
+  reads.done();
+  return pjrt::wrap_buffer(std::move(buffer));
 }
 
 [[cpp11::register]] std::string ffi_harray_dtype(SEXP x) {
@@ -93,18 +97,30 @@ cpp11::integers shape_integers(const ndbuf::Shape& shape) {
   return wrap_harray(harray.slice(spec));
 }
 
-[[cpp11::register]] SEXP ffi_harray_clone(SEXP x) { return wrap_harray(unwrap_harray(x).clone()); }
+[[cpp11::register]] SEXP ffi_harray_clone(SEXP x) {
+  const pjrt::MappedReadCheck reads;
+  ndbuf::HArray clone = unwrap_harray(x).clone();
+  reads.done();
+  return wrap_harray(std::move(clone));
+}
 
 [[cpp11::register]] std::string ffi_harray_format(SEXP x) {
-  return ndbuf::format_nested(unwrap_harray(x).tensor());
+  const pjrt::MappedReadCheck reads;
+  std::string text = ndbuf::format_nested(unwrap_harray(x).tensor());
+  reads.done();
+  return text;
 }
 
 [[cpp11::register]] bool ffi_harray_equal(SEXP x, SEXP y) {
-  return ndbuf::tensors_equal(unwrap_harray(x).tensor(), unwrap_harray(y).tensor());
+  const pjrt::MappedReadCheck reads;
+  const bool equal = ndbuf::tensors_equal(unwrap_harray(x).tensor(), unwrap_harray(y).tensor());
+  reads.done();
+  return equal;
 }
 
 // A double or complex vector in R's order for dim = rev(shape): the HArray's C order.
 [[cpp11::register]] SEXP ffi_harray_collect(SEXP x) {
+  const pjrt::MappedReadCheck reads;
   const ndbuf::Tensor& tensor = unwrap_harray(x).tensor();
   const bool complex = ndbuf::is_complex(tensor.dtype());
   cpp11::sexp out = cpp11::safe[Rf_allocVector](complex ? CPLXSXP : REALSXP, tensor.numel());
@@ -113,6 +129,7 @@ cpp11::integers shape_integers(const ndbuf::Shape& shape) {
     const ndbuf::Shape dims(tensor.shape().rbegin(), tensor.shape().rend());
     cpp11::safe[Rf_setAttrib](out, R_DimSymbol, shape_integers(dims));
   }
+  reads.done();
   return out;
 }
 

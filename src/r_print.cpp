@@ -20,9 +20,11 @@ int64_t limit_of(double value) {
 [[cpp11::register]]
 cpp11::strings ffi_buffer_format(SEXP buffer, double max_rows, double max_width,
                                  double max_rows_slice, bool header, SEXP footer) {
+  const pjrt::MappedReadCheck reads;
   ndbuf::BufferPrintOptions options{limit_of(max_rows), limit_of(max_width),
                                     limit_of(max_rows_slice), header, std::nullopt};
   if (footer != R_NilValue) options.footer = cpp11::as_cpp<std::string>(footer);
   const std::vector<std::string> lines = ndbuf::format_buffer(pjrt::unwrap_buffer(buffer), options);
+  reads.done();
   return cpp11::writable::strings(cpp11::as_sexp(lines));
 }

@@ -63,8 +63,10 @@ SEXP metadata_to_r(const std::optional<ndbuf::SafetensorsMetadata>& metadata) {
 // A named list of buffers, with the file's __metadata__ (a named list of strings, or NULL) as
 // attribute "metadata".
 [[cpp11::register]]
-SEXP ffi_safetensors_load(std::string path, SEXP names, std::string device, SEXP progress) {
+SEXP ffi_safetensors_load(std::string path, SEXP names, std::string device, bool copy,
+                          SEXP progress) {
   ndbuf::SafetensorsLoadOptions options;
+  options.copy = copy;
   if (names != R_NilValue) options.names = cpp11::as_cpp<std::vector<std::string>>(names);
   options.device = ndbuf::resolve_device(device);
   options.max_dim = std::numeric_limits<int>::max();  // R dims are int
@@ -75,6 +77,12 @@ SEXP ffi_safetensors_load(std::string path, SEXP names, std::string device, SEXP
   cpp11::writable::list out(n);
   cpp11::writable::strings labels(n);
   for (R_xlen_t k = 0; k < n; ++k) {
+    if (contents.tensors[k].name.empty()) {
+      cpp11::stop("%s", ("Tensor " + std::to_string(k + 1) +
+                         " of the file has an empty name, which a named list cannot hold (and "
+                         "pjrt_save_safetensors() refuses); load the others with `names =`.")
+                            .c_str());
+    }
     labels[k] = r_string_of(contents.tensors[k].name, "tensor name");
     out[k] = pjrt::wrap_buffer(std::move(contents.tensors[k].tensor));
   }
@@ -104,6 +112,25 @@ void ffi_safetensors_save(cpp11::list tensors, std::string path, SEXP metadata,
   options.allow_c128 = allow_c128;
   options.progress = relay.get();
   ndbuf::save_safetensors(path, named, meta, options);
+}
+
+// The dtype name and platform of each element of `tensors`, in one call (R-level calls per
+// tensor made saving many small tensors slow); NA for an element that is not a valid buffer
+// (the save reports it).
+[[cpp11::register]]
+cpp11::list ffi_buffers_describe(cpp11::list tensors) {
+  const R_xlen_t n = tensors.size();
+  cpp11::writable::strings dtypes(n);
+  cpp11::writable::strings platforms(n);
+  for (R_xlen_t k = 0; k < n; ++k) {
+    const ndbuf::Tensor* tensor = pjrt::find_buffer(tensors[k]);
+    dtypes[k] = tensor ? cpp11::r_string(std::string(ndbuf::dtype_name(tensor->dtype())))
+                       : cpp11::r_string(NA_STRING);
+    platforms[k] = tensor ? cpp11::r_string(ndbuf::device_spec(tensor->device()))
+                          : cpp11::r_string(NA_STRING);
+  }
+  return cpp11::writable::list({cpp11::named_arg("dtype") = dtypes,
+                                cpp11::named_arg("device") = platforms});
 }
 
 // The safetensors dtype tag of each dtype, named by dtype.

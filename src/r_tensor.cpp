@@ -40,7 +40,13 @@ void check_user_interrupt(void*) { R_CheckUserInterrupt(); }
 
 // True when the user pressed Ctrl-C: R_ToplevelExec contains the longjmp R_CheckUserInterrupt
 // makes, so C++ frames are never jumped over; the core then throws and unwinds normally.
-bool r_interrupt_pending() { return R_ToplevelExec(check_user_interrupt, nullptr) == FALSE; }
+bool g_core_interrupt = false;
+
+bool r_interrupt_pending() {
+  if (R_ToplevelExec(check_user_interrupt, nullptr) != FALSE) return false;
+  g_core_interrupt = true;
+  return true;
+}
 
 }  // namespace
 
@@ -64,10 +70,27 @@ const ndbuf::Tensor& unwrap_buffer(SEXP x) {
   }
   // An external pointer of another kind (an HArray) given the class in R.
   if (R_ExternalPtrTag(x) != Rf_install(kBufferClass)) cpp11::stop("Expected a PJRTBuffer.");
+  ndbuf::check_mapping_intact(tensor->storage()->data());
   return *tensor;
 }
 
+const ndbuf::Tensor* find_buffer(SEXP x) {
+  if (TYPEOF(x) != EXTPTRSXP || !Rf_inherits(x, kBufferClass)) return nullptr;
+  if (R_ExternalPtrTag(x) != Rf_install(kBufferClass)) return nullptr;
+  return static_cast<const ndbuf::Tensor*>(R_ExternalPtrAddr(x));
+}
+
+bool take_core_interrupt() {
+  const bool seen = g_core_interrupt;
+  g_core_interrupt = false;
+  return seen;
+}
+
 }  // namespace pjrt
+
+// Whether the last core error was a user interrupt (and forget it).
+[[cpp11::register]]
+bool ffi_take_core_interrupt() { return pjrt::take_core_interrupt(); }
 
 [[cpp11::init]]
 void pjrt_install_host_allocator(DllInfo* dll) {

@@ -4,13 +4,32 @@
 
 #include <cpp11.hpp>
 
+#include "ndbuf/mapped_file.hpp"
 #include "ndbuf/tensor.hpp"
 
 namespace pjrt {
 
 // Wraps a tensor as a PJRTBuffer; the finalizer frees the tensor when R collects it.
 SEXP wrap_buffer(ndbuf::Tensor tensor);
-// The tensor behind a PJRTBuffer; an R error for anything else or a cleared pointer.
+// The tensor behind a PJRTBuffer; an R error for anything else, a cleared pointer, or a
+// buffer whose mapped file changed on disk since it was loaded.
 const ndbuf::Tensor& unwrap_buffer(SEXP x);
+
+// The tensor behind a valid PJRTBuffer, or nullptr for anything else; never an error.
+const ndbuf::Tensor* find_buffer(SEXP x);
+
+// Made before a binding reads buffers and checked after: a file truncated under a mapped
+// buffer reads as zeros, and this turns that read into an error instead of a wrong result.
+class MappedReadCheck {
+ public:
+  void done() const { ndbuf::check_no_mapping_faults(before_); }
+
+ private:
+  uint64_t before_ = ndbuf::mapping_fault_count();
+};
+
+// True once after the core stopped a loop for a user interrupt (so the R layer can raise
+// a real interrupt rather than an error).
+bool take_core_interrupt();
 
 }  // namespace pjrt

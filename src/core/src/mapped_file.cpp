@@ -9,6 +9,7 @@
 #include <cstring>
 #include <string>
 
+#include "mapped_guard.hpp"
 #include "ndbuf/error.hpp"
 
 namespace ndbuf {
@@ -28,14 +29,18 @@ class Fd {
   Fd(const Fd&) = delete;
   Fd& operator=(const Fd&) = delete;
   int get() const { return fd_; }
+  int release() {
+    const int fd = fd_;
+    fd_ = -1;
+    return fd;
+  }
 
  private:
   int fd_;
 };
 
-}  // namespace
-
-std::shared_ptr<Storage> map_file(const std::string& path) {
+// Opens `path` for reading and checks that it is a regular file; fills `info`.
+int open_regular(const std::string& path, struct stat* info) {
   int raw = -1;
   do {
     // O_NONBLOCK: opening a FIFO must not wait for a writer (it is rejected below).
@@ -43,29 +48,90 @@ std::shared_ptr<Storage> map_file(const std::string& path) {
   } while (raw < 0 && errno == EINTR);
   if (raw < 0) fail_io("open", path, errno);
   Fd fd(raw);
+  if (::fstat(fd.get(), info) != 0) fail_io("inspect", path, errno);
+  if (S_ISDIR(info->st_mode)) fail_io("read", path, EISDIR);
+  if (!S_ISREG(info->st_mode)) {
+    fail(ErrorKind::kIo, "Cannot read '" + path + "': it is not a regular file.");
+  }
+  return fd.release();
+}
+
+std::shared_ptr<Storage> empty_storage() {
+  static char empty = 0;
+  return std::make_shared<Storage>(&empty, 0, Device{}, nullptr, true);
+}
+
+[[noreturn]] void fail_map(const std::string& path, int err) {
+  if (err == ENOMEM) {
+    fail(ErrorKind::kIo,
+         "Cannot map '" + path +
+             "': the process is out of memory maps or address space (Linux allows "
+             "vm.max_map_count maps per process, and each loaded file keeps one while buffers "
+             "from it are alive); release buffers loaded from other files, or raise "
+             "vm.max_map_count.");
+  }
+  fail_io("map", path, err);
+}
+
+}  // namespace
+
+std::shared_ptr<Storage> map_file(const std::string& path) {
   struct stat info;
-  if (::fstat(fd.get(), &info) != 0) fail_io("inspect", path, errno);
-  if (S_ISDIR(info.st_mode)) fail_io("read", path, EISDIR);
-  if (!S_ISREG(info.st_mode)) {
-    fail(ErrorKind::kIo, "Cannot map '" + path + "': it is not a regular file.");
-  }
+  Fd fd(open_regular(path, &info));
   const auto size = static_cast<size_t>(info.st_size);
-  if (size == 0) {
-    static char empty = 0;
-    return std::make_shared<Storage>(&empty, 0, Device{}, nullptr, true);
-  }
+  if (size == 0) return empty_storage();
   void* data = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd.get(), 0);
-  if (data == MAP_FAILED) fail_io("map", path, errno);
+  if (data == MAP_FAILED) fail_map(path, errno);
+  try {
+    watch_mapping(data, size, path, info);
+  } catch (...) {
+    ::munmap(data, size);
+    throw;
+  }
   return std::make_shared<Storage>(
-      data, size, Device{}, [size](void* p) noexcept { ::munmap(p, size); }, true);
+      data, size, Device{},
+      [size](void* p) noexcept {
+        unwatch_mapping(p);
+        ::munmap(p, size);
+      },
+      true);
+}
+
+std::shared_ptr<Storage> read_file(const std::string& path) {
+  struct stat info;
+  Fd fd(open_regular(path, &info));
+  const auto size = static_cast<size_t>(info.st_size);
+  if (size == 0) return empty_storage();
+  std::shared_ptr<Storage> memory = allocate_host(size);
+  char* out = static_cast<char*>(memory->data());
+  for (size_t done = 0; done < size;) {
+    const ssize_t n = ::read(fd.get(), out + done, size - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) fail_io("read", path, errno);
+    if (n == 0) {
+      fail(ErrorKind::kIo, "Cannot read '" + path + "': it shrank while being read.");
+    }
+    done += static_cast<size_t>(n);
+  }
+  // Read-only like a mapping: the storage stands for the file.
+  return std::make_shared<Storage>(
+      out, size, Device{}, [keep = memory](void*) mutable noexcept { keep.reset(); }, true);
+}
+
+std::shared_ptr<Storage> open_file(const std::string& path, bool copy) {
+  struct stat info;
+  if (!copy && ::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode) &&
+      static_cast<size_t>(info.st_size) >= kReadWholeFileBytes) {
+    return map_file(path);
+  }
+  return read_file(path);
 }
 
 std::shared_ptr<Storage> slice_storage(const std::shared_ptr<Storage>& parent, size_t offset,
                                        size_t nbytes, std::optional<Device> device) {
   if (device && device->platform != parent->device().platform) {
-    fail(ErrorKind::kInvalidArgument, "A slice of storage on " +
-                                          device_label(parent->device()) + " cannot live on " +
-                                          device_label(*device) + ".");
+    fail(ErrorKind::kInvalidArgument, "A slice of storage on " + device_label(parent->device()) +
+                                          " cannot live on " + device_label(*device) + ".");
   }
   if (offset > parent->nbytes() || nbytes > parent->nbytes() - offset) {
     fail(ErrorKind::kIndex, "Bytes " + std::to_string(offset) + " to " +
@@ -76,8 +142,7 @@ std::shared_ptr<Storage> slice_storage(const std::shared_ptr<Storage>& parent, s
   // The deleter owns a reference to the parent; dropping it may unmap the file.
   return std::make_shared<Storage>(
       data, nbytes, device.value_or(parent->device()),
-      [keep = parent](void*) mutable noexcept { keep.reset(); },
-      parent->read_only());
+      [keep = parent](void*) mutable noexcept { keep.reset(); }, parent->read_only());
 }
 
 }  // namespace ndbuf

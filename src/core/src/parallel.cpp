@@ -1,5 +1,7 @@
 #include "ndbuf/parallel.hpp"
 
+#include <pthread.h>
+
 #include <atomic>
 #include <cstring>
 
@@ -14,7 +16,16 @@ namespace {
 
 std::atomic<InterruptPoll> g_interrupt_poll{nullptr};
 
+std::atomic<bool> g_forked_child{false};
+
+void mark_forked_child() { g_forked_child.store(true); }
+
+// Registered when the library loads, so every later fork() marks its child.
+const int g_atfork_registered = ::pthread_atfork(nullptr, nullptr, &mark_forked_child);
+
 }  // namespace
+
+bool in_forked_child() { return g_forked_child.load(); }
 
 void set_interrupt_poll(InterruptPoll poll) { g_interrupt_poll.store(poll); }
 
@@ -25,7 +36,8 @@ void check_interrupt() {
 
 int max_threads() {
 #ifdef _OPENMP
-  return omp_get_max_threads();
+  (void)g_atfork_registered;
+  return in_forked_child() ? 1 : omp_get_max_threads();
 #else
   return 1;
 #endif

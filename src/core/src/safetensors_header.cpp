@@ -23,12 +23,22 @@ std::string in_quotes(const std::string& s) { return "\"" + s + "\""; }
 // "1 byte", "8 bytes".
 std::string byte_count(uint64_t n) { return std::to_string(n) + (n == 1 ? " byte" : " bytes"); }
 
-std::string supported_tags() {
+// Tags the format defines beyond ndbuf's dtypes, with their element sizes in bits.
+struct ForeignTag {
+  const char* tag;
+  uint32_t bits;
+};
+constexpr ForeignTag kForeignTags[] = {
+    {"F8_E4M3", 8}, {"F8_E5M2", 8}, {"F8_E8M0", 8}, {"F6_E2M3", 6}, {"F6_E3M2", 6}, {"F4", 4},
+};
+
+std::string known_tags() {
   std::string out;
   for (const auto& info : kDTypeTable) {
     if (!out.empty()) out += ", ";
     out += info.safetensors;
   }
+  for (const auto& foreign : kForeignTags) out += std::string(", ") + foreign.tag;
   return out;
 }
 
@@ -52,6 +62,8 @@ class HeaderHandler : public nlohmann::json_sax<Json> {
   bool boolean(bool) override { return skipping() ? skip_scalar() : unexpected(); }
   bool number_integer(number_integer_t value) override {
     if (skipping()) return skip_scalar();
+    // "-0" is the integer zero in JSON; the reference reader (serde) accepts it as 0 too.
+    if (value == 0) return number_unsigned(0);
     if (state_ == State::kShape) {
       return fail_with("the shape of tensor " + in_quotes(entry_.name) +
                        " has the negative dimension " + std::to_string(value));
@@ -82,11 +94,14 @@ class HeaderHandler : public nlohmann::json_sax<Json> {
     if (skipping()) return skip_scalar();
     if (state_ == State::kDType) {
       const auto dtype = dtype_from_safetensors(value);
-      if (!dtype) {
+      const uint32_t bits = safetensors_tag_bits(value);
+      if (bits == 0) {
         return fail_with("tensor " + in_quotes(entry_.name) + " has the dtype " + in_quotes(value) +
-                         ", which is not one of " + supported_tags());
+                         ", which is not one of " + known_tags());
       }
-      entry_.dtype = *dtype;
+      if (dtype) entry_.dtype = *dtype;
+      if (!dtype) entry_.unsupported = value;
+      entry_.element_bits = bits;
       state_ = State::kEntry;
       return true;
     }
@@ -199,7 +214,7 @@ class HeaderHandler : public nlohmann::json_sax<Json> {
       state_ = State::kMetaValue;
       return true;
     }
-    entry_ = SafetensorsEntry{std::move(name), DType::kU8, {}, 0, 0};
+    entry_ = SafetensorsEntry{std::move(name), DType::kU8, {}, 0, 0, {}, 8};
     fields_ = 0;
     offsets_seen_ = 0;
     state_ = State::kEntryValue;
@@ -304,6 +319,11 @@ bool shape_numel(const Shape& shape, uint64_t* numel) {
   return true;
 }
 
+std::string entry_tag(const SafetensorsEntry& entry) {
+  return entry.unsupported.empty() ? std::string(dtype_info(entry.dtype).safetensors)
+                                   : entry.unsupported;
+}
+
 void check_offsets(const SafetensorsHeader& header, uint64_t data_len) {
   std::vector<const SafetensorsEntry*> order;
   order.reserve(header.tensors.size());
@@ -332,20 +352,26 @@ void check_offsets(const SafetensorsHeader& header, uint64_t data_len) {
                                std::to_string(expected));
     }
     uint64_t numel = 0;
-    uint64_t nbytes = 0;
-    const uint64_t item = itemsize(entry->dtype);
-    if (!shape_numel(entry->shape, &numel) || __builtin_mul_overflow(numel, item, &nbytes) ||
-        nbytes > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+    uint64_t nbits = 0;
+    const std::string tag = entry_tag(*entry);
+    if (!shape_numel(entry->shape, &numel) ||
+        __builtin_mul_overflow(numel, uint64_t{entry->element_bits}, &nbits) ||
+        nbits / 8 > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
       safetensors_format_error("the size of tensor " + name + " (shape " +
-                               shape_to_tuple(entry->shape) + " of " +
-                               std::string(dtype_info(entry->dtype).safetensors) +
+                               shape_to_tuple(entry->shape) + " of " + tag +
                                ") overflows a 64-bit count");
     }
+    if (nbits % 8 != 0) {
+      safetensors_format_error("tensor " + name + " of shape " + shape_to_tuple(entry->shape) +
+                               " and dtype " + tag + " fills " + std::to_string(nbits) +
+                               " bits, not a whole number of bytes");
+    }
+    const uint64_t nbytes = nbits / 8;
     if (nbytes != entry->end - entry->begin) {
-      safetensors_format_error(
-          "tensor " + name + " of shape " + shape_to_tuple(entry->shape) + " and dtype " +
-          std::string(dtype_info(entry->dtype).safetensors) + " needs " + byte_count(nbytes) +
-          ", but its data_offsets span " + byte_count(entry->end - entry->begin));
+      safetensors_format_error("tensor " + name + " of shape " + shape_to_tuple(entry->shape) +
+                               " and dtype " + tag + " needs " + byte_count(nbytes) +
+                               ", but its data_offsets span " +
+                               byte_count(entry->end - entry->begin));
     }
     if (entry->end > data_len) {
       safetensors_format_error("tensor " + name + " ends at byte " + std::to_string(entry->end) +
@@ -362,6 +388,16 @@ void check_offsets(const SafetensorsHeader& header, uint64_t data_len) {
 }
 
 }  // namespace
+
+uint32_t safetensors_tag_bits(const std::string& tag) {
+  if (const auto dtype = dtype_from_safetensors(tag)) {
+    return static_cast<uint32_t>(itemsize(*dtype) * 8);
+  }
+  for (const auto& foreign : kForeignTags) {
+    if (tag == foreign.tag) return foreign.bits;
+  }
+  return 0;
+}
 
 size_t valid_utf8_prefix(const unsigned char* p, size_t n) {
   size_t i = 0;

@@ -97,6 +97,11 @@ SafetensorsContents load_safetensors(const std::shared_ptr<Storage>& file,
   SafetensorsHeader header = parse_safetensors(file->data(), file->nbytes());
   const auto chosen = select_entries(header, options);
   for (const auto* entry : chosen) {
+    if (!entry->unsupported.empty()) {
+      fail(ErrorKind::kInvalidArgument, "Tensor \"" + entry->name +
+                                            "\" has the unsupported dtype " + entry->unsupported +
+                                            "; select the other tensors by name to load them.");
+    }
     for (const int64_t dim : entry->shape) {
       if (dim > options.max_dim) {
         fail(ErrorKind::kInvalidArgument,
@@ -131,10 +136,17 @@ SafetensorsContents load_safetensors(const std::shared_ptr<Storage>& file,
 
 SafetensorsContents load_safetensors(const std::string& path,
                                      const SafetensorsLoadOptions& options) {
-  const std::shared_ptr<Storage> file = map_file(path);
+  const uint64_t faults_before = mapping_fault_count();
+  const std::shared_ptr<Storage> file = open_file(path, options.copy);
   try {
-    return load_safetensors(file, options);
+    SafetensorsContents contents = load_safetensors(file, options);
+    check_no_mapping_faults(faults_before);
+    check_mapping_intact(file->data());
+    return contents;
   } catch (const Error& e) {
+    // A file truncated under the reader reads as zeros, which may look malformed.
+    check_no_mapping_faults(faults_before);
+    check_mapping_intact(file->data());
     if (e.kind() != ErrorKind::kFormat) throw;
     // "Invalid safetensors file: ..." -> "Invalid safetensors file '<path>': ..."
     std::string message = e.what();

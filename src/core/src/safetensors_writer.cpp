@@ -15,6 +15,7 @@
 #include <unordered_set>
 
 #include "ndbuf/error.hpp"
+#include "ndbuf/mapped_file.hpp"
 #include "ndbuf/reorder.hpp"
 #include "ndbuf/safetensors.hpp"
 #include "safetensors_internal.hpp"
@@ -24,7 +25,8 @@ namespace {
 
 constexpr int64_t kChunkBytes = int64_t{16} << 20;
 
-using OrderedJson = nlohmann::ordered_json;
+// A JSON string literal (quotes and escapes) for valid UTF-8 text.
+std::string json_string(const std::string& s) { return nlohmann::json(s).dump(); }
 
 void check_utf8(const std::string& s, const std::string& what) {
   const auto* p = reinterpret_cast<const unsigned char*>(s.data());
@@ -72,16 +74,64 @@ std::vector<size_t> data_order(const std::vector<NamedTensor>& tensors) {
   fail(ErrorKind::kIo, "Cannot " + what + " '" + path + "': " + std::strerror(err) + ".");
 }
 
-// A temporary file beside the destination, removed unless commit() renamed it into place.
-class TempFile {
+// The file a write to `path` lands in: symbolic links are followed to their target, and a
+// dangling one names the file to create there (as shell redirection does). Errors name `path`.
+std::string resolve_target(const std::string& path) {
+  constexpr int kMaxLinks = 40;  // Linux's own limit when resolving a path
+  std::string current = path;
+  for (int hops = 0;; ++hops) {
+    struct stat info;
+    if (::lstat(current.c_str(), &info) != 0 || !S_ISLNK(info.st_mode)) return current;
+    if (hops == kMaxLinks) {
+      fail(ErrorKind::kIo, "Cannot write '" + path +
+                               "': its symbolic links form a loop (or a chain of more than " +
+                               std::to_string(kMaxLinks) + ").");
+    }
+    std::string dest(PATH_MAX, '\0');
+    const ssize_t n = ::readlink(current.c_str(), dest.data(), dest.size());
+    if (n < 0) fail_io("follow the symbolic link", path, errno);
+    dest.resize(static_cast<size_t>(n));
+    const size_t slash = current.rfind('/');
+    if (dest.empty() || dest[0] != '/') {
+      dest.insert(0, slash == std::string::npos ? std::string() : current.substr(0, slash + 1));
+    }
+    current = std::move(dest);
+  }
+}
+
+// Regular files (and new ones) are replaced atomically; character devices and FIFOs are
+// written through, as shell redirection does (replacing /dev/null would be a disaster);
+// anything else is refused.
+bool writes_through(const std::string& target, const std::string& path) {
+  struct stat info;
+  if (::stat(target.c_str(), &info) != 0 || S_ISREG(info.st_mode)) return false;
+  if (S_ISCHR(info.st_mode) || S_ISFIFO(info.st_mode)) return true;
+  if (S_ISDIR(info.st_mode)) fail_io("write", path, EISDIR);
+  fail(ErrorKind::kIo, "Cannot write '" + path + "': it is a " +
+                           (S_ISBLK(info.st_mode) ? "block device" : "socket or special file") +
+                           ", which is neither replaced nor written to.");
+}
+
+// Where the bytes go: a temporary file beside the target, renamed over it by commit() and
+// removed otherwise; or, for devices and FIFOs, the target itself. Errors name `shown` (the
+// path the caller gave), never the temporary file.
+class Output {
  public:
-  explicit TempFile(std::string target) : target_(std::move(target)) {
+  Output(const std::string& path, std::string target)
+      : shown_(path), target_(std::move(target)), through_(writes_through(target_, path)) {
+    if (through_) {
+      open_through();
+      return;
+    }
+    // A short name of its own, so any legal target name works.
     static std::atomic<unsigned> counter{0};
+    const size_t slash = target_.rfind('/');
+    const std::string dir = slash == std::string::npos ? "" : target_.substr(0, slash + 1);
     for (int attempt = 0; fd_ < 0; ++attempt) {
-      path_ = target_ + ".tmp" + std::to_string(::getpid()) + "-" +
-              std::to_string(counter.fetch_add(1));
-      fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-      if (fd_ < 0 && (errno != EEXIST || attempt > 100)) fail_io("create", path_, errno);
+      temp_ = dir + ".pjrt-" + std::to_string(::getpid()) + "-" +
+              std::to_string(counter.fetch_add(1)) + ".tmp";
+      fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+      if (fd_ < 0 && (errno != EEXIST || attempt > 100)) fail_io("write", shown_, errno);
     }
     struct stat old;
     if (::stat(target_.c_str(), &old) == 0 && S_ISREG(old.st_mode)) {
@@ -89,12 +139,12 @@ class TempFile {
       if (::fchmod(fd_, old.st_mode & 07777) != 0) errno = 0;
     }
   }
-  ~TempFile() {
+  ~Output() {
     if (fd_ >= 0) ::close(fd_);
-    if (!committed_) ::unlink(path_.c_str());
+    if (!through_ && !committed_) ::unlink(temp_.c_str());
   }
-  TempFile(const TempFile&) = delete;
-  TempFile& operator=(const TempFile&) = delete;
+  Output(const Output&) = delete;
+  Output& operator=(const Output&) = delete;
 
   void write(const void* data, size_t nbytes) {
     const char* p = static_cast<const char*>(data);
@@ -102,7 +152,7 @@ class TempFile {
       const ssize_t n = ::write(fd_, p, std::min<size_t>(nbytes, size_t{1} << 30));
       if (n < 0) {
         if (errno == EINTR) continue;
-        fail_io("write", path_, errno);
+        fail_io("write", shown_, errno);
       }
       p += n;
       nbytes -= static_cast<size_t>(n);
@@ -112,31 +162,34 @@ class TempFile {
   void commit() {
     const int fd = fd_;
     fd_ = -1;
-    if (::close(fd) != 0) fail_io("write", path_, errno);
-    if (::rename(path_.c_str(), target_.c_str()) != 0) fail_io("replace", target_, errno);
+    if (::close(fd) != 0) fail_io("write", shown_, errno);
+    if (!through_ && ::rename(temp_.c_str(), target_.c_str()) != 0) {
+      fail_io("replace", shown_, errno);
+    }
     committed_ = true;
   }
 
  private:
+  // O_NONBLOCK: a FIFO without a reader is an error now rather than a wait forever.
+  void open_through() {
+    do {
+      fd_ = ::open(target_.c_str(), O_WRONLY | O_CLOEXEC | O_NONBLOCK);
+    } while (fd_ < 0 && errno == EINTR);
+    if (fd_ < 0 && errno == ENXIO) {
+      fail(ErrorKind::kIo, "Cannot write '" + shown_ + "': it is a FIFO with no reader.");
+    }
+    if (fd_ < 0) fail_io("write", shown_, errno);
+    const int flags = ::fcntl(fd_, F_GETFL);
+    if (flags >= 0) ::fcntl(fd_, F_SETFL, flags & ~O_NONBLOCK);
+  }
+
+  std::string shown_;
   std::string target_;
-  std::string path_;
+  std::string temp_;
+  bool through_;
   int fd_ = -1;
   bool committed_ = false;
 };
-
-// Where to write: the file a symbolic link points to, so that renaming replaces that file.
-std::string resolve_target(const std::string& path) {
-  struct stat info;
-  if (::lstat(path.c_str(), &info) == 0 && S_ISLNK(info.st_mode)) {
-    char* real = ::realpath(path.c_str(), nullptr);
-    if (real != nullptr) {
-      std::string out(real);
-      std::free(real);
-      return out;
-    }
-  }
-  return path;
-}
 
 using Tick = std::function<void(uint64_t bytes)>;
 
@@ -163,7 +216,7 @@ class Staging {
 
 // Writes the tensor's elements in row-major order, transposing through a bounded buffer
 // when the tensor is not already laid out that way.
-void write_tensor(TempFile& file, const Tensor& t, Staging& staging, const Tick& tick) {
+void write_tensor(Output& file, const Tensor& t, Staging& staging, const Tick& tick) {
   const auto nbytes = static_cast<uint64_t>(t.nbytes());
   if (nbytes == 0) return;
   const char* src = static_cast<const char*>(t.data());
@@ -205,18 +258,22 @@ std::string safetensors_header(const std::vector<NamedTensor>& tensors,
                                const std::optional<SafetensorsMetadata>& metadata,
                                const SafetensorsSaveOptions& options) {
   check_tensors(tensors, options);
-  OrderedJson header = OrderedJson::object();
+  // Written out by hand (names escaped by the JSON library): an ordered JSON object looks
+  // keys up linearly, which made headers of many tensors quadratic.
+  std::string out = "{";
   if (metadata) {
-    OrderedJson meta = OrderedJson::object();
+    std::unordered_set<std::string> keys;
+    out += "\"__metadata__\":{";
     for (const auto& [key, value] : *metadata) {
       check_utf8(key, "A metadata key");
       check_utf8(value, "The metadata value of \"" + key + "\"");
-      if (meta.contains(key)) {
+      if (!keys.insert(key).second) {
         fail(ErrorKind::kInvalidArgument, "The metadata key \"" + key + "\" is used twice.");
       }
-      meta[key] = value;
+      if (keys.size() > 1) out += ',';
+      out += json_string(key) + ':' + json_string(value);
     }
-    header["__metadata__"] = std::move(meta);
+    out += '}';
   }
   std::vector<std::pair<uint64_t, uint64_t>> offsets(tensors.size());
   uint64_t position = 0;
@@ -227,14 +284,18 @@ std::string safetensors_header(const std::vector<NamedTensor>& tensors,
   }
   for (size_t k = 0; k < tensors.size(); ++k) {
     const Tensor& t = tensors[k].tensor;
-    OrderedJson entry = OrderedJson::object();
-    entry["dtype"] = std::string(dtype_info(t.dtype()).safetensors);
-    entry["shape"] = OrderedJson::array();
-    for (const int64_t d : t.shape()) entry["shape"].push_back(static_cast<uint64_t>(d));
-    entry["data_offsets"] = OrderedJson::array({offsets[k].first, offsets[k].second});
-    header[tensors[k].name] = std::move(entry);
+    if (out.size() > 1) out += ',';
+    out += json_string(tensors[k].name) + ":{\"dtype\":\"";
+    out += dtype_info(t.dtype()).safetensors;
+    out += "\",\"shape\":[";
+    for (size_t d = 0; d < t.shape().size(); ++d) {
+      out += (d == 0 ? "" : ",") + std::to_string(t.shape()[d]);
+    }
+    out += "],\"data_offsets\":[" + std::to_string(offsets[k].first) + ',' +
+           std::to_string(offsets[k].second) + "]}";
   }
-  return header.dump();
+  out += '}';
+  return out;
 }
 
 void save_safetensors(const std::string& path, const std::vector<NamedTensor>& tensors,
@@ -245,7 +306,9 @@ void save_safetensors(const std::string& path, const std::vector<NamedTensor>& t
   uint64_t total = 8 + header.size();
   for (const auto& named : tensors) total += static_cast<uint64_t>(named.tensor.nbytes());
 
-  TempFile file(resolve_target(path));
+  const uint64_t faults_before = mapping_fault_count();
+  for (const auto& named : tensors) check_mapping_intact(named.tensor.storage()->data());
+  Output file(path, resolve_target(path));
   unsigned char prefix[8];
   for (int k = 0; k < 8; ++k) prefix[k] = static_cast<unsigned char>(header.size() >> (8 * k));
   file.write(prefix, sizeof prefix);
@@ -259,6 +322,8 @@ void save_safetensors(const std::string& path, const std::vector<NamedTensor>& t
       if (options.progress) options.progress(done, total);
     });
   }
+  // Bytes read from a file truncated under a mapped tensor were zeros: never commit them.
+  check_no_mapping_faults(faults_before);
   file.commit();
   if (options.progress) options.progress(total, total);
 }

@@ -77,13 +77,17 @@ std::vector<Case> corpus() {
        "tensor \"a\" must be a JSON object with dtype, shape and data_offsets"},
       {"unknown dtype", file_bytes("{" + entry("a", "F17", "[2]", "[0,8]") + "}", d8),
        "tensor \"a\" has the dtype \"F17\", which is not one of BOOL, I8, I16, I32, I64, U8, "
-       "U16, U32, U64, F16, BF16, F32, F64, C64, C128"},
-      {"float8 dtype", file_bytes("{" + entry("a", "F8_E4M3", "[8]", "[0,8]") + "}", d8),
-       "tensor \"a\" has the dtype \"F8_E4M3\", which is not one of BOOL, I8, I16, I32, I64, "
-       "U8, U16, U32, U64, F16, BF16, F32, F64, C64, C128"},
+       "U16, U32, U64, F16, BF16, F32, F64, C64, C128, F8_E4M3, F8_E5M2, F8_E8M0, F6_E2M3, "
+       "F6_E3M2, F4"},
+      {"float8 of the wrong size", file_bytes("{" + entry("a", "F8_E4M3", "[8]", "[0,4]") + "}"),
+       "tensor \"a\" of shape (8) and dtype F8_E4M3 needs 8 bytes, but its data_offsets span 4 "
+       "bytes"},
+      {"float4 of an odd count", file_bytes("{" + entry("a", "F4", "[3]", "[0,2]") + "}", "ab"),
+       "tensor \"a\" of shape (3) and dtype F4 fills 12 bits, not a whole number of bytes"},
       {"lower-case dtype", file_bytes("{" + entry("a", "f32", "[2]", "[0,8]") + "}", d8),
        "tensor \"a\" has the dtype \"f32\", which is not one of BOOL, I8, I16, I32, I64, U8, "
-       "U16, U32, U64, F16, BF16, F32, F64, C64, C128"},
+       "U16, U32, U64, F16, BF16, F32, F64, C64, C128, F8_E4M3, F8_E5M2, F8_E8M0, F6_E2M3, "
+       "F6_E3M2, F4"},
       {"dtype not a string",
        file_bytes("{\"a\":{\"dtype\":4,\"shape\":[2],\"data_offsets\":[0,8]}}", d8),
        "the dtype of tensor \"a\" must be a string"},
@@ -252,7 +256,7 @@ TEST(SafetensorsMalformed, RejectsWhatIsNotARegularFile) {
     load_safetensors(fifo);
     ADD_FAILURE() << "accepted";
   } catch (const Error& e) {
-    EXPECT_EQ(std::string(e.what()), "Cannot map '" + fifo + "': it is not a regular file.");
+    EXPECT_EQ(std::string(e.what()), "Cannot read '" + fifo + "': it is not a regular file.");
   }
   ::unlink(fifo.c_str());
 }

@@ -21,8 +21,13 @@ void set_interrupt_poll(InterruptPoll poll);
 // Throws ndbuf::Error(kInterrupted) when the installed poll reports an interrupt.
 void check_interrupt();
 
-// Number of threads a large loop uses (1 in builds without OpenMP).
+// Number of threads a large loop uses: 1 in builds without OpenMP and in a process forked
+// from one that had started threads (the OpenMP runtime's pool is not usable after fork(), so
+// its first parallel region there would wait forever for threads that no longer exist).
 int max_threads();
+// True in a child made by fork() (parallel::mclapply and friends) of a process that had
+// loaded ndbuf; ndbuf's loops run serially there.
+bool in_forked_child();
 
 // Calls body(begin, end) on disjoint blocks covering [0, count). `body` must not throw.
 // `bytes_per_item` (input plus output) decides whether threads are worth starting;
@@ -39,10 +44,17 @@ void for_each_block(int64_t count, int64_t bytes_per_item, Body&& body,
   for (int64_t round = 0; round < count; round += round_size) {
     const int64_t round_end = std::min(count, round + round_size);
     const int64_t blocks = (round_end - round + block - 1) / block;
-#pragma omp parallel for schedule(static) if (parallel)
-    for (int64_t b = 0; b < blocks; ++b) {
+    const auto run_block = [&](int64_t b) {
       const int64_t begin = round + b * block;
       body(begin, std::min(round_end, begin + block));
+    };
+    // Serial loops never enter the OpenMP runtime (even a one-thread region touches its pool,
+    // which a forked child must not).
+    if (parallel) {
+#pragma omp parallel for schedule(static)
+      for (int64_t b = 0; b < blocks; ++b) run_block(b);
+    } else {
+      for (int64_t b = 0; b < blocks; ++b) run_block(b);
     }
     if (round_end < count) check_interrupt();
   }

@@ -36,13 +36,21 @@ namespace ndbuf {
 inline constexpr uint64_t kSafetensorsMaxHeaderBytes = 100'000'000;
 
 // One tensor of a header. Offsets are bytes within the data section (after the header).
+// A tensor whose dtype is one the format defines but ndbuf does not hold (F8_E4M3, F4 ...)
+// still has its size checked; `unsupported` names that tag, and loading it is an error.
 struct SafetensorsEntry {
   std::string name;
   DType dtype;
   Shape shape;
   uint64_t begin;
   uint64_t end;
+  std::string unsupported;  // the tag when ndbuf has no such dtype, else empty
+  uint32_t element_bits = 8;
 };
+
+// The size in bits of an element of a dtype tag the safetensors format defines (including
+// those ndbuf cannot load), or 0 for a tag it does not define.
+uint32_t safetensors_tag_bits(const std::string& tag);
 
 // `__metadata__`: string keys to string values, in file order.
 using SafetensorsMetadata = std::vector<std::pair<std::string, std::string>>;
@@ -84,15 +92,20 @@ struct SafetensorsLoadOptions {
   // The largest dimension the caller can represent (R: 2^31 - 1); a tensor chosen for loading
   // with a longer axis is an InvalidArgument error before anything is read.
   int64_t max_dim = std::numeric_limits<int64_t>::max();
+  // Read the whole file into memory instead of mapping it (see open_file()), so the tensors
+  // never depend on the file again. Files under 1 MiB are always read.
+  bool copy = false;
   SafetensorsProgress progress;
 };
 
 // Validates the file and returns its tensors as dense column-major tensors of the file's
 // shapes. Zero-copy tensors reference `file` (read-only); the others are fresh copies. BOOL
-// tensors must hold only bytes 0 and 1 (checked for the tensors loaded).
+// tensors must hold only bytes 0 and 1, and dtypes must be ones ndbuf holds (both checked
+// for the tensors loaded only).
 SafetensorsContents load_safetensors(const std::shared_ptr<Storage>& file,
                                      const SafetensorsLoadOptions& options = {});
-// Maps `path` and loads it; errors name the path.
+// Maps (or reads) `path` and loads it; errors name the path. A file changed in place while
+// it is being loaded is an Error(kIo), never a crash.
 SafetensorsContents load_safetensors(const std::string& path,
                                      const SafetensorsLoadOptions& options = {});
 
