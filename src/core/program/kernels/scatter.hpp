@@ -20,8 +20,9 @@ struct ScatterDimensions {
   int64_t index_vector_dim = 0;
 };
 
-// Results are copies of `inputs` into which every update window is combined, element by
-// element in row-major order of the updates: r = update_computation(r_0..r_N-1, u_0..u_N-1).
+// Results are copies of `inputs` into which every update window is combined element by element,
+// r = update_computation(r_0..r_N-1, u_0..u_N-1): scatter positions in row-major order, each
+// window in row-major order (the order only matters for duplicate indices).
 // A window that does not lie entirely inside the inputs is skipped (as XLA does).
 // `fast` (one input) replaces update_computation, which may then be empty.
 std::vector<Tensor> scatter(const std::vector<Tensor>& inputs, const Tensor& scatter_indices,
