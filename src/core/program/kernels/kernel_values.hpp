@@ -33,6 +33,10 @@ Tensor scalar_from(DType dtype, const void* element);
 // host element addresses.
 std::vector<const void*> region_values(const std::vector<Tensor>& results,
                                        const std::vector<DType>& dtypes, const std::string& op);
+// The addresses point into `results`, which must outlive them.
+std::vector<const void*> region_values(std::vector<Tensor>&& results,
+                                       const std::vector<DType>& dtypes,
+                                       const std::string& op) = delete;
 
 // The truth value of a comparator region's result (one 0-d pred), checked as region_values().
 bool region_truth(const std::vector<Tensor>& results, const std::string& op);

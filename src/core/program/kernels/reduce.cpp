@@ -116,7 +116,8 @@ std::vector<Tensor> reduce_generic(const std::vector<Tensor>& inputs,
       args.push_back(scalar_from(inputs[i].dtype(),
                                  static_cast<const char*>(inputs[i].data()) + flat * size));
     }
-    const auto values = region_values(body(args), dtypes, kOp);
+    const std::vector<Tensor> returned = body(args);
+    const auto values = region_values(returned, dtypes, kOp);
     for (size_t i = 0; i < n; ++i) {
       const size_t size = itemsize(dtypes[i]);
       std::memcpy(static_cast<char*>(results[i].data()) + target * size, values[i], size);

@@ -53,7 +53,8 @@ std::vector<Tensor> reduce_window_generic(const std::vector<Tensor>& inputs,
                               : scalar_from(t, static_cast<const char*>(inputs[i].data()) +
                                                    at * itemsize(t)));
       }
-      const auto values = region_values(body(args), dtypes, kOp);
+      const std::vector<Tensor> returned = body(args);
+      const auto values = region_values(returned, dtypes, kOp);
       for (size_t i = 0; i < n; ++i) acc[i] = scalar_from(dtypes[i], values[i]);
     }
     for (size_t i = 0; i < n; ++i) {

@@ -157,7 +157,8 @@ void scatter_generic(std::vector<Tensor>& results, const Tensor& indices,
                       args.push_back(scalar_from(
                           t, static_cast<const char*>(updates[i].data()) + from * itemsize(t)));
                     }
-                    const auto values = region_values(body(args), dtypes, kOp);
+                    const std::vector<Tensor> returned = body(args);
+                    const auto values = region_values(returned, dtypes, kOp);
                     for (size_t i = 0; i < n; ++i) {
                       std::memcpy(static_cast<char*>(results[i].data()) + at * itemsize(dtypes[i]),
                                   values[i], itemsize(dtypes[i]));

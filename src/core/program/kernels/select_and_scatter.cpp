@@ -123,9 +123,9 @@ Tensor select_and_scatter(const Tensor& operand_in, const Tensor& source_in,
   if (!scatter) kernel_error(kOp, "the scatter region is missing.");
   for (size_t w = 0; w < chosen.size(); ++w) {
     if (chosen[w] < 0) continue;
-    const auto values = region_values(
-        scatter({scalar_from(rt, out + chosen[w] * size), scalar_from(st, src + w * itemsize(st))}),
-        {rt}, kOp);
+    const std::vector<Tensor> returned =
+        scatter({scalar_from(rt, out + chosen[w] * size), scalar_from(st, src + w * itemsize(st))});
+    const auto values = region_values(returned, {rt}, kOp);
     std::memcpy(out + chosen[w] * size, values[0], size);
   }
   return result;
