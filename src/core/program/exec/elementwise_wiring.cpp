@@ -7,16 +7,6 @@
 namespace ndbuf::program {
 namespace {
 
-// Runs a kernel-side rule at plan time, turning its error into one with the op's location.
-template <class F>
-auto at_op(const Op& op, F f) {
-  try {
-    return f();
-  } catch (const Error& e) {
-    fail_at(op.loc, e.what());
-  }
-}
-
 void expect_result(const Op& op, DType dtype, const Shape& shape) {
   const Type& result = result_tensor(op, 0);
   if (result.dtype != dtype || result.shape != shape) {
