@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "ndbuf/error.hpp"
 #include "ndbuf/program.hpp"
 #include "kernel_tensors.hpp"
 
