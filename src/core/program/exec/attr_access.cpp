@@ -107,7 +107,8 @@ std::vector<std::pair<int64_t, int64_t>> attr_padding(const Op& op, const std::s
   const bool shaped = attr->kind == Attribute::Kind::kDense && attr->dense &&
                       is_integer(attr->dense->dtype()) &&
                       attr->dense->shape() == Shape{static_cast<int64_t>(rank), 2};
-  if (!shaped) op_error(op, "attribute '" + key + "' must be a " + std::to_string(rank) + "x2 integer tensor");
+  if (!shaped)
+    op_error(op, "attribute '" + key + "' must be a " + std::to_string(rank) + "x2 integer tensor");
   const std::vector<int64_t> values = tensor_ints(*attr->dense);
   for (size_t k = 0; k < rank; ++k) pairs[k] = {values[2 * k], values[2 * k + 1]};
   return pairs;

@@ -23,11 +23,13 @@ Values values(std::vector<Tensor> ts) { return Values(ts.begin(), ts.end()); }
 // Variadic ops take N inputs then N init values and give N results.
 size_t split_variadic(const Op& op) {
   const size_t n = op.operands.size() / 2;
-  if (n == 0 || op.operands.size() != 2 * n || op.result_types.size() != n || op.regions.size() != 1) {
+  if (n == 0 || op.operands.size() != 2 * n || op.result_types.size() != n ||
+      op.regions.size() != 1) {
     op_error(op, "needs N inputs, N init values, N results and one region");
   }
   std::vector<Type> scalars;
-  for (size_t k = 0; k < 2 * n; ++k) scalars.push_back(Type::tensor(operand_tensor(op, n + k % n).dtype, {}));
+  for (size_t k = 0; k < 2 * n; ++k)
+    scalars.push_back(Type::tensor(operand_tensor(op, n + k % n).dtype, {}));
   if (op.regions[0].arg_types != scalars) {
     op_error(op, "region must take (" + types_to_string(scalars) + ")");
   }
@@ -41,11 +43,13 @@ OpFn build_reduce(const Op& op, const Module&) {
   check_axes(op, "dimension", dims, static_cast<int64_t>(in.shape.size()), true);
   Shape shape;
   for (size_t k = 0; k < in.shape.size(); ++k) {
-    if (std::find(dims.begin(), dims.end(), static_cast<int64_t>(k)) == dims.end()) shape.push_back(in.shape[k]);
+    if (std::find(dims.begin(), dims.end(), static_cast<int64_t>(k)) == dims.end())
+      shape.push_back(in.shape[k]);
   }
   for (size_t k = 0; k < n; ++k) {
     if (operand_tensor(op, k).shape != in.shape || result_tensor(op, k).shape != shape) {
-      op_error(op, "inputs must share one shape and results must have shape " + shape_to_tuple(shape));
+      op_error(op,
+               "inputs must share one shape and results must have shape " + shape_to_tuple(shape));
     }
   }
   const Region* body = &op.regions[0];
@@ -71,7 +75,8 @@ OpFn build_reduce_window(const Op& op, const Module&) {
   const WindowConfig w = window_config(op, in.shape.size());
   const Shape shape = at_op(op, [&] { return reduce_window_shape(in.shape, w); });
   for (size_t k = 0; k < n; ++k) {
-    if (result_tensor(op, k).shape != shape) op_error(op, "results must have shape " + shape_to_tuple(shape));
+    if (result_tensor(op, k).shape != shape)
+      op_error(op, "results must have shape " + shape_to_tuple(shape));
   }
   const Region* body = &op.regions[0];
   const FastBody fast = n == 1 ? recognise_body(*body) : FastBody::kNone;
@@ -90,7 +95,8 @@ OpFn build_select_and_scatter(const Op& op, const Module&) {
   const Region* scatter = &op.regions[1];
   const FastComparator fast_select = recognise_comparator(*select);
   const FastBody fast_scatter = recognise_body(*scatter);
-  return [w, select, scatter, fast_select, fast_scatter](Interpreter& in, const Values& a) -> Values {
+  return [w, select, scatter, fast_select, fast_scatter](Interpreter& in,
+                                                         const Values& a) -> Values {
     return {Value(select_and_scatter(a[0].get(), a[1].get(), a[2].get(), w, in.region_fn(*select),
                                      in.region_fn(*scatter), fast_select, fast_scatter))};
   };
@@ -118,7 +124,8 @@ OpFn build_top_k(const Op& op, const Module&) {
   expect_counts(op, 1, 2);
   const Type& in = operand_tensor(op, 0);
   const int64_t k = attr_int(op, "k");
-  if (in.shape.empty() || k < 0 || k > in.shape.back()) op_error(op, "k = " + std::to_string(k) + " does not fit the last axis");
+  if (in.shape.empty() || k < 0 || k > in.shape.back())
+    op_error(op, "k = " + std::to_string(k) + " does not fit the last axis");
   return [k](Interpreter&, const Values& a) { return values(top_k(a[0].get(), k)); };
 }
 

@@ -1,10 +1,11 @@
 // The program text front end: both op syntaxes, modules, locations, types, attributes.
+#include "program/text/parser.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <complex>
 
-#include "program/text/parser.hpp"
 #include "program_test_util.hpp"
 
 namespace ndbuf::program {
@@ -35,11 +36,14 @@ TEST(ProgramParser, PrettyAndGenericFormsGiveTheSameOp) {
 TEST(ProgramParser, ModulesLocationsCommentsAndAttributesAreAccepted) {
   const std::string text =
       "#loc1 = loc(\"f.py\":3:4)\n"
-      "module @jit_f attributes {mhlo.num_partitions = 1 : i32, jax.uses_shape_polymorphism = false} {\n"
+      "module @jit_f attributes {mhlo.num_partitions = 1 : i32, jax.uses_shape_polymorphism = "
+      "false} {\n"
       "  // a comment\n"
       "  func.func public @main (%arg0: tensor<3xf32> {tf.aliasing_output = 0 : i32} loc(\"x\"), "
-      "%arg1: tensor<f32> {mhlo.sharding = \"{replicated}\"}) -> (tensor<3xf32> {jax.result_info = \"\"}) {\n"
-      "    %0 = call @helper(%arg0, %arg1) : (tensor<3xf32>, tensor<f32>) -> tensor<3xf32> loc(#loc1)\n"
+      "%arg1: tensor<f32> {mhlo.sharding = \"{replicated}\"}) -> (tensor<3xf32> {jax.result_info = "
+      "\"\"}) {\n"
+      "    %0 = call @helper(%arg0, %arg1) : (tensor<3xf32>, tensor<f32>) -> tensor<3xf32> "
+      "loc(#loc1)\n"
       "    return %0 : tensor<3xf32> loc(#loc1)\n"
       "  } loc(#loc1)\n"
       "  func.func private @helper(%x: tensor<3xf32>, %s: tensor<f32>) -> tensor<3xf32> {\n"
@@ -58,15 +62,19 @@ TEST(ProgramParser, ModulesLocationsCommentsAndAttributesAreAccepted) {
 
 TEST(ProgramParser, EveryElementTypeParses) {
   const std::vector<std::pair<std::string, DType>> cases = {
-      {"i1", DType::kPred},  {"i8", DType::kI8},    {"i16", DType::kI16},
-      {"i32", DType::kI32},  {"i64", DType::kI64},  {"ui8", DType::kU8},
-      {"ui16", DType::kU16}, {"ui32", DType::kU32}, {"ui64", DType::kU64},
-      {"f16", DType::kF16},  {"bf16", DType::kBF16}, {"f32", DType::kF32},
-      {"f64", DType::kF64},  {"complex<f32>", DType::kC64}, {"complex<f64>", DType::kC128},
+      {"i1", DType::kPred},           {"i8", DType::kI8},
+      {"i16", DType::kI16},           {"i32", DType::kI32},
+      {"i64", DType::kI64},           {"ui8", DType::kU8},
+      {"ui16", DType::kU16},          {"ui32", DType::kU32},
+      {"ui64", DType::kU64},          {"f16", DType::kF16},
+      {"bf16", DType::kBF16},         {"f32", DType::kF32},
+      {"f64", DType::kF64},           {"complex<f32>", DType::kC64},
+      {"complex<f64>", DType::kC128},
   };
   for (const auto& [name, dtype] : cases) {
     const std::string t = "tensor<0x2x" + name + ">";
-    const Module m = parse_program("func.func @main(%a: " + t + ") -> " + t + " {\n  return %a : " + t + "\n}");
+    const Module m =
+        parse_program("func.func @main(%a: " + t + ") -> " + t + " {\n  return %a : " + t + "\n}");
     const Type& type = m.functions[0].body.arg_types[0];
     EXPECT_EQ(type.dtype, dtype) << name;
     EXPECT_EQ(type.shape, (Shape{0, 2})) << name;
@@ -76,7 +84,8 @@ TEST(ProgramParser, EveryElementTypeParses) {
 
 TEST(ProgramParser, DenseLiteralsOfEveryForm) {
   const auto out = testing::run(
-      "func.func @main() -> (tensor<2x2xi32>, tensor<3xf32>, tensor<0xf32>, tensor<2xi1>, tensor<2xf32>, "
+      "func.func @main() -> (tensor<2x2xi32>, tensor<3xf32>, tensor<0xf32>, tensor<2xi1>, "
+      "tensor<2xf32>, "
       "tensor<complex<f64>>, tensor<2xi16>, tensor<bf16>) {\n"
       "  %0 = stablehlo.constant dense<[[1, -2], [3, 4]]> : tensor<2x2xi32>\n"
       "  %1 = stablehlo.constant dense<1.5> : tensor<3xf32>\n"
@@ -95,18 +104,20 @@ TEST(ProgramParser, DenseLiteralsOfEveryForm) {
   EXPECT_TRUE(std::isnan(values<float>(out[4])[0]));
   EXPECT_EQ(values<float>(out[4])[1], -25.0f);
   EXPECT_EQ(values<std::complex<double>>(out[5])[0], std::complex<double>(1.0, -2.0));
-  EXPECT_EQ(values<int16_t>(out[6]), (std::vector<int16_t>{1, -1}));  // little-endian bytes
+  EXPECT_EQ(values<int16_t>(out[6]), (std::vector<int16_t>{1, -1}));    // little-endian bytes
   EXPECT_EQ(testing::half_values(out[7]), (std::vector<double>{1.5}));  // 0x3FC0 = 1.5 in bf16
 }
 
 TEST(ProgramParser, StructuredEnumAndArrayAttributes) {
   const Module m = parse_program(
       "func.func @main(%a: tensor<2x3xf32>, %i: tensor<1x1xi64>) -> tensor<1x3xf32> {\n"
-      "  %0 = \"stablehlo.gather\"(%a, %i) {dimension_numbers = #stablehlo.gather<offset_dims = [1], "
+      "  %0 = \"stablehlo.gather\"(%a, %i) {dimension_numbers = #stablehlo.gather<offset_dims = "
+      "[1], "
       "collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, "
       "slice_sizes = array<i64: 1, 3>, indices_are_sorted = false} : "
       "(tensor<2x3xf32>, tensor<1x1xi64>) -> tensor<1x3xf32>\n"
-      "  %1 = \"stablehlo.compare\"(%0, %0) {comparison_direction = #stablehlo<comparison_direction LT>} "
+      "  %1 = \"stablehlo.compare\"(%0, %0) {comparison_direction = "
+      "#stablehlo<comparison_direction LT>} "
       ": (tensor<1x3xf32>, tensor<1x3xf32>) -> tensor<1x3xi1>\n"
       "  return %0 : tensor<1x3xf32>\n}\n");
   const Op& gather = first_op(m);
@@ -127,8 +138,10 @@ TEST(ProgramParser, PrettyFormsMapToGenericAttributeNames) {
   const Module m = parse_program(
       "func.func @main(%a: tensor<2x3xf32>, %b: tensor<2x3x4xf32>) -> tensor<3x2xf32> {\n"
       "  %0 = stablehlo.transpose %a, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>\n"
-      "  %1 = stablehlo.compare  GE, %a, %a,  TOTALORDER : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>\n"
-      "  %2 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [1] x [1], "
+      "  %1 = stablehlo.compare  GE, %a, %a,  TOTALORDER : (tensor<2x3xf32>, tensor<2x3xf32>) -> "
+      "tensor<2x3xi1>\n"
+      "  %2 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [1] x "
+      "[1], "
       "precision = [DEFAULT, DEFAULT] : (tensor<2x3xf32>, tensor<2x3x4xf32>) -> tensor<2x4xf32>\n"
       "  %3 = stablehlo.slice %a [0:2, 1:3:2] : (tensor<2x3xf32>) -> tensor<2x1xf32>\n"
       "  %4 = stablehlo.reduce_precision %a, format = e5m10 : tensor<2x3xf32>\n"

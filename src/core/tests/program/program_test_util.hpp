@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "kernel_tensors.hpp"
 #include "ndbuf/error.hpp"
 #include "ndbuf/program.hpp"
-#include "kernel_tensors.hpp"
 
 namespace ndbuf::program::testing {
 
