@@ -27,6 +27,7 @@ Values Interpreter::run_region(const Region& region, const Values& args) {
     if (op.name == "return") return operands;
     Values results = op.run(*this, operands);
     for (size_t k = 0; k < op.results.size(); ++k) frame[op.results[k]] = std::move(results[k]);
+    for (int id : op.release) frame[id] = Value();
   }
   return {};
 }

@@ -20,7 +20,36 @@ const std::unordered_map<std::string, Builder>& builder_table() {
   return table;
 }
 
+// Every value an op reads, its nested regions included.
+void collect_uses(const Op& op, std::vector<int>& uses) {
+  uses.insert(uses.end(), op.operands.begin(), op.operands.end());
+  for (const Region& nested : op.regions) {
+    for (const Op& inner : nested.ops) collect_uses(inner, uses);
+  }
+}
+
+// Marks, for each value defined in `region`, the op after which it is no longer read, so the
+// interpreter frees intermediates as soon as possible (peak memory stays near the live set).
+void plan_releases(Region& region) {
+  std::unordered_map<int, size_t> last_use;
+  std::vector<int> uses;
+  for (size_t k = 0; k < region.ops.size(); ++k) {
+    uses.clear();
+    collect_uses(region.ops[k], uses);
+    for (int id : uses) last_use[id] = k;
+  }
+  std::unordered_map<int, bool> local;
+  for (int id : region.args) local[id] = true;
+  for (const Op& op : region.ops) {
+    for (int id : op.results) local[id] = true;
+  }
+  for (const auto& [id, k] : last_use) {
+    if (local.count(id) > 0 && region.ops[k].name != "return") region.ops[k].release.push_back(id);
+  }
+}
+
 void plan_region(Region& region, const Module& module) {
+  plan_releases(region);
   for (Op& op : region.ops) {
     for (Region& nested : op.regions) plan_region(nested, module);
     if (op.name == "return") continue;

@@ -37,7 +37,8 @@ struct Op {
   std::vector<Type> result_types;
   AttrDict attrs;
   std::vector<Region> regions;
-  OpFn run;  // set by the planner
+  OpFn run;                  // set by the planner
+  std::vector<int> release;  // values of this region last used here: dropped after the op runs
 };
 
 struct Function {
