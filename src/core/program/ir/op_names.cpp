@@ -1,0 +1,129 @@
+// The names of the supported ops, in one place for the parser and the planner.
+#include "program/ir/op_names.hpp"
+
+#include <unordered_set>
+
+namespace ndbuf::program {
+namespace {
+
+const std::unordered_set<std::string>& supported_ops() {
+  static const std::unordered_set<std::string> kOps = {
+      "return",
+      "func.call",
+      // structure and data movement
+      "stablehlo.constant",
+      "stablehlo.iota",
+      "stablehlo.convert",
+      "stablehlo.bitcast_convert",
+      "stablehlo.reshape",
+      "stablehlo.broadcast_in_dim",
+      "stablehlo.transpose",
+      "stablehlo.slice",
+      "stablehlo.dynamic_slice",
+      "stablehlo.dynamic_update_slice",
+      "stablehlo.concatenate",
+      "stablehlo.pad",
+      "stablehlo.reverse",
+      "stablehlo.get_tuple_element",
+      "stablehlo.tuple",
+      "stablehlo.optimization_barrier",
+      // element-wise
+      "stablehlo.add",
+      "stablehlo.subtract",
+      "stablehlo.multiply",
+      "stablehlo.divide",
+      "stablehlo.remainder",
+      "stablehlo.power",
+      "stablehlo.maximum",
+      "stablehlo.minimum",
+      "stablehlo.negate",
+      "stablehlo.abs",
+      "stablehlo.sign",
+      "stablehlo.exponential",
+      "stablehlo.exponential_minus_one",
+      "stablehlo.log",
+      "stablehlo.log_plus_one",
+      "stablehlo.logistic",
+      "stablehlo.sqrt",
+      "stablehlo.rsqrt",
+      "stablehlo.cbrt",
+      "stablehlo.tanh",
+      "stablehlo.tan",
+      "stablehlo.sine",
+      "stablehlo.cosine",
+      "stablehlo.atan2",
+      "stablehlo.floor",
+      "stablehlo.ceil",
+      "stablehlo.round_nearest_even",
+      "stablehlo.round_nearest_afz",
+      "stablehlo.is_finite",
+      "stablehlo.not",
+      "stablehlo.and",
+      "stablehlo.or",
+      "stablehlo.xor",
+      "stablehlo.shift_left",
+      "stablehlo.shift_right_arithmetic",
+      "stablehlo.shift_right_logical",
+      "stablehlo.popcnt",
+      "stablehlo.count_leading_zeros",
+      "stablehlo.clamp",
+      "stablehlo.select",
+      "stablehlo.compare",
+      "stablehlo.real",
+      "stablehlo.imag",
+      "stablehlo.complex",
+      "stablehlo.reduce_precision",
+      "chlo.erf",
+      "chlo.erfc",
+      "chlo.erf_inv",
+      "chlo.lgamma",
+      "chlo.digamma",
+      "chlo.square",
+      "chlo.sinh",
+      "chlo.cosh",
+      "chlo.asin",
+      "chlo.acos",
+      "chlo.atan",
+      "chlo.asinh",
+      "chlo.acosh",
+      "chlo.atanh",
+      "chlo.is_inf",
+      "chlo.is_pos_inf",
+      "chlo.is_neg_inf",
+      // reductions and contractions
+      "stablehlo.reduce",
+      "stablehlo.reduce_window",
+      "stablehlo.select_and_scatter",
+      "stablehlo.dot_general",
+      "stablehlo.dot",
+      // control flow
+      "stablehlo.while",
+      "stablehlo.if",
+      "stablehlo.case",
+      "stablehlo.map",
+      // indexing and ordering
+      "stablehlo.gather",
+      "stablehlo.scatter",
+      "stablehlo.sort",
+      "chlo.top_k",
+      // the interpreter's test dialect
+      "check.expect_eq",
+      "check.expect_eq_const",
+      "check.expect_almost_eq",
+      "check.expect_almost_eq_const",
+      "check.expect_close",
+  };
+  return kOps;
+}
+
+}  // namespace
+
+std::string canonical_op_name(const std::string& name) {
+  if (name == "func.return" || name == "stablehlo.return") return "return";
+  if (name == "call") return "func.call";
+  return name;
+}
+
+bool is_supported_op(const std::string& name) { return supported_ops().count(name) > 0; }
+
+}  // namespace ndbuf::program

@@ -1,0 +1,13 @@
+// The ops this runtime runs, and those it knows but defers (named in their error).
+#pragma once
+
+#include <string>
+
+namespace ndbuf::program {
+
+// "func.return", "return", "stablehlo.return" -> "return"; "call" -> "func.call".
+std::string canonical_op_name(const std::string& name);
+// True for every op section 3 of the program contract lists (and the check dialect).
+bool is_supported_op(const std::string& name);
+
+}  // namespace ndbuf::program

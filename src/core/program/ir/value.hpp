@@ -1,0 +1,23 @@
+// Run-time values: a tensor, or a tuple of values (while / case / tuple ops).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "ndbuf/tensor.hpp"
+
+namespace ndbuf::program {
+
+struct Value {
+  std::optional<Tensor> tensor;
+  std::shared_ptr<const std::vector<Value>> tuple;
+
+  Value() = default;
+  Value(Tensor t) : tensor(std::move(t)) {}  // NOLINT: a tensor is a value
+  const Tensor& get() const;                 // the tensor; throws when the value is a tuple
+};
+
+using Values = std::vector<Value>;
+
+}  // namespace ndbuf::program

@@ -1,0 +1,116 @@
+// Types: tensor<2x3xf32>, tuple<...>, !stablehlo.token; the type lists after an op's ':'.
+
+#include "program/text/parser.hpp"
+
+namespace ndbuf::program {
+namespace {
+
+const char* kSupportedElementTypes =
+    "i1, i8, i16, i32, i64, ui8, ui16, ui32, ui64, f16, bf16, f32, f64, complex<f32>, "
+    "complex<f64>";
+
+std::optional<DType> simple_element_type(const std::string& name) {
+  static const std::pair<const char*, DType> kNames[] = {
+      {"i1", DType::kPred},  {"i8", DType::kI8},   {"i16", DType::kI16},   {"i32", DType::kI32},
+      {"i64", DType::kI64},  {"ui8", DType::kU8},  {"ui16", DType::kU16},  {"ui32", DType::kU32},
+      {"ui64", DType::kU64}, {"f16", DType::kF16}, {"bf16", DType::kBF16}, {"f32", DType::kF32},
+      {"f64", DType::kF64},
+  };
+  for (const auto& [text, dtype] : kNames) {
+    if (name == text) return dtype;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+DType Parser::parse_element_type() {
+  const Token token = next();
+  if (token.kind == Tok::kBareId) {
+    if (auto dtype = simple_element_type(token.text)) return *dtype;
+    if (token.text == "complex") {
+      expect("<", "in a complex element type");
+      const Token part = next();
+      expect(">", "after the complex part type");
+      if (part.text == "f32") return DType::kC64;
+      if (part.text == "f64") return DType::kC128;
+      fail_at(part.loc, "element type 'complex<" + part.text +
+                            ">' is not supported by this runtime (supported: " +
+                            kSupportedElementTypes + ")");
+    }
+  }
+  if (token.kind == Tok::kBangId || token.kind == Tok::kBareId) {
+    std::string name = (token.kind == Tok::kBangId ? "!" : "") + token.text;
+    fail_at(token.loc, "element type '" + name + "' is not supported by this runtime (supported: " +
+                           kSupportedElementTypes + ")");
+  }
+  fail_at(token.loc, "expected an element type but found " + describe(token));
+}
+
+Type Parser::parse_type() {
+  const Token token = next();
+  DepthGuard guard(*this, token.loc);
+  if (token.kind == Tok::kBangId) {
+    if (token.text == "stablehlo.token") return Type{Type::Kind::kToken, DType::kPred, {}, {}};
+    fail_at(token.loc, "type '!" + token.text + "' is not supported by this runtime");
+  }
+  if (token.kind == Tok::kBareId && token.text == "tuple") {
+    expect("<", "in a tuple type");
+    Type tuple{Type::Kind::kTuple, DType::kPred, {}, {}};
+    if (!accept(">")) {
+      tuple.elements = parse_type_list();
+      expect(">", "to close the tuple type");
+    }
+    return tuple;
+  }
+  if (token.kind != Tok::kBareId || token.text != "tensor") {
+    fail_at(token.loc, "expected a type but found " + describe(token));
+  }
+  expect("<", "after 'tensor'");
+  Shape shape = lex_.scan_dimensions();
+  if (at_punct("?") || at_punct("*")) {
+    fail_at(peek().loc, "dynamic shapes ('" + peek().text + "') are not supported by this runtime");
+  }
+  const DType dtype = parse_element_type();
+  if (at_punct(",")) fail_at(peek().loc, "tensor encodings are not supported by this runtime");
+  expect(">", "to close the tensor type");
+  return Type::tensor(dtype, std::move(shape));
+}
+
+std::vector<Type> Parser::parse_type_list(bool with_attributes) {
+  std::vector<Type> types;
+  do {
+    types.push_back(parse_type());
+    if (with_attributes && at_punct("{")) parse_attr_dict();  // function result attributes
+    skip_location();
+  } while (accept(","));
+  return types;
+}
+
+TypeSignature Parser::parse_signature() {
+  TypeSignature sig;
+  sig.loc = peek().loc;
+  if (accept("(")) {
+    if (!accept(")")) {
+      sig.inputs = parse_type_list();
+      expect(")", "to close the operand types");
+    }
+    sig.functional = true;
+    expect("->", "after the operand types");
+  } else {
+    sig.inputs = parse_type_list();
+    if (!accept("->")) return sig;
+    sig.functional = true;
+  }
+  if (accept("(")) {
+    if (!accept(")")) {
+      sig.outputs = parse_type_list();
+      expect(")", "to close the result types");
+    }
+  } else {
+    sig.outputs.push_back(parse_type());
+  }
+  return sig;
+}
+
+}  // namespace ndbuf::program
