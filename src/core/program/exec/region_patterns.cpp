@@ -54,10 +54,10 @@ FastComparator recognise_comparator(const Region& region) {
   }
   const std::string direction = attr_text(*op, "comparison_direction");
   const std::string type = attr_text(*op, "compare_type");
-  if (direction == "LT") fast.direction = CompareDirection::kLessThan;
-  if (direction == "LE") fast.direction = CompareDirection::kLessEqual;
-  if (direction == "GT") fast.direction = CompareDirection::kGreaterThan;
-  if (direction == "GE") fast.direction = CompareDirection::kGreaterEqual;
+  if (direction == "LT") fast.direction = ComparatorOrder::kLessThan;
+  if (direction == "LE") fast.direction = ComparatorOrder::kLessEqual;
+  if (direction == "GT") fast.direction = ComparatorOrder::kGreaterThan;
+  if (direction == "GE") fast.direction = ComparatorOrder::kGreaterEqual;
   fast.total_order = type == "TOTALORDER";
   return fast;
 }

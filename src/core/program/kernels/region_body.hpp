@@ -23,9 +23,9 @@ enum class FastBody : uint8_t { kNone, kAdd, kMultiply, kMaximum, kMinimum, kAnd
 // for compare type TOTALORDER (floats: -NaN < -Inf < ... < -0 < +0 < ... < +Inf < +NaN);
 // otherwise floats compare as IEEE (every comparison with NaN is false) and complex numbers
 // lexicographically on (real, imag).
-enum class CompareDirection : uint8_t { kNone, kLessThan, kLessEqual, kGreaterThan, kGreaterEqual };
+enum class ComparatorOrder : uint8_t { kNone, kLessThan, kLessEqual, kGreaterThan, kGreaterEqual };
 struct FastComparator {
-  CompareDirection direction = CompareDirection::kNone;
+  ComparatorOrder direction = ComparatorOrder::kNone;
   bool total_order = false;
 };
 

@@ -20,17 +20,17 @@ bool fast_select(T a, T b, FastComparator c) {
   if (c.total_order) {
     const auto x = total_order_key(a), y = total_order_key(b);
     switch (c.direction) {
-      case CompareDirection::kLessThan: return key_less(x, y);
-      case CompareDirection::kLessEqual: return key_less(x, y) || x == y;
-      case CompareDirection::kGreaterThan: return key_less(y, x);
+      case ComparatorOrder::kLessThan: return key_less(x, y);
+      case ComparatorOrder::kLessEqual: return key_less(x, y) || x == y;
+      case ComparatorOrder::kGreaterThan: return key_less(y, x);
       default: return key_less(y, x) || x == y;
     }
   }
   const auto x = ieee_key(a), y = ieee_key(b);
   switch (c.direction) {
-    case CompareDirection::kLessThan: return key_less(x, y);
-    case CompareDirection::kLessEqual: return key_less(x, y) || x == y;
-    case CompareDirection::kGreaterThan: return key_less(y, x);
+    case ComparatorOrder::kLessThan: return key_less(x, y);
+    case ComparatorOrder::kLessEqual: return key_less(x, y) || x == y;
+    case ComparatorOrder::kGreaterThan: return key_less(y, x);
     default: return key_less(y, x) || x == y;
   }
 }
@@ -50,7 +50,7 @@ std::vector<int64_t> picks(const Tensor& operand, const WindowGeometry& g, const
         continue;
       }
       bool keep;
-      if (fast.direction != CompareDirection::kNone) {
+      if (fast.direction != ComparatorOrder::kNone) {
         keep = dispatch(t, [&](auto tag) {
           using T = typename decltype(tag)::type;
           return fast_select(reinterpret_cast<const T*>(x)[pick],
@@ -92,7 +92,7 @@ Tensor select_and_scatter(const Tensor& operand_in, const Tensor& source_in,
   check_scalar(init_value, kOp, "init_value");
   const WindowGeometry g = window_geometry(operand_in.shape(), window, kOp);
   check_window(operand_in, source_in, window, g);
-  if (select_fast.direction == CompareDirection::kNone && !select) {
+  if (select_fast.direction == ComparatorOrder::kNone && !select) {
     kernel_error(kOp, "the select region is missing.");
   }
   const Tensor operand = dense_host(operand_in);

@@ -34,13 +34,13 @@ void merge_sort(std::vector<int64_t>& perm, std::vector<int64_t>& buffer, Less&&
 
 // less(i, j) for positions of one slice of the first operand, by the recognised comparator.
 template <class K>
-bool compare_keys(const K& a, const K& b, CompareDirection direction) {
+bool compare_keys(const K& a, const K& b, ComparatorOrder direction) {
   switch (direction) {
-    case CompareDirection::kLessThan: return key_less(a, b);
-    case CompareDirection::kLessEqual: return key_less(a, b) || a == b;
-    case CompareDirection::kGreaterThan: return key_less(b, a);
-    case CompareDirection::kGreaterEqual: return key_less(b, a) || a == b;
-    case CompareDirection::kNone: break;
+    case ComparatorOrder::kLessThan: return key_less(a, b);
+    case ComparatorOrder::kLessEqual: return key_less(a, b) || a == b;
+    case ComparatorOrder::kGreaterThan: return key_less(b, a);
+    case ComparatorOrder::kGreaterEqual: return key_less(b, a) || a == b;
+    case ComparatorOrder::kNone: break;
   }
   return false;
 }
@@ -108,7 +108,7 @@ std::vector<Tensor> sort(const std::vector<Tensor>& inputs, int64_t dimension, b
     kernel_error(kOp, "dimension " + std::to_string(dimension) + " is not a dimension of a rank-" +
                           std::to_string(shape.size()) + " tensor.");
   }
-  if (fast.direction == CompareDirection::kNone && !comparator) {
+  if (fast.direction == ComparatorOrder::kNone && !comparator) {
     kernel_error(kOp, "the comparator is missing.");
   }
   std::vector<Tensor> dense, results;
@@ -127,7 +127,7 @@ std::vector<Tensor> sort(const std::vector<Tensor>& inputs, int64_t dimension, b
     int64_t base = 0;
     for (size_t k = 0; k < shape.size(); ++k) base += at[k] * strides[k];
     for (int64_t p = 0; p < length; ++p) perm[p] = p;
-    if (fast.direction != CompareDirection::kNone) {
+    if (fast.direction != ComparatorOrder::kNone) {
       dispatch(dense[0].dtype(), [&](auto tag) {
         using T = typename decltype(tag)::type;
         sort_slice_fast(static_cast<const T*>(dense[0].data()) + base, step, perm, buffer, fast);

@@ -11,7 +11,7 @@ namespace {
 
 using namespace testing;
 
-const FastComparator kGe{CompareDirection::kGreaterEqual, false};
+const FastComparator kGe{ComparatorOrder::kGreaterEqual, false};
 const RegionFn kGeRegion = comparator_region<int64_t>([](int64_t a, int64_t b) { return a >= b; });
 const RegionFn kAdd = binary_region<int64_t>(DType::kI64, [](int64_t a, int64_t b) { return a + b; });
 
@@ -34,11 +34,11 @@ TEST(ProgramSelectAndScatter, TiesFollowTheComparator) {
   const WindowConfig w{{2}, {}, {}, {}, {}};
   const Tensor source = f32({1}, {3});
   EXPECT_EQ(values<float>(select_and_scatter(operand, source, scalar_f32(0), w, nullptr, nullptr,
-                                             {CompareDirection::kGreaterEqual, false},
+                                             {ComparatorOrder::kGreaterEqual, false},
                                              FastBody::kAdd)),
             (std::vector<float>{3, 0}));
   EXPECT_EQ(values<float>(select_and_scatter(operand, source, scalar_f32(0), w, nullptr, nullptr,
-                                             {CompareDirection::kGreaterThan, false},
+                                             {ComparatorOrder::kGreaterThan, false},
                                              FastBody::kAdd)),
             (std::vector<float>{0, 3}));
 }

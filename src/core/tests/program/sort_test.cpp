@@ -16,8 +16,8 @@ namespace {
 
 using namespace testing;
 
-const FastComparator kLess{CompareDirection::kLessThan, false};
-const FastComparator kGreater{CompareDirection::kGreaterThan, false};
+const FastComparator kLess{ComparatorOrder::kLessThan, false};
+const FastComparator kGreater{ComparatorOrder::kGreaterThan, false};
 
 TEST(ProgramSort, OneOperandFastAndThroughTheRegion) {
   const Tensor x = i32({5}, {3, -1, 2, 7, 0});
@@ -52,7 +52,7 @@ TEST(ProgramSort, TotalOrderPlacesNaNsAndSignedZeros) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const float inf = std::numeric_limits<float>::infinity();
   const Tensor x = f32({6}, {nan, 1, -nan, 0.0f, -0.0f, -inf});
-  const auto r = values<float>(sort({x}, 0, true, nullptr, {CompareDirection::kLessThan, true})[0]);
+  const auto r = values<float>(sort({x}, 0, true, nullptr, {ComparatorOrder::kLessThan, true})[0]);
   EXPECT_TRUE(std::isnan(r[0]) && std::signbit(r[0]));
   EXPECT_EQ(r[1], -inf);
   EXPECT_TRUE(r[2] == 0 && std::signbit(r[2]));
@@ -60,7 +60,7 @@ TEST(ProgramSort, TotalOrderPlacesNaNsAndSignedZeros) {
   EXPECT_EQ(r[4], 1);
   EXPECT_TRUE(std::isnan(r[5]) && !std::signbit(r[5]));
   const Tensor h = f16({4}, {2, nan, -3, 0.5});
-  const auto hr = half_values(sort({h}, 0, true, nullptr, {CompareDirection::kGreaterThan, true})[0]);
+  const auto hr = half_values(sort({h}, 0, true, nullptr, {ComparatorOrder::kGreaterThan, true})[0]);
   EXPECT_TRUE(std::isnan(hr[0]));
   EXPECT_EQ(std::vector<double>(hr.begin() + 1, hr.end()), (std::vector<double>{2, 0.5, -3}));
 }
