@@ -12,5 +12,8 @@ namespace pjrt {
 SEXP wrap_buffer(ndbuf::Tensor tensor);
 // The tensor behind a PJRTBuffer; an R error for anything else or a cleared pointer.
 const ndbuf::Tensor& unwrap_buffer(SEXP x);
+// Frees a PJRTBuffer's tensor now and marks it donated: every later use is the error "called
+// on deleted or donated buffer". Releasing an already released buffer does nothing.
+void release_donated_buffer(SEXP x);
 
 }  // namespace pjrt
