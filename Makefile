@@ -111,3 +111,4 @@ lint: $(BUILD)/core/Makefile
 
 clean:
 	rm -rf $(BUILD) src/*.o src/*.so src/core/src/*.o
+	find src/core/program -name "*.o" -delete 2>/dev/null || true

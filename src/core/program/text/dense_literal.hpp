@@ -21,8 +21,9 @@ struct DenseScalar {
 
 struct DenseLiteral {
   Location loc;
-  bool is_list = false;  // [..] (shape from the nesting) rather than one splat value
-  Shape shape;           // nesting shape of a list
+  bool is_list = false;     // [..] (shape from the nesting) rather than one splat value
+  Shape shape;              // nesting shape of a list
+  int64_t leaf_level = -1;  // the depth at which values sit (lists only)
   std::vector<DenseScalar> values;
   bool is_hex_blob = false;  // dense<"0x..."> raw little-endian bytes
   std::string hex;

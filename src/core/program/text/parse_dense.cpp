@@ -34,32 +34,34 @@ DenseScalar Parser::parse_dense_scalar() {
   fail_at(token.loc, "expected a value in the dense literal but found " + describe(token));
 }
 
+// Lists nest rectangularly: every list at one depth has the same length, and values sit only
+// at the deepest level (the literal's rank).
 void Parser::parse_dense_list(DenseLiteral& literal, size_t level) {
   const Token open = expect("[", "to open a dense list");
   DepthGuard guard(*this, open.loc);
+  if (literal.shape.size() <= level) literal.shape.resize(level + 1, -1);
   int64_t count = 0;
-  bool has_lists = false;
   if (!at_punct("]")) {
     do {
-      if (at_punct("[")) {
-        if (count > 0 && !has_lists) fail_at(peek().loc, "dense literal mixes lists and values");
-        has_lists = true;
+      const bool is_list = at_punct("[");
+      const int64_t depth = static_cast<int64_t>(level) + (is_list ? 1 : 0);
+      if (literal.leaf_level >= 0 &&
+          (is_list ? depth > literal.leaf_level : depth != literal.leaf_level)) {
+        fail_at(peek().loc, "dense literal is not rectangular");
+      }
+      if (is_list) {
         parse_dense_list(literal, level + 1);
       } else {
-        if (has_lists) fail_at(peek().loc, "dense literal mixes lists and values");
-        if (literal.shape.size() > level + 1) {
-          fail_at(peek().loc, "dense literal is not rectangular");
-        }
+        literal.leaf_level = depth;
         literal.values.push_back(parse_dense_scalar());
       }
       ++count;
     } while (accept(","));
   }
   expect("]", "to close the dense list");
-  if (literal.shape.size() == level) {
-    literal.shape.push_back(count);
-  } else if (literal.shape[level] != count ||
-             (!has_lists && count > 0 && literal.shape.size() != level + 1)) {
+  if (literal.shape[level] == -1) {
+    literal.shape[level] = count;
+  } else if (literal.shape[level] != count) {
     fail_at(open.loc, "dense literal is not rectangular");
   }
 }
@@ -68,6 +70,13 @@ void Parser::parse_dense_elements(DenseLiteral& literal) {
   if (at_punct("[")) {
     literal.is_list = true;
     parse_dense_list(literal, 0);
+    for (int64_t& dim : literal.shape) {
+      if (dim < 0) dim = 0;  // below an empty list
+    }
+    if (literal.leaf_level >= 0 &&
+        literal.leaf_level + 1 != static_cast<int64_t>(literal.shape.size())) {
+      fail_at(literal.loc, "dense literal is not rectangular");
+    }
   } else {
     literal.values.push_back(parse_dense_scalar());
   }

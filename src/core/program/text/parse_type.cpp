@@ -77,11 +77,11 @@ Type Parser::parse_type() {
   return Type::tensor(dtype, std::move(shape));
 }
 
-std::vector<Type> Parser::parse_type_list() {
+std::vector<Type> Parser::parse_type_list(bool with_attributes) {
   std::vector<Type> types;
   do {
     types.push_back(parse_type());
-    if (at_punct("{")) parse_attr_dict();  // result attributes in function signatures
+    if (with_attributes && at_punct("{")) parse_attr_dict();  // function result attributes
     skip_location();
   } while (accept(","));
   return types;

@@ -129,12 +129,11 @@ void Parser::parse_function_signature(Function& fn) {
   if (accept("->")) {
     if (accept("(")) {
       if (!accept(")")) {
-        fn.result_types = parse_type_list();
+        fn.result_types = parse_type_list(true);
         expect(")", "to close the result types");
       }
     } else {
       fn.result_types.push_back(parse_type());
-      if (at_punct("{")) parse_attr_dict();
     }
   }
   if (accept_word("attributes")) parse_attr_dict();

@@ -45,7 +45,7 @@ class Parser {
   // Types (parse_type.cpp).
   Type parse_type();
   DType parse_element_type();
-  std::vector<Type> parse_type_list();
+  std::vector<Type> parse_type_list(bool with_attributes = false);
   TypeSignature parse_signature();
 
   // Attributes (parse_attr.cpp).

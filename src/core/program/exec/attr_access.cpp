@@ -1,0 +1,142 @@
+// Attribute readers and shape checks shared by the op builders.
+#include "program/exec/attr_access.hpp"
+
+#include <set>
+
+namespace ndbuf::program {
+
+void op_error(const Op& op, const std::string& message) {
+  fail_at(op.loc, "'" + op.name + "' " + message);
+}
+
+const Attribute& required_attr(const Op& op, const std::string& key) {
+  const Attribute* attr = find_attr(op.attrs, key);
+  if (attr == nullptr) op_error(op, "needs the attribute '" + key + "'");
+  return *attr;
+}
+
+namespace {
+
+std::vector<int64_t> ints_of(const Op& op, const std::string& key, const Attribute& attr) {
+  if (attr.kind == Attribute::Kind::kArray) return attr.ints;
+  if (attr.kind == Attribute::Kind::kDense && attr.dense && is_integer(attr.dense->dtype()) &&
+      attr.dense->rank() <= 1) {
+    std::vector<int64_t> out;
+    dispatch(attr.dense->dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      if constexpr (std::is_integral_v<T>) {
+        const T* data = static_cast<const T*>(attr.dense->data());
+        for (int64_t k = 0; k < attr.dense->numel(); ++k)
+          out.push_back(static_cast<int64_t>(data[k]));
+      }
+    });
+    return out;
+  }
+  op_error(op, "attribute '" + key + "' must be a list of integers");
+}
+
+}  // namespace
+
+std::vector<int64_t> attr_ints(const Op& op, const std::string& key) {
+  return ints_of(op, key, required_attr(op, key));
+}
+
+std::vector<int64_t> attr_ints_or(const Op& op, const std::string& key,
+                                  std::vector<int64_t> fallback) {
+  const Attribute* attr = find_attr(op.attrs, key);
+  return attr == nullptr ? fallback : ints_of(op, key, *attr);
+}
+
+int64_t attr_int(const Op& op, const std::string& key) {
+  const Attribute& attr = required_attr(op, key);
+  if (attr.kind != Attribute::Kind::kInt)
+    op_error(op, "attribute '" + key + "' must be an integer");
+  return attr.integer;
+}
+
+int64_t attr_int_or(const Op& op, const std::string& key, int64_t fallback) {
+  return find_attr(op.attrs, key) == nullptr ? fallback : attr_int(op, key);
+}
+
+bool attr_bool_or(const Op& op, const std::string& key, bool fallback) {
+  const Attribute* attr = find_attr(op.attrs, key);
+  if (attr == nullptr) return fallback;
+  if (attr->kind == Attribute::Kind::kUnit) return true;
+  if (attr->kind != Attribute::Kind::kBool)
+    op_error(op, "attribute '" + key + "' must be true or false");
+  return attr->flag;
+}
+
+double attr_number_or(const Op& op, const std::string& key, double fallback) {
+  const Attribute* attr = find_attr(op.attrs, key);
+  if (attr == nullptr) return fallback;
+  if (attr->kind != Attribute::Kind::kFloat && attr->kind != Attribute::Kind::kInt) {
+    op_error(op, "attribute '" + key + "' must be a number");
+  }
+  return attr->number;
+}
+
+std::string attr_word(const Op& op, const std::string& key) {
+  const Attribute* attr = find_attr(op.attrs, key);
+  if (attr == nullptr) return "";
+  if (attr->kind != Attribute::Kind::kEnum && attr->kind != Attribute::Kind::kWord &&
+      attr->kind != Attribute::Kind::kString) {
+    op_error(op, "attribute '" + key + "' must be an enum value");
+  }
+  return attr->text;
+}
+
+std::vector<int64_t> field_ints(const Op& op, const Attribute& s, const std::string& key) {
+  const Attribute* field = s.field(key);
+  if (field == nullptr) return {};
+  if (field->kind == Attribute::Kind::kArray) return field->ints;
+  if (field->kind == Attribute::Kind::kInt) return {field->integer};
+  op_error(op, "field '" + key + "' must be a list of integers");
+}
+
+const Type& operand_tensor(const Op& op, size_t k) {
+  if (k >= op.operand_types.size() || !op.operand_types[k].is_tensor()) {
+    op_error(op, "operand " + std::to_string(k + 1) + " must be a tensor");
+  }
+  return op.operand_types[k];
+}
+
+const Type& result_tensor(const Op& op, size_t k) {
+  if (k >= op.result_types.size() || !op.result_types[k].is_tensor()) {
+    op_error(op, "result " + std::to_string(k + 1) + " must be a tensor");
+  }
+  return op.result_types[k];
+}
+
+void expect_counts(const Op& op, size_t operands, size_t results) {
+  if (op.operands.size() != operands || op.result_types.size() != results) {
+    op_error(op, "takes " + std::to_string(operands) + " operand(s) and gives " +
+                     std::to_string(results) + " result(s), not " +
+                     std::to_string(op.operands.size()) + " and " +
+                     std::to_string(op.result_types.size()));
+  }
+}
+
+void expect_result_shape(const Op& op, const Shape& shape) {
+  const Type& result = result_tensor(op, 0);
+  if (result.shape != shape) {
+    op_error(op, "result type " + type_to_string(result) + " should have shape " +
+                     shape_to_tuple(shape));
+  }
+}
+
+void check_axes(const Op& op, const std::string& what, const std::vector<int64_t>& axes,
+                int64_t bound, bool distinct) {
+  std::set<int64_t> seen;
+  for (int64_t axis : axes) {
+    if (axis < 0 || axis >= bound) {
+      op_error(
+          op, what + " " + std::to_string(axis) + " is outside [0, " + std::to_string(bound) + ")");
+    }
+    if (distinct && !seen.insert(axis).second) {
+      op_error(op, what + " " + std::to_string(axis) + " appears twice");
+    }
+  }
+}
+
+}  // namespace ndbuf::program

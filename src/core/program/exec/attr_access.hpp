@@ -1,0 +1,36 @@
+// Reading op attributes at plan time, with errors that name the op, the attribute and where.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "program/ir/module.hpp"
+
+namespace ndbuf::program {
+
+const Attribute& required_attr(const Op& op, const std::string& key);
+// array<i64: ...>, [..] or a 1-d integer dense<...>; `fallback` when absent and not required.
+std::vector<int64_t> attr_ints(const Op& op, const std::string& key);
+std::vector<int64_t> attr_ints_or(const Op& op, const std::string& key,
+                                  std::vector<int64_t> fallback);
+int64_t attr_int(const Op& op, const std::string& key);
+int64_t attr_int_or(const Op& op, const std::string& key, int64_t fallback);
+bool attr_bool_or(const Op& op, const std::string& key, bool fallback);
+double attr_number_or(const Op& op, const std::string& key, double fallback);
+// The value of an enum (#stablehlo<kind VALUE> or a bare VALUE); "" when absent.
+std::string attr_word(const Op& op, const std::string& key);
+// Integers of a structure field (#stablehlo.gather<offset_dims = [..]>); empty when absent.
+std::vector<int64_t> field_ints(const Op& op, const Attribute& s, const std::string& key);
+
+// Errors about an op: "line:col: 'name' message".
+[[noreturn]] void op_error(const Op& op, const std::string& message);
+// The tensor type of operand / result k (an error if it is a tuple or missing).
+const Type& operand_tensor(const Op& op, size_t k);
+const Type& result_tensor(const Op& op, size_t k);
+void expect_counts(const Op& op, size_t operands, size_t results);
+void expect_result_shape(const Op& op, const Shape& shape);
+// Each value in [0, bound), all distinct when `distinct`.
+void check_axes(const Op& op, const std::string& what, const std::vector<int64_t>& axes,
+                int64_t bound, bool distinct);
+
+}  // namespace ndbuf::program

@@ -1,0 +1,122 @@
+// The compile pipeline and the public API of ndbuf/program.hpp.
+#include "program/exec/compile.hpp"
+
+#include "ndbuf/program.hpp"
+#include "program/exec/builders.hpp"
+#include "program/text/parser.hpp"
+#include "program/verify/verifier.hpp"
+
+namespace ndbuf::program {
+
+std::unique_ptr<const Module> compile_module(std::string_view text, bool require_main) {
+  auto module = std::make_unique<Module>(parse_program(text));
+  verify_module(*module, require_main);
+  plan_module(*module);
+  return module;
+}
+
+class Executable {
+ public:
+  std::unique_ptr<const Module> module;
+  const Function* main = nullptr;
+  Signature signature;
+  Device device;
+};
+
+namespace {
+
+TensorType tensor_type(const Type& t) { return TensorType{t.dtype, t.shape}; }
+
+std::string nth(size_t k) { return "argument " + std::to_string(k + 1); }
+
+void check_input(const Executable& e, size_t k, const Tensor& input) {
+  const TensorType& want = e.signature.inputs[k];
+  if (input.device() != e.device) {
+    fail(ErrorKind::kInvalidArgument, nth(k) + " is on " + device_spec(input.device()) +
+                                          " but the program was compiled for device " +
+                                          device_spec(e.device));
+  }
+  if (input.dtype() != want.dtype) {
+    fail(ErrorKind::kInvalidArgument, nth(k) + " of @main must have element type " +
+                                          element_type_name(want.dtype) + ", not " +
+                                          element_type_name(input.dtype()));
+  }
+  if (input.shape() != want.shape) {
+    fail(ErrorKind::kInvalidArgument, nth(k) + " of @main must have shape " +
+                                          shape_to_tuple(want.shape) + ", not shape " +
+                                          shape_to_tuple(input.shape()));
+  }
+}
+
+}  // namespace
+
+std::string tensor_type_to_string(const TensorType& type) {
+  return type_to_string(Type::tensor(type.dtype, type.shape));
+}
+
+std::string signature_to_string(const Signature& signature) {
+  auto list = [](const std::vector<TensorType>& types) {
+    std::string text;
+    for (size_t k = 0; k < types.size(); ++k)
+      text += (k ? ", " : "") + tensor_type_to_string(types[k]);
+    return "(" + text + ")";
+  };
+  return list(signature.inputs) + " -> " + list(signature.outputs);
+}
+
+std::shared_ptr<const Executable> compile(std::string_view text, Device device) {
+  if (device.platform != Platform::kCpu) {
+    fail(ErrorKind::kDevice,
+         "programs run only on CPU devices in this version, not on " + device_spec(device));
+  }
+  auto e = std::make_shared<Executable>();
+  e->module = compile_module(text, true);
+  e->main = e->module->find("main");
+  e->device = device;
+  for (size_t k = 0; k < e->main->body.arg_types.size(); ++k) {
+    e->signature.inputs.push_back(tensor_type(e->main->body.arg_types[k]));
+    const auto& alias = e->main->aliasing_output[k];
+    e->signature.aliasing_output.push_back(alias ? std::optional<int>(static_cast<int>(*alias))
+                                                 : std::nullopt);
+  }
+  for (const Type& t : e->main->result_types) e->signature.outputs.push_back(tensor_type(t));
+  return e;
+}
+
+const Signature& signature(const Executable& executable) { return executable.signature; }
+const Device& device(const Executable& executable) { return executable.device; }
+
+std::vector<Tensor> execute(const Executable& e, const std::vector<Tensor>& inputs,
+                            const std::vector<bool>& donated) {
+  (void)donated;  // donated memory is never reused in place in this version
+  if (inputs.size() != e.signature.inputs.size()) {
+    fail(ErrorKind::kInvalidArgument, "@main takes " + std::to_string(e.signature.inputs.size()) +
+                                          " arguments but " + std::to_string(inputs.size()) +
+                                          " were given");
+  }
+  Values args;
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    check_input(e, k, inputs[k]);
+    args.emplace_back(inputs[k]);
+  }
+  Interpreter interpreter(*e.module);
+  const Values results = interpreter.call(*e.main, args);
+  // Results never share memory with an input, a constant of the program or each other: a
+  // result is handed out as is only when nothing else holds its storage.
+  std::vector<Tensor> out;
+  for (const Value& v : results) {
+    const Tensor& t = v.get();
+    const bool sole = t.is_contiguous(Order::kRowMajor) && t.offset() == 0 &&
+                      t.storage().use_count() == 1 && !t.storage()->read_only();
+    if (sole) {
+      out.push_back(t);
+      continue;
+    }
+    Tensor fresh = Tensor::allocate(t.dtype(), t.shape(), Order::kRowMajor, e.device);
+    copy_to_dense(t, fresh.data(), Order::kRowMajor);
+    out.push_back(fresh);
+  }
+  return out;
+}
+
+}  // namespace ndbuf::program

@@ -1,0 +1,102 @@
+// Builders of the control-flow ops: func.call, while, if, case, map.
+#include "program/exec/attr_access.hpp"
+#include "program/exec/builders.hpp"
+
+namespace ndbuf::program {
+namespace {
+
+bool is_true(const Value& v) {
+  const Tensor& t = v.get();
+  return *static_cast<const uint8_t*>(t.data()) != 0;
+}
+
+void expect_region_args(const Op& op, const Region& region, const std::vector<Type>& types) {
+  if (region.arg_types != types) {
+    fail_at(region.loc, "region of '" + op.name + "' takes (" + types_to_string(region.arg_types) +
+                            ") but should take (" + types_to_string(types) + ")");
+  }
+}
+
+void expect_region_returns(const Op& op, const Region& region, const std::vector<Type>& types) {
+  const Op& ret = region.ops.back();
+  if (ret.operand_types != types) {
+    fail_at(ret.loc, "region of '" + op.name + "' returns (" + types_to_string(ret.operand_types) +
+                         ") but should return (" + types_to_string(types) + ")");
+  }
+}
+
+OpFn build_call(const Op& op, const Module& module) {
+  const Attribute& callee = required_attr(op, "callee");
+  const Function* fn = module.find(callee.text);
+  if (fn == nullptr || !fn->has_body)
+    op_error(op, "calls '@" + callee.text + "', which is not defined");
+  if (fn->body.arg_types != op.operand_types || fn->result_types != op.result_types) {
+    op_error(op, "type (" + types_to_string(op.operand_types) + ") -> (" +
+                     types_to_string(op.result_types) + ") does not match @" + fn->name + "'s (" +
+                     types_to_string(fn->body.arg_types) + ") -> (" +
+                     types_to_string(fn->result_types) + ")");
+  }
+  return [fn](Interpreter& in, const Values& a) { return in.call(*fn, a); };
+}
+
+OpFn build_while(const Op& op, const Module&) {
+  if (op.regions.size() != 2) op_error(op, "needs a cond and a body region");
+  if (op.operand_types != op.result_types) op_error(op, "results must have the operand types");
+  for (const Region& r : op.regions) expect_region_args(op, r, op.operand_types);
+  expect_region_returns(op, op.regions[0], {Type::tensor(DType::kPred, {})});
+  expect_region_returns(op, op.regions[1], op.operand_types);
+  const Region* cond = &op.regions[0];
+  const Region* body = &op.regions[1];
+  return [cond, body](Interpreter& in, const Values& a) {
+    Values state = a;
+    while (is_true(in.run_region(*cond, state)[0])) state = in.run_region(*body, state);
+    return state;
+  };
+}
+
+OpFn build_if(const Op& op, const Module&) {
+  if (op.regions.size() != 2 || op.operands.size() != 1)
+    op_error(op, "needs a predicate and two regions");
+  if (op.operand_types[0] != Type::tensor(DType::kPred, {}))
+    op_error(op, "predicate must be tensor<i1>");
+  for (const Region& r : op.regions) {
+    expect_region_args(op, r, {});
+    expect_region_returns(op, r, op.result_types);
+  }
+  const Region* then_region = &op.regions[0];
+  const Region* else_region = &op.regions[1];
+  return [then_region, else_region](Interpreter& in, const Values& a) {
+    return in.run_region(is_true(a[0]) ? *then_region : *else_region, {});
+  };
+}
+
+OpFn build_case(const Op& op, const Module&) {
+  if (op.regions.empty() || op.operands.size() != 1) op_error(op, "needs an index and regions");
+  const Type& index = operand_tensor(op, 0);
+  if (!index.shape.empty() || index.dtype != DType::kI32) op_error(op, "index must be tensor<i32>");
+  for (const Region& r : op.regions) {
+    expect_region_args(op, r, {});
+    expect_region_returns(op, r, op.result_types);
+  }
+  const std::vector<Region>* regions = &op.regions;
+  return [regions](Interpreter& in, const Values& a) {
+    int64_t k = scalar_index(a[0].get());
+    // Out-of-range indices select the last branch (the spec's default).
+    if (k < 0 || k >= static_cast<int64_t>(regions->size()))
+      k = static_cast<int64_t>(regions->size()) - 1;
+    return in.run_region((*regions)[k], {});
+  };
+}
+
+}  // namespace
+
+OpFn build_map(const Op& op, const Module&);
+
+std::vector<BuilderEntry> control_builders() {
+  return {
+      {"func.call", build_call},      {"stablehlo.while", build_while}, {"stablehlo.if", build_if},
+      {"stablehlo.case", build_case}, {"stablehlo.map", build_map},
+  };
+}
+
+}  // namespace ndbuf::program

@@ -1,0 +1,45 @@
+// The evaluation loop over planned ops.
+#include "program/exec/interpreter.hpp"
+
+namespace ndbuf::program {
+
+Values Interpreter::call(const Function& fn, const Values& args) {
+  if (static_cast<int>(frames_.size()) >= kMaxCallDepth) {
+    fail(ErrorKind::kInvalidArgument, "calls nested more than " + std::to_string(kMaxCallDepth) +
+                                          " deep (at @" + fn.name + "): is the program recursive?");
+  }
+  Values frame(static_cast<size_t>(fn.num_values));
+  frames_.push_back(&frame);
+  struct Pop {
+    std::vector<Values*>& frames;
+    ~Pop() { frames.pop_back(); }
+  } pop{frames_};
+  return run_region(fn.body, args);
+}
+
+Values Interpreter::run_region(const Region& region, const Values& args) {
+  Values& frame = *frames_.back();
+  for (size_t k = 0; k < region.args.size(); ++k) frame[region.args[k]] = args[k];
+  Values operands;
+  for (const Op& op : region.ops) {
+    operands.clear();
+    for (int id : op.operands) operands.push_back(frame[id]);
+    if (op.name == "return") return operands;
+    Values results = op.run(*this, operands);
+    for (size_t k = 0; k < op.results.size(); ++k) frame[op.results[k]] = std::move(results[k]);
+  }
+  return {};
+}
+
+RegionFn Interpreter::region_fn(const Region& region) {
+  return [this, &region](const std::vector<Tensor>& args) {
+    Values values(args.begin(), args.end());
+    const Values results = run_region(region, values);
+    std::vector<Tensor> out;
+    out.reserve(results.size());
+    for (const Value& v : results) out.push_back(v.get());
+    return out;
+  };
+}
+
+}  // namespace ndbuf::program

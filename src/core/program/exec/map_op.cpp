@@ -1,0 +1,46 @@
+// stablehlo.map: the region applied to each element position of the operands.
+#include <cstring>
+
+#include "program/exec/attr_access.hpp"
+#include "program/exec/builders.hpp"
+
+namespace ndbuf::program {
+
+OpFn build_map(const Op& op, const Module&) {
+  if (op.regions.size() != 1 || op.operands.empty() || op.result_types.size() != 1) {
+    op_error(op, "needs operands, one region and one result");
+  }
+  const Type result = result_tensor(op, 0);
+  std::vector<Type> scalars;
+  for (size_t k = 0; k < op.operands.size(); ++k) {
+    const Type& t = operand_tensor(op, k);
+    if (t.shape != result.shape) op_error(op, "operands must all have the result's shape");
+    scalars.push_back(Type::tensor(t.dtype, {}));
+  }
+  const Region& region = op.regions[0];
+  if (region.arg_types != scalars) op_error(op, "region must take one 0-d tensor per operand");
+  if (region.ops.back().operand_types != std::vector<Type>{Type::tensor(result.dtype, {})}) {
+    op_error(op, "region must return one 0-d tensor of the result's element type");
+  }
+  const Region* body = &region;
+  return [body, result](Interpreter& in, const Values& a) -> Values {
+    std::vector<Tensor> dense;
+    for (const Value& v : a) dense.push_back(make_dense(v.get(), Order::kRowMajor));
+    Tensor out = Tensor::allocate(result.dtype, result.shape, Order::kRowMajor);
+    const size_t out_item = itemsize(result.dtype);
+    Values scalars(dense.size());
+    for (int64_t i = 0; i < out.numel(); ++i) {
+      for (size_t k = 0; k < dense.size(); ++k) {
+        const size_t item = itemsize(dense[k].dtype());
+        Tensor s = Tensor::allocate(dense[k].dtype(), {}, Order::kRowMajor);
+        std::memcpy(s.data(), static_cast<const char*>(dense[k].data()) + i * item, item);
+        scalars[k] = Value(s);
+      }
+      const Tensor r = in.run_region(*body, scalars)[0].get();
+      std::memcpy(static_cast<char*>(out.data()) + i * out_item, r.data(), out_item);
+    }
+    return {Value(out)};
+  };
+}
+
+}  // namespace ndbuf::program

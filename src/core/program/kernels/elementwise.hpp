@@ -1,0 +1,80 @@
+// Element-wise StableHLO (and chlo math) kernels over host tensors of any strides: each returns
+// a new dense row-major tensor of the operands' shape.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "ndbuf/dtype.hpp"
+#include "ndbuf/shape.hpp"
+#include "ndbuf/tensor.hpp"
+
+namespace ndbuf::program {
+
+// One operand in, one result out (same shape). The result dtype is the operand's except for
+// abs / real / imag of complex (the real part type) and the predicates (pred).
+enum class UnaryOp : uint8_t {
+  kNegate, kAbs, kSign, kNot, kPopcnt, kCountLeadingZeros,
+  kExponential, kExponentialMinusOne, kLog, kLogPlusOne, kLogistic,
+  kSqrt, kRsqrt, kCbrt, kSquare,
+  kSine, kCosine, kTan, kTanh, kSinh, kCosh,
+  kAsin, kAcos, kAtan, kAsinh, kAcosh, kAtanh,
+  kFloor, kCeil, kRoundNearestEven, kRoundNearestAfz,
+  kIsFinite, kIsInf, kIsPosInf, kIsNegInf,
+  kReal, kImag,
+  kErf, kErfc, kErfInv, kLgamma, kDigamma,
+};
+
+// Two operands of one shape and dtype in; the result has that dtype, except kComplex
+// (f32 -> c64, f64 -> c128).
+enum class BinaryOp : uint8_t {
+  kAdd, kSubtract, kMultiply, kDivide, kRemainder, kPower, kMaximum, kMinimum, kAtan2,
+  kAnd, kOr, kXor, kShiftLeft, kShiftRightArithmetic, kShiftRightLogical, kComplex,
+};
+
+enum class CompareDirection : uint8_t { kEQ, kNE, kGE, kGT, kLE, kLT };
+enum class CompareType : uint8_t { kFloat, kTotalOrder, kSigned, kUnsigned };
+
+// Op names as they appear in programs, with their dialect: "stablehlo.add", "chlo.erf".
+// Both "stablehlo.tan" and "chlo.tan" name kTan. nullopt for any other name.
+std::optional<UnaryOp> unary_op_named(std::string_view op_name);
+std::optional<BinaryOp> binary_op_named(std::string_view op_name);
+// The canonical name ("stablehlo.add", "chlo.erf") for messages.
+std::string_view op_name(UnaryOp op);
+std::string_view op_name(BinaryOp op);
+// "EQ".."LT" and "FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED".
+std::optional<CompareDirection> compare_direction_named(std::string_view name);
+std::optional<CompareType> compare_type_named(std::string_view name);
+
+// The result dtype of an op for the given operand dtype(s); throws ndbuf::Error
+// (kInvalidArgument) naming the op and dtype when the spec does not allow that dtype.
+DType unary_result_dtype(UnaryOp op, DType operand);
+DType binary_result_dtype(BinaryOp op, DType lhs, DType rhs);
+// The spec's compare_type for an element type when a program leaves it out: SIGNED for signed
+// integers, UNSIGNED for unsigned integers and pred, FLOAT for floats and complex.
+CompareType default_compare_type(DType dtype);
+// Throws when `type` is not allowed for operands of `dtype` (spec constraint C3 of compare).
+void check_compare_type(CompareType type, DType dtype);
+
+// The kernels. Each validates shapes and dtypes (throwing ndbuf::Error with a complete
+// message) and never writes into an input. `result` must equal the *_result_dtype() above.
+Tensor unary(UnaryOp op, const Tensor& x, DType result);
+Tensor binary(BinaryOp op, const Tensor& lhs, const Tensor& rhs, DType result);
+// pred result. Complex operands compare (real, imag) lexicographically.
+Tensor compare(CompareDirection direction, CompareType type, const Tensor& lhs,
+               const Tensor& rhs);
+// `pred` is pred-typed, of the operands' shape or 0-d.
+Tensor select(const Tensor& pred, const Tensor& on_true, const Tensor& on_false);
+// min(max(x, min), max); `min` and `max` are of x's shape or 0-d.
+Tensor clamp(const Tensor& min, const Tensor& x, const Tensor& max);
+// Element-wise conversion to `to` (XLA's rules for unrepresentable values; see
+// elementwise_convert.cpp).
+Tensor convert(const Tensor& x, DType to);
+// Reinterprets the bits (little-endian); `result_shape` follows the spec's rank rules when the
+// element widths differ.
+Tensor bitcast_convert(const Tensor& x, DType to, const Shape& result_shape);
+// Rounds each float to `exponent_bits` / `mantissa_bits` and back (same dtype).
+Tensor reduce_precision(const Tensor& x, int exponent_bits, int mantissa_bits);
+
+}  // namespace ndbuf::program

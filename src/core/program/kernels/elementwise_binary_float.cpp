@@ -1,0 +1,72 @@
+// Binary kernels over the float types (16-bit ones compute in float, round once) and complex.
+#include <cmath>
+#include <complex>
+
+#include "program/kernels/elementwise_families.hpp"
+#include "program/kernels/elementwise_loop.hpp"
+#include "program/kernels/elementwise_math.hpp"
+#include "program/kernels/elementwise_scalar.hpp"
+
+namespace ndbuf::program::detail {
+namespace {
+
+template <class T>
+Tensor float_binary(BinaryOp op, const Tensor& a, const Tensor& b, DType out) {
+  using C = Compute<T>;
+  const auto same = [&](auto f) { return map_binary<T, T>(a, b, out, f); };
+  switch (op) {
+    case BinaryOp::kAdd: return same([](C u, C v) { return u + v; });
+    case BinaryOp::kSubtract: return same([](C u, C v) { return u - v; });
+    case BinaryOp::kMultiply: return same([](C u, C v) { return u * v; });
+    case BinaryOp::kDivide: return same([](C u, C v) { return u / v; });
+    // fmod: lhs - trunc(lhs / rhs) * rhs computed exactly, the sign of the dividend (spec).
+    case BinaryOp::kRemainder: return same([](C u, C v) { return std::fmod(u, v); });
+    case BinaryOp::kPower: return same([](C u, C v) { return std::pow(u, v); });
+    case BinaryOp::kMaximum: return same([](C u, C v) { return float_maximum(u, v); });
+    case BinaryOp::kMinimum: return same([](C u, C v) { return float_minimum(u, v); });
+    case BinaryOp::kAtan2: return same([](C u, C v) { return std::atan2(u, v); });
+    default: break;
+  }
+  // kComplex: the parts become one complex element.
+  using Z = std::complex<C>;
+  return map_binary<Z, T>(a, b, out, [](C u, C v) { return Z(u, v); });
+}
+
+template <class R>
+Tensor complex_binary(BinaryOp op, const Tensor& a, const Tensor& b) {
+  using Z = std::complex<R>;
+  const auto same = [&](auto f) { return map_binary<Z, Z>(a, b, a.dtype(), f); };
+  switch (op) {
+    case BinaryOp::kAdd: return same([](Z u, Z v) { return u + v; });
+    case BinaryOp::kSubtract: return same([](Z u, Z v) { return u - v; });
+    case BinaryOp::kMultiply: return same([](Z u, Z v) { return u * v; });
+    case BinaryOp::kDivide: return same([](Z u, Z v) { return u / v; });
+    case BinaryOp::kPower: return same([](Z u, Z v) { return std::pow(u, v); });
+    case BinaryOp::kAtan2: return same([](Z u, Z v) { return complex_atan2(u, v); });
+    // Lexicographic (real, imag) order; ties keep the left operand.
+    case BinaryOp::kMaximum: return same([](Z u, Z v) { return complex_less(u, v) ? v : u; });
+    case BinaryOp::kMinimum: return same([](Z u, Z v) { return complex_less(v, u) ? v : u; });
+    default: break;
+  }
+  fail_dtype(op_name(op), a.dtype());  // remainder and the bitwise ops
+}
+
+}  // namespace
+
+Tensor binary_float(BinaryOp op, const Tensor& a, const Tensor& b, DType out) {
+  return dispatch(a.dtype(), [&](auto tag) -> Tensor {
+    using T = typename decltype(tag)::type;
+    if constexpr (kIsFloat<T>) {
+      return float_binary<T>(op, a, b, out);
+    } else {
+      fail_dtype(op_name(op), a.dtype());
+    }
+  });
+}
+
+Tensor binary_complex(BinaryOp op, const Tensor& a, const Tensor& b) {
+  if (a.dtype() == DType::kC64) return complex_binary<float>(op, a, b);
+  return complex_binary<double>(op, a, b);
+}
+
+}  // namespace ndbuf::program::detail

@@ -1,0 +1,120 @@
+// convert between any two of the 15 dtypes, with XLA's choices where the spec leaves the
+// result open:
+// - float -> integer truncates toward zero and saturates: NaN -> 0, values below the range
+//   (-Inf included) -> the minimum (0 for unsigned), above it (+Inf included) -> the maximum;
+// - integer -> integer keeps the low bits (two's complement wrap);
+// - integer or float -> a narrower float rounds to nearest, ties to even, once (64-bit
+//   integers reach f16 / bf16 through a round-to-odd double, so there is no double rounding);
+// - anything -> pred is `!= 0` (NaN is true); complex -> pred and complex -> real use the real
+//   part only (the imaginary part is dropped, per spec); real -> complex has imaginary part 0.
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "program/kernels/elementwise.hpp"
+#include "program/kernels/elementwise_loop.hpp"
+
+namespace ndbuf::program {
+namespace {
+
+// A magnitude as double, rounded to odd: exact below 2^53, else the 53 leading bits with the
+// last one set when any dropped bit was, so that one later rounding to <= 51 bits is correct.
+double magnitude_to_double_odd(uint64_t m) {
+  if (m < (uint64_t{1} << 53)) return static_cast<double>(m);
+  const int shift = 64 - __builtin_clzll(m) - 53;
+  uint64_t kept = m >> shift;
+  if ((m & ((uint64_t{1} << shift) - 1)) != 0) kept |= 1;
+  return std::ldexp(static_cast<double>(kept), shift);
+}
+
+template <class I>
+double integer_to_double_odd(I v) {
+  if constexpr (std::is_signed_v<I>) {
+    const uint64_t magnitude = v < 0 ? uint64_t{0} - static_cast<uint64_t>(v) : uint64_t(v);
+    const double d = magnitude_to_double_odd(magnitude);
+    return v < 0 ? -d : d;
+  } else {
+    return magnitude_to_double_odd(v);
+  }
+}
+
+// Float -> integer, truncating and saturating (XLA); NaN -> 0.
+template <class I>
+I saturate_to_integer(double d) {
+  if (std::isnan(d)) return 0;
+  constexpr int kDigits = std::numeric_limits<I>::digits;  // 63 for i64, 64 for ui64
+  const double upper = std::ldexp(1.0, kDigits);            // max + 1, exact in double
+  const double lower = std::is_signed_v<I> ? -upper : 0.0;   // min, exact in double
+  const double t = std::trunc(d);
+  if (t >= upper) return std::numeric_limits<I>::max();
+  if (t <= lower) return std::numeric_limits<I>::min();
+  return static_cast<I>(t);
+}
+
+// A real (non-complex) value of dtype tag `From` as the real element type `To`.
+template <DType To, DType From>
+auto real_to_real(typename ElementType<From>::type v) {
+  using T = typename ElementType<To>::type;
+  using F = typename ElementType<From>::type;
+  if constexpr (To == DType::kPred) {
+    if constexpr (From == DType::kF16 || From == DType::kBF16) {
+      return uint8_t(to_double(v) != 0);
+    } else {
+      return uint8_t(v != 0);
+    }
+  } else if constexpr (From == DType::kPred) {
+    return detail::store<T>(static_cast<detail::Compute<T>>(v != 0 ? 1 : 0));
+  } else if constexpr (std::is_integral_v<T> && std::is_integral_v<F>) {
+    return static_cast<T>(static_cast<std::make_unsigned_t<T>>(v));  // keeps the low bits
+  } else if constexpr (std::is_integral_v<T>) {
+    return saturate_to_integer<T>(to_double_value(v));
+  } else if constexpr (std::is_integral_v<F>) {
+    if constexpr (std::is_same_v<T, Half>) return to_half(integer_to_double_odd(v));
+    else if constexpr (std::is_same_v<T, BFloat16>) return to_bfloat16(integer_to_double_odd(v));
+    else return static_cast<T>(v);  // one correctly rounded conversion
+  } else {
+    const double d = to_double_value(v);  // exact widening
+    if constexpr (std::is_same_v<T, Half>) return to_half(d);
+    else if constexpr (std::is_same_v<T, BFloat16>) return to_bfloat16(d);
+    else return static_cast<T>(d);
+  }
+}
+
+template <DType D> constexpr bool kComplexDType = D == DType::kC64 || D == DType::kC128;
+template <DType D> constexpr DType kPartDType = D == DType::kC64 ? DType::kF32 : DType::kF64;
+
+template <DType To, DType From>
+auto convert_value(typename ElementType<From>::type v) {
+  using T = typename ElementType<To>::type;
+  if constexpr (kComplexDType<To> && kComplexDType<From>) {
+    using R = typename T::value_type;
+    return T(static_cast<R>(v.real()), static_cast<R>(v.imag()));
+  } else if constexpr (kComplexDType<To>) {
+    return T(real_to_real<kPartDType<To>, From>(v), 0);
+  } else if constexpr (kComplexDType<From>) {
+    return real_to_real<To, kPartDType<From>>(v.real());
+  } else {
+    return real_to_real<To, From>(v);
+  }
+}
+
+}  // namespace
+
+Tensor convert(const Tensor& x, DType to) {
+  return dispatch(to, [&](auto to_tag) {
+    return dispatch(x.dtype(), [&](auto from_tag) {
+      constexpr DType kTo = decltype(to_tag)::value;
+      constexpr DType kFrom = decltype(from_tag)::value;
+      using T = typename decltype(to_tag)::type;
+      using F = typename decltype(from_tag)::type;
+      Tensor out = Tensor::allocate(to, x.shape(), Order::kRowMajor);
+      const detail::Operand<F> in = detail::read_operand<F>(x, x.shape());
+      detail::map_into<T>(out, [](F v) { return T(convert_value<kTo, kFrom>(v)); }, false, in);
+      return out;
+    });
+  });
+}
+
+}  // namespace ndbuf::program

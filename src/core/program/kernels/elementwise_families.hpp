@@ -1,0 +1,18 @@
+// The element-wise kernels split by dtype family (one file each); unary() and binary() pick
+// the family. Operand dtypes and the result dtype are already validated by the callers.
+#pragma once
+
+#include "ndbuf/tensor.hpp"
+#include "program/kernels/elementwise.hpp"
+
+namespace ndbuf::program::detail {
+
+Tensor unary_integer(UnaryOp op, const Tensor& x, DType result);  // pred and integers
+Tensor unary_float(UnaryOp op, const Tensor& x, DType result);
+Tensor unary_complex(UnaryOp op, const Tensor& x, DType result);
+
+Tensor binary_integer(BinaryOp op, const Tensor& lhs, const Tensor& rhs);  // pred and integers
+Tensor binary_float(BinaryOp op, const Tensor& lhs, const Tensor& rhs, DType result);
+Tensor binary_complex(BinaryOp op, const Tensor& lhs, const Tensor& rhs);
+
+}  // namespace ndbuf::program::detail

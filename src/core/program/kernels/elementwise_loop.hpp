@@ -1,0 +1,161 @@
+// The loops shared by the element-wise kernels: read operands of any strides (0-d operands
+// broadcast), compute in float for f16 / bf16 and round once, write a dense row-major result.
+#pragma once
+
+#include <complex>
+#include <cstdint>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "ndbuf/dtype.hpp"
+#include "ndbuf/half.hpp"
+#include "ndbuf/parallel.hpp"
+#include "ndbuf/shape.hpp"
+#include "ndbuf/tensor.hpp"
+
+namespace ndbuf::program::detail {
+
+// Shared validation (elementwise_ops.cpp); each throws ndbuf::Error naming the op.
+[[noreturn]] void fail_dtype(std::string_view op, DType dtype);
+void check_same_shape(std::string_view op, const Tensor& lhs, const Tensor& rhs);
+void check_same_dtype(std::string_view op, const Tensor& lhs, const Tensor& rhs);
+void check_result_dtype(std::string_view op, DType expected, DType given);
+
+// The type an element is computed in: float for the 16-bit floats, the element type otherwise.
+template <class T> struct ComputeOf { using type = T; };
+template <> struct ComputeOf<Half> { using type = float; };
+template <> struct ComputeOf<BFloat16> { using type = float; };
+template <class T> using Compute = typename ComputeOf<T>::type;
+
+template <class T> struct IsComplex : std::false_type {};
+template <class R> struct IsComplex<std::complex<R>> : std::true_type {};
+template <class T> inline constexpr bool kIsComplex = IsComplex<T>::value;
+template <class T> inline constexpr bool kIsFloat =
+    std::is_floating_point_v<Compute<T>> && !kIsComplex<T>;
+
+template <class T>
+inline Compute<T> load(T v) noexcept {
+  if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
+    return static_cast<float>(to_double(v));
+  } else {
+    return v;
+  }
+}
+
+// Rounds once to the element type (the 16-bit floats round to nearest, ties to even).
+template <class T>
+inline T store(Compute<T> v) noexcept {
+  if constexpr (std::is_same_v<T, Half>) {
+    return to_half(static_cast<double>(v));
+  } else if constexpr (std::is_same_v<T, BFloat16>) {
+    return to_bfloat16(static_cast<double>(v));
+  } else {
+    return v;
+  }
+}
+
+// One operand as the loops read it: host memory, the element (0, ..., 0) and strides over the
+// result's shape (all zero for a broadcast 0-d operand). `host` keeps a device copy alive.
+template <class T>
+struct Operand {
+  Tensor host;
+  const T* data;
+  Strides strides;
+  bool dense;  // row-major dense over the result's shape: element i is data[i]
+};
+
+template <class T>
+Operand<T> read_operand(const Tensor& t, const Shape& shape) {
+  Tensor host = to_host(t);
+  const T* data = static_cast<const T*>(host.data());
+  if (host.rank() == 0 && !shape.empty()) {
+    return Operand<T>{host, data, Strides(shape.size(), 0), false};
+  }
+  const bool dense = host.is_contiguous(Order::kRowMajor);
+  Strides strides = host.strides();
+  return Operand<T>{std::move(host), data, std::move(strides), dense};
+}
+
+// Rows of the last axis for operands that are not all dense: each block of rows starts an
+// odometer over the outer axes, and operand k sits at data[pos[k]] at the start of a row.
+template <class TOut, class F, size_t... K, class... TIn>
+void map_rows(TOut* out, const Shape& shape, int64_t rows, int64_t bytes_per_row, F& f,
+              std::index_sequence<K...>, const Operand<TIn>&... in) {
+  constexpr size_t kCount = sizeof...(TIn);
+  const size_t outer = shape.empty() ? 0 : shape.size() - 1;
+  const int64_t inner = shape.empty() ? 1 : shape[outer];
+  const int64_t step[kCount] = {(shape.empty() ? 0 : in.strides[outer])...};
+  const Strides* strides[kCount] = {&in.strides...};
+  for_each_block(
+      rows, bytes_per_row,
+      [&](int64_t begin, int64_t end) {
+        std::vector<int64_t> counter(outer, 0);
+        int64_t pos[kCount] = {};
+        int64_t rest = begin;
+        for (size_t axis = outer; axis-- > 0;) {
+          counter[axis] = rest % shape[axis];
+          rest /= shape[axis];
+          for (size_t k = 0; k < kCount; ++k) pos[k] += counter[axis] * (*strides[k])[axis];
+        }
+        for (int64_t r = begin; r < end; ++r) {
+          TOut* row = out + r * inner;
+          for (int64_t j = 0; j < inner; ++j) row[j] = f(in.data[pos[K] + j * step[K]]...);
+          for (size_t axis = outer; axis-- > 0;) {
+            if (++counter[axis] < shape[axis]) {
+              for (size_t k = 0; k < kCount; ++k) pos[k] += (*strides[k])[axis];
+              break;
+            }
+            for (size_t k = 0; k < kCount; ++k) pos[k] -= (shape[axis] - 1) * (*strides[k])[axis];
+            counter[axis] = 0;
+          }
+        }
+      },
+      inner);
+}
+
+// Writes out[i] = f(in[i]...) over the dense row-major result `out`. Dense operands take one
+// flat loop; others walk rows of the last axis. Large arrays run in parallel blocks, so `f`
+// must not throw; `serial` keeps the loop on the calling thread (for functions that write
+// hidden global state).
+template <class TOut, class F, class... TIn>
+void map_into(Tensor& out, F&& f, bool serial, const Operand<TIn>&... in) {
+  TOut* o = static_cast<TOut*>(out.data());
+  const int64_t n = out.numel();
+  if (n == 0) return;
+  const int64_t bytes_per_item =
+      serial ? 0 : static_cast<int64_t>(sizeof(TOut) + (sizeof(TIn) + ... + 0));
+  if ((in.dense && ...)) {
+    for_each_block(n, bytes_per_item, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) o[i] = f(in.data[i]...);
+    });
+    return;
+  }
+  const Shape& shape = out.shape();
+  const int64_t inner = shape.empty() ? 1 : shape.back();
+  map_rows(o, shape, n / inner, bytes_per_item * inner, f,
+           std::index_sequence_for<TIn...>{}, in...);
+}
+
+// out = f(x) element-wise; `f` takes and returns compute types (float for f16 / bf16).
+template <class TOut, class TIn, class F>
+Tensor map_unary(const Tensor& x, DType out_dtype, F f, bool serial = false) {
+  Tensor out = Tensor::allocate(out_dtype, x.shape(), Order::kRowMajor);
+  const Operand<TIn> in = read_operand<TIn>(x, x.shape());
+  map_into<TOut>(out, [f](TIn v) { return store<TOut>(f(load(v))); }, serial, in);
+  return out;
+}
+
+// out = f(a, b) element-wise over operands of one shape.
+template <class TOut, class TIn, class F>
+Tensor map_binary(const Tensor& a, const Tensor& b, DType out_dtype, F f) {
+  Tensor out = Tensor::allocate(out_dtype, a.shape(), Order::kRowMajor);
+  const Operand<TIn> lhs = read_operand<TIn>(a, a.shape());
+  const Operand<TIn> rhs = read_operand<TIn>(b, a.shape());
+  map_into<TOut>(out, [f](TIn u, TIn v) { return store<TOut>(f(load(u), load(v))); }, false, lhs,
+                 rhs);
+  return out;
+}
+
+}  // namespace ndbuf::program::detail

@@ -1,0 +1,78 @@
+// Module-level checks; op-specific checks (attributes, shapes) run in the op builders.
+#include "program/verify/verifier.hpp"
+
+namespace ndbuf::program {
+namespace {
+
+void verify_operands(const Function& fn, const Op& op) {
+  if (op.operands.size() != op.operand_types.size()) {
+    fail_at(op.loc, "'" + op.name + "' has " + std::to_string(op.operands.size()) +
+                        " operands but its type lists " + std::to_string(op.operand_types.size()));
+  }
+  for (size_t k = 0; k < op.operands.size(); ++k) {
+    const Type& actual = fn.value_types[op.operands[k]];
+    if (actual != op.operand_types[k]) {
+      fail_at(op.loc, "operand " + std::to_string(k + 1) + " of '" + op.name + "' has type " +
+                          type_to_string(actual) + " but the op's type says " +
+                          type_to_string(op.operand_types[k]));
+    }
+  }
+}
+
+// Iterative over nested regions (an explicit stack), so depth costs no native stack.
+void verify_body(const Function& fn) {
+  std::vector<const Region*> pending{&fn.body};
+  while (!pending.empty()) {
+    const Region& region = *pending.back();
+    pending.pop_back();
+    if (region.ops.empty() || region.ops.back().name != "return") {
+      fail_at(region.loc, "region does not end with a return");
+    }
+    for (size_t k = 0; k < region.ops.size(); ++k) {
+      const Op& op = region.ops[k];
+      if (op.name == "return" && k + 1 != region.ops.size()) {
+        fail_at(op.loc, "a return must be the last op of its region");
+      }
+      verify_operands(fn, op);
+      for (const Region& nested : op.regions) pending.push_back(&nested);
+    }
+  }
+  const Op& ret = fn.body.ops.back();
+  if (ret.operand_types != fn.result_types) {
+    fail_at(ret.loc, "@" + fn.name + " returns (" + types_to_string(ret.operand_types) +
+                         ") but is declared to return (" + types_to_string(fn.result_types) + ")");
+  }
+}
+
+void verify_main(const Module& module) {
+  const Function* main = module.find("main");
+  if (main == nullptr) {
+    const Location loc = module.functions.empty() ? Location{1, 1} : module.functions[0].loc;
+    fail_at(loc, "the program has no @main function");
+  }
+  if (!main->has_body) fail_at(main->loc, "@main has no body");
+  for (size_t k = 0; k < main->body.arg_types.size(); ++k) {
+    if (!main->body.arg_types[k].is_tensor()) fail_at(main->loc, "@main arguments must be tensors");
+    const auto& alias = main->aliasing_output[k];
+    if (alias && (*alias < 0 || *alias >= static_cast<int64_t>(main->result_types.size()) ||
+                  main->result_types[*alias] != main->body.arg_types[k])) {
+      fail_at(main->loc, "argument " + std::to_string(k + 1) +
+                             " of @main names tf.aliasing_output " + std::to_string(*alias) +
+                             ", which is not a result of the same type");
+    }
+  }
+  for (const Type& t : main->result_types) {
+    if (!t.is_tensor()) fail_at(main->loc, "@main results must be tensors");
+  }
+}
+
+}  // namespace
+
+void verify_module(const Module& module, bool require_main) {
+  for (const Function& fn : module.functions) {
+    if (fn.has_body) verify_body(fn);
+  }
+  if (require_main) verify_main(module);
+}
+
+}  // namespace ndbuf::program
