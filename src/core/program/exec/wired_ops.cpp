@@ -3,7 +3,6 @@
 
 namespace ndbuf::program {
 
-std::vector<BuilderEntry> elementwise_builders() { return {}; }
 std::vector<BuilderEntry> indexing_builders() { return {}; }
 
 }  // namespace ndbuf::program

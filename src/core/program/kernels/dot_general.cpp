@@ -1,0 +1,176 @@
+// stablehlo.dot_general: operands packed into batch x M x K and batch x K x N blocks of the
+// accumulator type, then an i-k-j loop per batch (rows of the result in parallel).
+#include "program/kernels/dot_general.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <string>
+
+#include "ndbuf/parallel.hpp"
+#include "program/kernels/element_cast.hpp"
+#include "program/kernels/fast_combine.hpp"
+#include "program/kernels/kernel_values.hpp"
+
+namespace ndbuf::program {
+namespace {
+
+const char kOp[] = "dot_general";
+
+// Dims of one operand in packing order: batching, then free or contracting as asked.
+struct DotSide {
+  std::vector<int64_t> batch, free, contracting;
+};
+
+DotSide split_dims(size_t rank, const std::vector<int64_t>& batch,
+                   const std::vector<int64_t>& contracting, const std::string& side) {
+  std::vector<int64_t> both = batch;
+  both.insert(both.end(), contracting.begin(), contracting.end());
+  check_axes(both, rank, kOp, side + " batching or contracting dimension");
+  DotSide dims{batch, {}, contracting};
+  for (size_t k = 0; k < rank; ++k) {
+    if (std::find(both.begin(), both.end(), static_cast<int64_t>(k)) == both.end()) {
+      dims.free.push_back(static_cast<int64_t>(k));
+    }
+  }
+  return dims;
+}
+
+int64_t product(const Shape& shape, const std::vector<int64_t>& dims) {
+  int64_t n = 1;
+  for (int64_t d : dims) n *= shape[d];
+  return n;
+}
+
+// Copies `x` (any strides) with its dims in `order` into dense `dst`, converting each element.
+template <class A>
+void pack(const Tensor& x, const std::vector<int64_t>& order, A* dst) {
+  const Tensor host = to_host(x);
+  Shape shape;
+  Strides strides;
+  for (int64_t d : order) {
+    shape.push_back(host.shape()[d]);
+    strides.push_back(host.strides()[d]);
+  }
+  const int64_t count = host.numel();
+  if (count == 0) return;
+  dispatch(x.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* src = static_cast<const T*>(host.data());
+    std::vector<int64_t> index(shape.size(), 0);
+    int64_t pos = 0;
+    for (int64_t i = 0; i < count; ++i) {
+      if constexpr (std::is_same_v<A, bool>) {
+        dst[i] = cast_element<double>(src[pos]) != 0;
+      } else {
+        dst[i] = cast_element<A>(src[pos]);
+      }
+      for (size_t k = shape.size(); k-- > 0;) {
+        pos += strides[k];
+        if (++index[k] < shape[k]) break;
+        pos -= strides[k] * shape[k];
+        index[k] = 0;
+      }
+    }
+  });
+}
+
+// c[b, i, :] += a[b, i, k] * b[b, k, :] over k, for the rows [begin, end) of batch x M.
+template <class A, class Add, class Mul>
+void multiply_rows(const A* a, const A* b, A* c, int64_t m, int64_t k, int64_t n, int64_t begin,
+                   int64_t end, Add add, Mul mul) {
+  for (int64_t row = begin; row < end; ++row) {
+    const int64_t batch = row / m;
+    A* c_row = c + row * n;
+    const A* a_row = a + row * k;
+    const A* b_block = b + batch * k * n;
+    for (int64_t p = 0; p < k; ++p) {
+      const A scale = a_row[p];
+      const A* b_row = b_block + p * n;
+      for (int64_t j = 0; j < n; ++j) c_row[j] = add(c_row[j], mul(scale, b_row[j]));
+    }
+  }
+}
+
+template <DType R>
+void contract(const Tensor& lhs, const Tensor& rhs, const DotSide& l, const DotSide& r,
+              Tensor& result) {
+  using T = typename ElementType<R>::type;
+  constexpr bool kPred = R == DType::kPred;
+  using A = std::conditional_t<kPred, bool, Accumulator<T>>;
+  const int64_t batch = product(lhs.shape(), l.batch);
+  const int64_t m = product(lhs.shape(), l.free);
+  const int64_t k = product(lhs.shape(), l.contracting);
+  const int64_t n = product(rhs.shape(), r.free);
+  std::vector<int64_t> lhs_order = l.batch, rhs_order = r.batch;
+  lhs_order.insert(lhs_order.end(), l.free.begin(), l.free.end());
+  lhs_order.insert(lhs_order.end(), l.contracting.begin(), l.contracting.end());
+  rhs_order.insert(rhs_order.end(), r.contracting.begin(), r.contracting.end());
+  rhs_order.insert(rhs_order.end(), r.free.begin(), r.free.end());
+  std::unique_ptr<A[]> a(new A[lhs.numel()]), b(new A[rhs.numel()]);
+  std::unique_ptr<A[]> c(new A[result.numel()]());
+  pack(lhs, lhs_order, a.get());
+  pack(rhs, rhs_order, b.get());
+  auto add = [](A x, A y) -> A {
+    if constexpr (kPred) return x || y; else return add_values(x, y);
+  };
+  auto mul = [](A x, A y) -> A {
+    if constexpr (kPred) return x && y; else return multiply_values(x, y);
+  };
+  const int64_t bytes = static_cast<int64_t>(sizeof(A)) * std::max<int64_t>(1, k * n);
+  for_each_block(batch * m, bytes, [&](int64_t begin, int64_t end) {
+    multiply_rows(a.get(), b.get(), c.get(), m, k, n, begin, end, add, mul);
+  }, std::max<int64_t>(1, k * n));
+  T* out = static_cast<T*>(result.data());
+  for (int64_t i = 0; i < result.numel(); ++i) {
+    if constexpr (kPred) out[i] = c[i] ? 1 : 0; else out[i] = narrow<T>(c[i]);
+  }
+}
+
+void check_matching_sizes(const Tensor& lhs, const Tensor& rhs, const std::vector<int64_t>& ld,
+                          const std::vector<int64_t>& rd, const std::string& what) {
+  if (ld.size() != rd.size()) {
+    kernel_error(kOp, "lhs and rhs list different numbers of " + what + " dimensions.");
+  }
+  for (size_t i = 0; i < ld.size(); ++i) {
+    if (lhs.shape()[ld[i]] != rhs.shape()[rd[i]]) {
+      kernel_error(kOp, what + " dimension " + std::to_string(ld[i]) + " of lhs has size " +
+                            std::to_string(lhs.shape()[ld[i]]) + " but dimension " +
+                            std::to_string(rd[i]) + " of rhs has size " +
+                            std::to_string(rhs.shape()[rd[i]]) + ".");
+    }
+  }
+}
+
+}  // namespace
+
+Tensor dot_general(const Tensor& lhs, const Tensor& rhs, const DotDimensions& dims,
+                   DType result_dtype) {
+  const DotSide l = split_dims(lhs.rank(), dims.lhs_batching_dimensions,
+                               dims.lhs_contracting_dimensions, "lhs");
+  const DotSide r = split_dims(rhs.rank(), dims.rhs_batching_dimensions,
+                               dims.rhs_contracting_dimensions, "rhs");
+  check_matching_sizes(lhs, rhs, l.batch, r.batch, "batching");
+  check_matching_sizes(lhs, rhs, l.contracting, r.contracting, "contracting");
+  Shape shape;
+  for (int64_t d : l.batch) shape.push_back(lhs.shape()[d]);
+  for (int64_t d : l.free) shape.push_back(lhs.shape()[d]);
+  for (int64_t d : r.free) shape.push_back(rhs.shape()[d]);
+  Tensor result = Tensor::allocate(result_dtype, shape, Order::kRowMajor);
+  dispatch(result_dtype, [&](auto tag) {
+    contract<decltype(tag)::value>(lhs, rhs, l, r, result);
+  });
+  return result;
+}
+
+Tensor dot(const Tensor& lhs, const Tensor& rhs, DType result_dtype) {
+  if (lhs.rank() < 1 || lhs.rank() > 2 || rhs.rank() < 1 || rhs.rank() > 2) {
+    kernel_error("dot", "operands must have rank 1 or 2, not " + shape_to_tuple(lhs.shape()) +
+                            " and " + shape_to_tuple(rhs.shape()) + ".");
+  }
+  DotDimensions dims;
+  dims.lhs_contracting_dimensions = {static_cast<int64_t>(lhs.rank()) - 1};
+  dims.rhs_contracting_dimensions = {0};
+  return dot_general(lhs, rhs, dims, result_dtype);
+}
+
+}  // namespace ndbuf::program

@@ -1,0 +1,30 @@
+// stablehlo.dot_general and stablehlo.dot: tensor contractions.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "ndbuf/dtype.hpp"
+#include "ndbuf/tensor.hpp"
+
+namespace ndbuf::program {
+
+// The dot dimension numbers, named as in the spec (any order on either side).
+struct DotDimensions {
+  std::vector<int64_t> lhs_batching_dimensions;
+  std::vector<int64_t> rhs_batching_dimensions;
+  std::vector<int64_t> lhs_contracting_dimensions;
+  std::vector<int64_t> rhs_contracting_dimensions;
+};
+
+// Result dims: batch dims (in the order listed), then the free lhs dims, then the free rhs dims,
+// each in operand order. Products accumulate in the result dtype (`result_dtype`; the operands
+// are converted to it first), integers wrapping, f16/bf16 in f32 with one rounding at the end,
+// pred as OR of ANDs. Precision config has no effect.
+Tensor dot_general(const Tensor& lhs, const Tensor& rhs, const DotDimensions& dims,
+                   DType result_dtype);
+
+// stablehlo.dot: rank-1 or rank-2 operands, contracting the last lhs dim with the first rhs dim.
+Tensor dot(const Tensor& lhs, const Tensor& rhs, DType result_dtype);
+
+}  // namespace ndbuf::program

@@ -1,0 +1,49 @@
+// Comparison keys for sorting: floats in IEEE order or in the total order, complex numbers
+// lexicographically, integers as they are.
+#pragma once
+
+#include <complex>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "ndbuf/dtype.hpp"
+#include "program/kernels/fast_combine.hpp"
+
+namespace ndbuf::program {
+
+// The element as a signed integer that orders like the total order of floats:
+// -NaN < -Inf < ... < -0 < +0 < ... < +Inf < +NaN (negative patterns have their magnitude
+// bits flipped so that larger magnitudes sort lower).
+template <class T>
+auto total_order_key(T v) {
+  if constexpr (kIsHalfType<T>) {
+    const auto bits = static_cast<int16_t>(v.bits);
+    return static_cast<int16_t>(bits < 0 ? bits ^ 0x7fff : bits);
+  } else if constexpr (std::is_same_v<T, float>) {
+    int32_t bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    return bits < 0 ? bits ^ 0x7fffffff : bits;
+  } else if constexpr (std::is_same_v<T, double>) {
+    int64_t bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    return bits < 0 ? bits ^ 0x7fffffffffffffff : bits;
+  } else {
+    return v;
+  }
+}
+
+// The element as compared by `compare ..., FLOAT` (or SIGNED / UNSIGNED for integers):
+// f16 / bf16 widened to float, everything else unchanged.
+template <class T>
+auto ieee_key(T v) {
+  return widen(v);
+}
+
+// a < b on keys: complex lexicographically on (real, imag), IEEE for floats (false with NaN).
+template <class K>
+bool key_less(const K& a, const K& b) {
+  return value_less(a, b);
+}
+
+}  // namespace ndbuf::program

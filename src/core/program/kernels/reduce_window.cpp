@@ -1,0 +1,101 @@
+// stablehlo.reduce_window: every result element folds its window, padding reading the init.
+#include "program/kernels/reduce_window.hpp"
+
+#include <cstring>
+
+#include "program/kernels/fast_combine.hpp"
+#include "program/kernels/kernel_values.hpp"
+#include "program/kernels/window_geometry.hpp"
+
+namespace ndbuf::program {
+namespace {
+
+const char kOp[] = "reduce_window";
+
+template <DType D>
+Tensor reduce_window_fast(const Tensor& input, const Tensor& init, const WindowGeometry& g,
+                          FastBody body) {
+  using T = typename ElementType<D>::type;
+  using A = Accumulator<T>;
+  Tensor result = Tensor::allocate(D, g.result_shape, Order::kRowMajor);
+  T init_value;
+  std::memcpy(&init_value, to_host(init).data(), sizeof(T));
+  const A start = widen(init_value);
+  const T* x = static_cast<const T*>(input.data());
+  T* out = static_cast<T*>(result.data());
+  with_combiner<D>(body, [&](auto combine) {
+    walk_windows(g, input.shape(), [&](int64_t r, const std::vector<int64_t>& offsets) {
+      A acc = start;
+      for (int64_t at : offsets) acc = combine(acc, at < 0 ? start : widen(x[at]));
+      out[r] = narrow<T>(acc);
+    });
+  });
+  return result;
+}
+
+std::vector<Tensor> reduce_window_generic(const std::vector<Tensor>& inputs,
+                                          const std::vector<Tensor>& inits,
+                                          const WindowGeometry& g, const RegionFn& body) {
+  const size_t n = inputs.size();
+  std::vector<Tensor> results;
+  std::vector<DType> dtypes;
+  for (const Tensor& init : inits) {
+    results.push_back(Tensor::allocate(init.dtype(), g.result_shape, Order::kRowMajor));
+    dtypes.push_back(init.dtype());
+  }
+  walk_windows(g, inputs[0].shape(), [&](int64_t r, const std::vector<int64_t>& offsets) {
+    std::vector<Tensor> acc = inits;
+    for (int64_t at : offsets) {
+      std::vector<Tensor> args = acc;
+      for (size_t i = 0; i < n; ++i) {
+        const DType t = inputs[i].dtype();
+        args.push_back(at < 0 ? inits[i]
+                              : scalar_from(t, static_cast<const char*>(inputs[i].data()) +
+                                                   at * itemsize(t)));
+      }
+      const std::vector<Tensor> returned = body(args);
+      const auto values = region_values(returned, dtypes, kOp);
+      for (size_t i = 0; i < n; ++i) acc[i] = scalar_from(dtypes[i], values[i]);
+    }
+    for (size_t i = 0; i < n; ++i) {
+      std::memcpy(static_cast<char*>(results[i].data()) + r * itemsize(dtypes[i]),
+                  acc[i].data(), itemsize(dtypes[i]));
+    }
+  });
+  return results;
+}
+
+}  // namespace
+
+Shape reduce_window_shape(const Shape& operand_shape, const WindowConfig& window) {
+  return window_geometry(operand_shape, window, kOp).result_shape;
+}
+
+std::vector<Tensor> reduce_window(const std::vector<Tensor>& inputs,
+                                  const std::vector<Tensor>& init_values,
+                                  const WindowConfig& window, const RegionFn& body,
+                                  FastBody fast) {
+  if (inputs.empty() || inputs.size() != init_values.size()) {
+    kernel_error(kOp, "needs one init value per input and at least one input.");
+  }
+  check_same_shapes(inputs, kOp, "inputs");
+  std::vector<Tensor> inits;
+  for (const Tensor& init : init_values) {
+    check_scalar(init, kOp, "an init value");
+    inits.push_back(dense_host(init));
+  }
+  const WindowGeometry g = window_geometry(inputs[0].shape(), window, kOp);
+  if (fast != FastBody::kNone && inputs.size() == 1 && inputs[0].dtype() == inits[0].dtype()) {
+    check_fast_body(fast, inputs[0].dtype(), kOp);
+    const Tensor input = dense_host(inputs[0]);
+    return {dispatch(input.dtype(), [&](auto tag) {
+      return reduce_window_fast<decltype(tag)::value>(input, inits[0], g, fast);
+    })};
+  }
+  if (!body) kernel_error(kOp, "the body is missing.");
+  std::vector<Tensor> dense;
+  for (const Tensor& x : inputs) dense.push_back(dense_host(x));
+  return reduce_window_generic(dense, inits, g, body);
+}
+
+}  // namespace ndbuf::program

@@ -1,0 +1,134 @@
+// stablehlo.select_and_scatter: each window's pick (select folded over its real elements), then
+// the source values combined into the picked positions.
+#include "program/kernels/select_and_scatter.hpp"
+
+#include <cstring>
+
+#include "program/kernels/fast_combine.hpp"
+#include "program/kernels/kernel_values.hpp"
+#include "program/kernels/order_keys.hpp"
+#include "program/kernels/window_geometry.hpp"
+
+namespace ndbuf::program {
+namespace {
+
+const char kOp[] = "select_and_scatter";
+
+// select(a, b) for the recognised comparators: keep a while it holds.
+template <class T>
+bool fast_select(T a, T b, FastComparator c) {
+  if (c.total_order) {
+    const auto x = total_order_key(a), y = total_order_key(b);
+    switch (c.direction) {
+      case CompareDirection::kLessThan: return key_less(x, y);
+      case CompareDirection::kLessEqual: return key_less(x, y) || x == y;
+      case CompareDirection::kGreaterThan: return key_less(y, x);
+      default: return key_less(y, x) || x == y;
+    }
+  }
+  const auto x = ieee_key(a), y = ieee_key(b);
+  switch (c.direction) {
+    case CompareDirection::kLessThan: return key_less(x, y);
+    case CompareDirection::kLessEqual: return key_less(x, y) || x == y;
+    case CompareDirection::kGreaterThan: return key_less(y, x);
+    default: return key_less(y, x) || x == y;
+  }
+}
+
+// The offset each window picks (-1 when it holds only padding), windows in row-major order.
+std::vector<int64_t> picks(const Tensor& operand, const WindowGeometry& g, const RegionFn& select,
+                           FastComparator fast) {
+  std::vector<int64_t> chosen(static_cast<size_t>(checked_numel(g.result_shape)), -1);
+  const DType t = operand.dtype();
+  const char* x = static_cast<const char*>(operand.data());
+  walk_windows(g, operand.shape(), [&](int64_t r, const std::vector<int64_t>& offsets) {
+    int64_t pick = -1;
+    for (int64_t at : offsets) {
+      if (at < 0) continue;
+      if (pick < 0) {
+        pick = at;
+        continue;
+      }
+      bool keep;
+      if (fast.direction != CompareDirection::kNone) {
+        keep = dispatch(t, [&](auto tag) {
+          using T = typename decltype(tag)::type;
+          return fast_select(reinterpret_cast<const T*>(x)[pick],
+                             reinterpret_cast<const T*>(x)[at], fast);
+        });
+      } else {
+        keep = region_truth(select({scalar_from(t, x + pick * itemsize(t)),
+                                    scalar_from(t, x + at * itemsize(t))}),
+                            kOp);
+      }
+      if (!keep) pick = at;
+    }
+    chosen[r] = pick;
+  });
+  return chosen;
+}
+
+void check_window(const Tensor& operand, const Tensor& source, const WindowConfig& window,
+                  const WindowGeometry& g) {
+  for (int64_t d : window.base_dilations) {
+    if (d != 1) kernel_error(kOp, "base dilations must be 1.");
+  }
+  for (int64_t d : window.window_dilations) {
+    if (d != 1) kernel_error(kOp, "window dilations must be 1.");
+  }
+  if (source.shape() != g.result_shape) {
+    kernel_error(kOp, "source has shape " + shape_to_tuple(source.shape()) + " but there are " +
+                          shape_to_tuple(g.result_shape) + " windows.");
+  }
+  if (source.dtype() != operand.dtype()) kernel_error(kOp, "source and operand dtypes differ.");
+}
+
+}  // namespace
+
+Tensor select_and_scatter(const Tensor& operand_in, const Tensor& source_in,
+                          const Tensor& init_value, const WindowConfig& window,
+                          const RegionFn& select, const RegionFn& scatter,
+                          FastComparator select_fast, FastBody scatter_fast) {
+  check_scalar(init_value, kOp, "init_value");
+  const WindowGeometry g = window_geometry(operand_in.shape(), window, kOp);
+  check_window(operand_in, source_in, window, g);
+  if (select_fast.direction == CompareDirection::kNone && !select) {
+    kernel_error(kOp, "the select region is missing.");
+  }
+  const Tensor operand = dense_host(operand_in);
+  const Tensor source = dense_host(source_in);
+  const Tensor init = dense_host(init_value);
+  const DType rt = init.dtype();
+  const size_t size = itemsize(rt);
+  Tensor result = Tensor::allocate(rt, operand.shape(), Order::kRowMajor);
+  char* out = static_cast<char*>(result.data());
+  for (int64_t i = 0; i < result.numel(); ++i) std::memcpy(out + i * size, init.data(), size);
+  const std::vector<int64_t> chosen = picks(operand, g, select, select_fast);
+  const DType st = source.dtype();
+  const char* src = static_cast<const char*>(source.data());
+  if (scatter_fast != FastBody::kNone && st == rt) {
+    check_fast_body(scatter_fast, rt, kOp);
+    dispatch(rt, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      T* r = reinterpret_cast<T*>(out);
+      const T* s = reinterpret_cast<const T*>(src);
+      with_combiner<decltype(tag)::value>(scatter_fast, [&](auto combine) {
+        for (size_t w = 0; w < chosen.size(); ++w) {
+          if (chosen[w] >= 0) r[chosen[w]] = narrow<T>(combine(widen(r[chosen[w]]), widen(s[w])));
+        }
+      });
+    });
+    return result;
+  }
+  if (!scatter) kernel_error(kOp, "the scatter region is missing.");
+  for (size_t w = 0; w < chosen.size(); ++w) {
+    if (chosen[w] < 0) continue;
+    const std::vector<Tensor> returned =
+        scatter({scalar_from(rt, out + chosen[w] * size), scalar_from(st, src + w * itemsize(st))});
+    const auto values = region_values(returned, {rt}, kOp);
+    std::memcpy(out + chosen[w] * size, values[0], size);
+  }
+  return result;
+}
+
+}  // namespace ndbuf::program

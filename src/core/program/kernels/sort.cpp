@@ -1,0 +1,143 @@
+// stablehlo.sort: each slice along the dimension is sorted as a permutation of positions by a
+// bottom-up merge sort, which stays in bounds and terminates for any comparator.
+#include "program/kernels/sort.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "program/kernels/element_copy.hpp"
+#include "program/kernels/kernel_values.hpp"
+#include "program/kernels/order_keys.hpp"
+
+namespace ndbuf::program {
+namespace {
+
+const char kOp[] = "sort";
+
+// Stable: an element of the right run goes first only when it is strictly less.
+template <class Less>
+void merge_sort(std::vector<int64_t>& perm, std::vector<int64_t>& buffer, Less&& less) {
+  const int64_t n = static_cast<int64_t>(perm.size());
+  buffer.resize(perm.size());
+  for (int64_t width = 1; width < n; width *= 2) {
+    for (int64_t lo = 0; lo < n; lo += 2 * width) {
+      const int64_t mid = std::min(lo + width, n), hi = std::min(lo + 2 * width, n);
+      int64_t i = lo, j = mid, k = lo;
+      while (i < mid && j < hi) buffer[k++] = less(perm[j], perm[i]) ? perm[j++] : perm[i++];
+      while (i < mid) buffer[k++] = perm[i++];
+      while (j < hi) buffer[k++] = perm[j++];
+    }
+    perm.swap(buffer);
+  }
+}
+
+// less(i, j) for positions of one slice of the first operand, by the recognised comparator.
+template <class K>
+bool compare_keys(const K& a, const K& b, CompareDirection direction) {
+  switch (direction) {
+    case CompareDirection::kLessThan: return key_less(a, b);
+    case CompareDirection::kLessEqual: return key_less(a, b) || a == b;
+    case CompareDirection::kGreaterThan: return key_less(b, a);
+    case CompareDirection::kGreaterEqual: return key_less(b, a) || a == b;
+    case CompareDirection::kNone: break;
+  }
+  return false;
+}
+
+template <class T>
+void sort_slice_fast(const T* x, int64_t step, std::vector<int64_t>& perm,
+                     std::vector<int64_t>& buffer, FastComparator fast) {
+  const int64_t n = static_cast<int64_t>(perm.size());
+  if (fast.total_order) {
+    using K = decltype(total_order_key(x[0]));
+    std::vector<K> keys(n);
+    for (int64_t i = 0; i < n; ++i) keys[i] = total_order_key(x[i * step]);
+    merge_sort(perm, buffer, [&](int64_t a, int64_t b) {
+      return compare_keys(keys[a], keys[b], fast.direction);
+    });
+  } else {
+    using K = decltype(ieee_key(x[0]));
+    std::vector<K> keys(n);
+    for (int64_t i = 0; i < n; ++i) keys[i] = ieee_key(x[i * step]);
+    merge_sort(perm, buffer, [&](int64_t a, int64_t b) {
+      return compare_keys(keys[a], keys[b], fast.direction);
+    });
+  }
+}
+
+void sort_slice_generic(const std::vector<Tensor>& inputs, int64_t base, int64_t step,
+                        std::vector<int64_t>& perm, std::vector<int64_t>& buffer,
+                        const RegionFn& comparator) {
+  merge_sort(perm, buffer, [&](int64_t a, int64_t b) {
+    std::vector<Tensor> args;
+    for (const Tensor& x : inputs) {
+      const size_t size = itemsize(x.dtype());
+      const char* data = static_cast<const char*>(x.data());
+      args.push_back(scalar_from(x.dtype(), data + (base + a * step) * size));
+      args.push_back(scalar_from(x.dtype(), data + (base + b * step) * size));
+    }
+    return region_truth(comparator(args), kOp);
+  });
+}
+
+// Writes slice `base` of every input, permuted, to the results.
+void permute_slice(const std::vector<Tensor>& inputs, std::vector<Tensor>& results, int64_t base,
+                   int64_t step, const std::vector<int64_t>& perm) {
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    with_cell(itemsize(inputs[i].dtype()), [&](auto cell) {
+      using Cell = decltype(cell);
+      const char* in = static_cast<const char*>(inputs[i].data());
+      char* out = static_cast<char*>(results[i].data());
+      for (size_t p = 0; p < perm.size(); ++p) {
+        std::memcpy(out + (base + static_cast<int64_t>(p) * step) * sizeof(Cell),
+                    in + (base + perm[p] * step) * sizeof(Cell), sizeof(Cell));
+      }
+    });
+  }
+}
+
+}  // namespace
+
+std::vector<Tensor> sort(const std::vector<Tensor>& inputs, int64_t dimension, bool /*is_stable*/,
+                         const RegionFn& comparator, FastComparator fast) {
+  if (inputs.empty()) kernel_error(kOp, "needs at least one input.");
+  check_same_shapes(inputs, kOp, "inputs");
+  const Shape shape = inputs[0].shape();
+  if (dimension < 0 || dimension >= static_cast<int64_t>(shape.size())) {
+    kernel_error(kOp, "dimension " + std::to_string(dimension) + " is not a dimension of a rank-" +
+                          std::to_string(shape.size()) + " tensor.");
+  }
+  if (fast.direction == CompareDirection::kNone && !comparator) {
+    kernel_error(kOp, "the comparator is missing.");
+  }
+  std::vector<Tensor> dense, results;
+  for (const Tensor& x : inputs) {
+    dense.push_back(dense_host(x));
+    results.push_back(Tensor::allocate(x.dtype(), shape, Order::kRowMajor));
+  }
+  if (inputs[0].numel() == 0) return results;
+  const int64_t length = shape[dimension];
+  const int64_t step = row_major_strides(shape)[dimension];
+  Shape outer = shape;
+  outer[dimension] = 1;
+  const Strides strides = row_major_strides(shape);
+  std::vector<int64_t> at(shape.size(), 0), perm(length), buffer;
+  do {
+    int64_t base = 0;
+    for (size_t k = 0; k < shape.size(); ++k) base += at[k] * strides[k];
+    for (int64_t p = 0; p < length; ++p) perm[p] = p;
+    if (fast.direction != CompareDirection::kNone) {
+      dispatch(dense[0].dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        sort_slice_fast(static_cast<const T*>(dense[0].data()) + base, step, perm, buffer, fast);
+      });
+    } else {
+      sort_slice_generic(dense, base, step, perm, buffer, comparator);
+    }
+    permute_slice(dense, results, base, step, perm);
+  } while (next_index(at, outer));
+  return results;
+}
+
+}  // namespace ndbuf::program

@@ -1,0 +1,20 @@
+// stablehlo.sort: N operands sorted together along one dimension by a comparator.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "ndbuf/tensor.hpp"
+#include "program/kernels/region_body.hpp"
+
+namespace ndbuf::program {
+
+// Sorts every 1-d slice along `dimension` (0 <= dimension < rank) of all `inputs` (one shape)
+// by one permutation: element a goes before b when comparator(a_0, b_0, a_1, b_1, ...) is true.
+// Always stable (is_stable is honoured by being stable anyway), and safe for any comparator:
+// one that is not a strict weak order gives some permutation, never a crash. `fast` replaces
+// the comparator (which may then be empty) when it only compares the first operand.
+std::vector<Tensor> sort(const std::vector<Tensor>& inputs, int64_t dimension, bool is_stable,
+                         const RegionFn& comparator, FastComparator fast = {});
+
+}  // namespace ndbuf::program
