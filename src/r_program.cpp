@@ -97,8 +97,14 @@ bool storage_is_private(const ndbuf::Tensor& tensor) {
   for (R_xlen_t k = 0; k < count; ++k) inputs.push_back(pjrt::unwrap_buffer(buffers[k]));
   std::vector<ndbuf::Tensor> results = ndbuf::program::execute(program, inputs, reusable);
   inputs.clear();
+  // Results belong to the executable's device. The runtime may hand back host tensors
+  // labelled with the default CPU device; those are moved to the executable's device here.
+  const ndbuf::Device& target = ndbuf::program::device(program);
   cpp11::writable::list out(static_cast<R_xlen_t>(results.size()));
   for (size_t k = 0; k < results.size(); ++k) {
+    if (!(results[k].device() == target)) {
+      results[k] = ndbuf::copy_to(results[k], target, ndbuf::Order::kRowMajor);
+    }
     out[static_cast<R_xlen_t>(k)] = pjrt::wrap_buffer(std::move(results[k]));
   }
   for (R_xlen_t k = 0; k < count && k < donate.size(); ++k) {

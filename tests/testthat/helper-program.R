@@ -9,9 +9,10 @@ add_program <- function(type = "tensor<2x3xf32>") {
     "}", sep = "\n"), type))
 }
 
-# Compiles `src` (program text) for `device` and runs it on `...`.
+# Compiles `src` (program text or a PJRTProgram) for `device` and runs it on `...`.
 run_program <- function(src, ..., device = NULL) {
-  pjrt_execute(pjrt_compile(pjrt_program(src), device = device), ...)
+  program <- if (inherits(src, "PJRTProgram")) src else pjrt_program(src)
+  pjrt_execute(pjrt_compile(program, device = device), ...)
 }
 
 # `@main` multiplying two f64 vectors, its first argument donated to its result.
