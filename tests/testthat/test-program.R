@@ -86,13 +86,17 @@ test_that("adding two f32 matrices matches R", {
 })
 
 test_that("element [i, j] of an R array is element (i - 1, j - 1) of the tensor", {
-  # A transpose and a dot_general make the index convention visible.
+  # A transpose makes the index convention visible.
   m <- matrix(c(1, 2, 3, 4, 5, 6), 2, 3)
   transpose <- paste(
     "func.func @main(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {",
     "  %0 = stablehlo.transpose %x, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>",
     "  return %0 : tensor<3x2xf32>", "}", sep = "\n")
   expect_identical(as_array(run_program(transpose, f32(m))), t(m))
+})
+
+test_that("dot_general and reduce agree with R's matrix product and row sums", {
+  m <- matrix(c(1, 2, 3, 4, 5, 6), 2, 3)
   product <- paste(
     "func.func @main(%x: tensor<2x3xf32>, %y: tensor<3x2xf32>) -> tensor<2x2xf32> {",
     "  %0 = stablehlo.dot_general %x, %y, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<3x2xf32>) -> tensor<2x2xf32>",
