@@ -17,20 +17,25 @@ const Attribute& required_attr(const Op& op, const std::string& key) {
 
 namespace {
 
+// The values of a dense integer tensor, in row-major order.
+std::vector<int64_t> tensor_ints(const Tensor& t) {
+  const Tensor dense = make_dense(t, Order::kRowMajor);
+  std::vector<int64_t> out;
+  dispatch(dense.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_integral_v<T>) {
+      const T* data = static_cast<const T*>(dense.data());
+      for (int64_t k = 0; k < dense.numel(); ++k) out.push_back(static_cast<int64_t>(data[k]));
+    }
+  });
+  return out;
+}
+
 std::vector<int64_t> ints_of(const Op& op, const std::string& key, const Attribute& attr) {
   if (attr.kind == Attribute::Kind::kArray) return attr.ints;
   if (attr.kind == Attribute::Kind::kDense && attr.dense && is_integer(attr.dense->dtype()) &&
       attr.dense->rank() <= 1) {
-    std::vector<int64_t> out;
-    dispatch(attr.dense->dtype(), [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      if constexpr (std::is_integral_v<T>) {
-        const T* data = static_cast<const T*>(attr.dense->data());
-        for (int64_t k = 0; k < attr.dense->numel(); ++k)
-          out.push_back(static_cast<int64_t>(data[k]));
-      }
-    });
-    return out;
+    return tensor_ints(*attr.dense);
   }
   op_error(op, "attribute '" + key + "' must be a list of integers");
 }
@@ -92,6 +97,21 @@ std::vector<int64_t> field_ints(const Op& op, const Attribute& s, const std::str
   if (field->kind == Attribute::Kind::kArray) return field->ints;
   if (field->kind == Attribute::Kind::kInt) return {field->integer};
   op_error(op, "field '" + key + "' must be a list of integers");
+}
+
+std::vector<std::pair<int64_t, int64_t>> attr_padding(const Op& op, const std::string& key,
+                                                      size_t rank) {
+  const Attribute* attr = find_attr(op.attrs, key);
+  std::vector<std::pair<int64_t, int64_t>> pairs(rank, {0, 0});
+  if (attr == nullptr) return pairs;
+  const bool shaped = attr->kind == Attribute::Kind::kDense && attr->dense &&
+                      is_integer(attr->dense->dtype()) &&
+                      attr->dense->shape() == Shape{static_cast<int64_t>(rank), 2};
+  if (!shaped)
+    op_error(op, "attribute '" + key + "' must be a " + std::to_string(rank) + "x2 integer tensor");
+  const std::vector<int64_t> values = tensor_ints(*attr->dense);
+  for (size_t k = 0; k < rank; ++k) pairs[k] = {values[2 * k], values[2 * k + 1]};
+  return pairs;
 }
 
 const Type& operand_tensor(const Op& op, size_t k) {

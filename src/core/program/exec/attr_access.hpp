@@ -29,6 +29,19 @@ const Type& operand_tensor(const Op& op, size_t k);
 const Type& result_tensor(const Op& op, size_t k);
 void expect_counts(const Op& op, size_t operands, size_t results);
 void expect_result_shape(const Op& op, const Shape& shape);
+// Runs a kernel-side rule at plan time, turning its error into one with the op's location.
+template <class F>
+auto at_op(const Op& op, F f) {
+  try {
+    return f();
+  } catch (const Error& e) {
+    fail_at(op.loc, std::string("'") + op.name + "' " + e.what());
+  }
+}
+// A dense<[[lo, hi], ...]> : tensor<Nx2xi64> padding attribute; `rank` zero pairs if absent.
+std::vector<std::pair<int64_t, int64_t>> attr_padding(const Op& op, const std::string& key,
+                                                      size_t rank);
+
 // Each value in [0, bound), all distinct when `distinct`.
 void check_axes(const Op& op, const std::string& what, const std::vector<int64_t>& axes,
                 int64_t bound, bool distinct);

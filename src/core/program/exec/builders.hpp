@@ -21,6 +21,7 @@ std::vector<BuilderEntry> control_builders();
 std::vector<BuilderEntry> check_builders();
 std::vector<BuilderEntry> elementwise_builders();
 std::vector<BuilderEntry> indexing_builders();
+std::vector<BuilderEntry> reduction_builders();
 
 // Sets Op::run for every op of every function; an op without a builder is an error naming it.
 void plan_module(Module& module);

@@ -7,16 +7,6 @@
 namespace ndbuf::program {
 namespace {
 
-// Runs a kernel-side rule at plan time, turning its error into one with the op's location.
-template <class F>
-auto at_op(const Op& op, F f) {
-  try {
-    return f();
-  } catch (const Error& e) {
-    fail_at(op.loc, e.what());
-  }
-}
-
 void expect_result(const Op& op, DType dtype, const Shape& shape) {
   const Type& result = result_tensor(op, 0);
   if (result.dtype != dtype || result.shape != shape) {
@@ -42,9 +32,8 @@ OpFn build_binary(const Op& op, const Module&) {
   if (lhs.shape != rhs.shape) op_error(op, "operands must have the same shape");
   const DType result = at_op(op, [&] { return binary_result_dtype(kind, lhs.dtype, rhs.dtype); });
   expect_result(op, result, lhs.shape);
-  return tensor_fn([kind, result](const Values& a) {
-    return binary(kind, a[0].get(), a[1].get(), result);
-  });
+  return tensor_fn(
+      [kind, result](const Values& a) { return binary(kind, a[0].get(), a[1].get(), result); });
 }
 
 OpFn build_compare(const Op& op, const Module&) {
@@ -57,7 +46,10 @@ OpFn build_compare(const Op& op, const Module&) {
   const std::string type_name = attr_word(op, "compare_type");
   auto type = type_name.empty() ? default_compare_type(lhs.dtype) : compare_type_named(type_name);
   if (!type) op_error(op, "has an unknown compare type '" + type_name + "'");
-  at_op(op, [&] { check_compare_type(*type, lhs.dtype); return 0; });
+  at_op(op, [&] {
+    check_compare_type(*type, lhs.dtype);
+    return 0;
+  });
   expect_result(op, DType::kPred, lhs.shape);
   const CompareDirection d = *direction;
   const CompareType t = *type;

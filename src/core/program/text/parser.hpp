@@ -16,7 +16,7 @@ namespace ndbuf::program {
 Module parse_program(std::string_view text);
 
 // Nesting (regions, lists, types) deeper than this is an error rather than a stack overflow.
-inline constexpr int kMaxNesting = 128;
+inline constexpr int kMaxNesting = 256;
 
 // The types after an op's ':': `T`, `T, T`, `(T, T) -> T`, `T -> (T, T)`.
 struct TypeSignature {

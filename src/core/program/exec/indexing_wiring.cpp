@@ -1,0 +1,103 @@
+// Builders of dot_general, dot, gather and scatter over kernels/dot_general.hpp, gather.hpp,
+// scatter.hpp: dimension numbers decoded from #stablehlo.dot/gather/scatter<...>.
+#include "program/exec/attr_access.hpp"
+#include "program/exec/builders.hpp"
+#include "program/exec/region_patterns.hpp"
+#include "program/kernels/dot_general.hpp"
+#include "program/kernels/gather.hpp"
+#include "program/kernels/scatter.hpp"
+
+namespace ndbuf::program {
+namespace {
+
+const Attribute& struct_attr(const Op& op, const std::string& key) {
+  const Attribute& attr = required_attr(op, key);
+  if (attr.kind != Attribute::Kind::kStruct)
+    op_error(op, "attribute '" + key + "' must be a structure");
+  return attr;
+}
+
+OpFn build_dot_general(const Op& op, const Module&) {
+  expect_counts(op, 2, 1);
+  const Attribute& s = struct_attr(op, "dot_dimension_numbers");
+  DotDimensions dims{field_ints(op, s, "lhs_batching_dimensions"),
+                     field_ints(op, s, "rhs_batching_dimensions"),
+                     field_ints(op, s, "lhs_contracting_dimensions"),
+                     field_ints(op, s, "rhs_contracting_dimensions")};
+  operand_tensor(op, 0);
+  operand_tensor(op, 1);
+  const DType result = result_tensor(op, 0).dtype;
+  return tensor_fn([dims, result](const Values& a) {
+    return dot_general(a[0].get(), a[1].get(), dims, result);
+  });
+}
+
+OpFn build_dot(const Op& op, const Module&) {
+  expect_counts(op, 2, 1);
+  const DType result = result_tensor(op, 0).dtype;
+  return tensor_fn([result](const Values& a) { return dot(a[0].get(), a[1].get(), result); });
+}
+
+OpFn build_gather(const Op& op, const Module&) {
+  expect_counts(op, 2, 1);
+  const Attribute& s = struct_attr(op, "dimension_numbers");
+  GatherDimensions dims;
+  dims.offset_dims = field_ints(op, s, "offset_dims");
+  dims.collapsed_slice_dims = field_ints(op, s, "collapsed_slice_dims");
+  dims.operand_batching_dims = field_ints(op, s, "operand_batching_dims");
+  dims.start_indices_batching_dims = field_ints(op, s, "start_indices_batching_dims");
+  dims.start_index_map = field_ints(op, s, "start_index_map");
+  const std::vector<int64_t> index_dim = field_ints(op, s, "index_vector_dim");
+  dims.index_vector_dim = index_dim.empty() ? 0 : index_dim[0];
+  const std::vector<int64_t> sizes = attr_ints(op, "slice_sizes");
+  const Shape shape = at_op(op, [&] {
+    return gather_shape(operand_tensor(op, 0).shape, operand_tensor(op, 1).shape, dims, sizes);
+  });
+  expect_result_shape(op, shape);
+  return tensor_fn(
+      [dims, sizes](const Values& a) { return gather(a[0].get(), a[1].get(), dims, sizes); });
+}
+
+OpFn build_scatter(const Op& op, const Module&) {
+  const size_t n = (op.operands.size() - 1) / 2;
+  if (n == 0 || op.operands.size() != 2 * n + 1 || op.result_types.size() != n ||
+      op.regions.size() != 1) {
+    op_error(op, "needs N inputs, indices, N updates, N results and one region");
+  }
+  const Attribute& s = struct_attr(op, "scatter_dimension_numbers");
+  ScatterDimensions dims;
+  dims.update_window_dims = field_ints(op, s, "update_window_dims");
+  dims.inserted_window_dims = field_ints(op, s, "inserted_window_dims");
+  dims.input_batching_dims = field_ints(op, s, "input_batching_dims");
+  dims.scatter_indices_batching_dims = field_ints(op, s, "scatter_indices_batching_dims");
+  dims.scatter_dims_to_operand_dims = field_ints(op, s, "scatter_dims_to_operand_dims");
+  const std::vector<int64_t> index_dim = field_ints(op, s, "index_vector_dim");
+  dims.index_vector_dim = index_dim.empty() ? 0 : index_dim[0];
+  for (size_t k = 0; k < n; ++k) {
+    if (result_tensor(op, k) != operand_tensor(op, k))
+      op_error(op, "results must have the input types");
+  }
+  const Region* body = &op.regions[0];
+  const FastBody fast = n == 1 ? recognise_body(*body) : FastBody::kNone;
+  return [n, dims, body, fast](Interpreter& in, const Values& a) {
+    std::vector<Tensor> inputs, updates;
+    for (size_t k = 0; k < n; ++k) inputs.push_back(a[k].get());
+    for (size_t k = 0; k < n; ++k) updates.push_back(a[n + 1 + k].get());
+    const std::vector<Tensor> out =
+        scatter(inputs, a[n].get(), updates, dims, in.region_fn(*body), fast);
+    return Values(out.begin(), out.end());
+  };
+}
+
+}  // namespace
+
+std::vector<BuilderEntry> indexing_builders() {
+  return {
+      {"stablehlo.dot_general", build_dot_general},
+      {"stablehlo.dot", build_dot},
+      {"stablehlo.gather", build_gather},
+      {"stablehlo.scatter", build_scatter},
+  };
+}
+
+}  // namespace ndbuf::program

@@ -1,0 +1,144 @@
+// Builders of reduce, reduce_window, select_and_scatter, sort and chlo.top_k over the kernels
+// of kernels/reduce*.hpp, sort.hpp, top_k.hpp; common region bodies run natively.
+#include "program/exec/attr_access.hpp"
+#include "program/exec/builders.hpp"
+#include "program/exec/region_patterns.hpp"
+#include "program/kernels/reduce.hpp"
+#include "program/kernels/reduce_window.hpp"
+#include "program/kernels/select_and_scatter.hpp"
+#include "program/kernels/sort.hpp"
+#include "program/kernels/top_k.hpp"
+
+namespace ndbuf::program {
+namespace {
+
+std::vector<Tensor> tensors(const Values& a, size_t first, size_t count) {
+  std::vector<Tensor> out;
+  for (size_t k = first; k < first + count; ++k) out.push_back(a[k].get());
+  return out;
+}
+
+Values values(std::vector<Tensor> ts) { return Values(ts.begin(), ts.end()); }
+
+// Variadic ops take N inputs then N init values and give N results.
+size_t split_variadic(const Op& op) {
+  const size_t n = op.operands.size() / 2;
+  if (n == 0 || op.operands.size() != 2 * n || op.result_types.size() != n ||
+      op.regions.size() != 1) {
+    op_error(op, "needs N inputs, N init values, N results and one region");
+  }
+  std::vector<Type> scalars;
+  for (size_t k = 0; k < 2 * n; ++k)
+    scalars.push_back(Type::tensor(operand_tensor(op, n + k % n).dtype, {}));
+  if (op.regions[0].arg_types != scalars) {
+    op_error(op, "region must take (" + types_to_string(scalars) + ")");
+  }
+  return n;
+}
+
+OpFn build_reduce(const Op& op, const Module&) {
+  const size_t n = split_variadic(op);
+  const std::vector<int64_t> dims = attr_ints(op, "dimensions");
+  const Type& in = operand_tensor(op, 0);
+  check_axes(op, "dimension", dims, static_cast<int64_t>(in.shape.size()), true);
+  Shape shape;
+  for (size_t k = 0; k < in.shape.size(); ++k) {
+    if (std::find(dims.begin(), dims.end(), static_cast<int64_t>(k)) == dims.end())
+      shape.push_back(in.shape[k]);
+  }
+  for (size_t k = 0; k < n; ++k) {
+    if (operand_tensor(op, k).shape != in.shape || result_tensor(op, k).shape != shape) {
+      op_error(op,
+               "inputs must share one shape and results must have shape " + shape_to_tuple(shape));
+    }
+  }
+  const Region* body = &op.regions[0];
+  const FastBody fast = n == 1 ? recognise_body(*body) : FastBody::kNone;
+  return [n, dims, body, fast](Interpreter& in, const Values& a) {
+    return values(reduce(tensors(a, 0, n), tensors(a, n, n), dims, in.region_fn(*body), fast));
+  };
+}
+
+WindowConfig window_config(const Op& op, size_t rank) {
+  WindowConfig w;
+  w.window_dimensions = attr_ints(op, "window_dimensions");
+  w.window_strides = attr_ints_or(op, "window_strides", std::vector<int64_t>(rank, 1));
+  w.base_dilations = attr_ints_or(op, "base_dilations", std::vector<int64_t>(rank, 1));
+  w.window_dilations = attr_ints_or(op, "window_dilations", std::vector<int64_t>(rank, 1));
+  w.padding = attr_padding(op, "padding", rank);
+  return w;
+}
+
+OpFn build_reduce_window(const Op& op, const Module&) {
+  const size_t n = split_variadic(op);
+  const Type& in = operand_tensor(op, 0);
+  const WindowConfig w = window_config(op, in.shape.size());
+  const Shape shape = at_op(op, [&] { return reduce_window_shape(in.shape, w); });
+  for (size_t k = 0; k < n; ++k) {
+    if (result_tensor(op, k).shape != shape)
+      op_error(op, "results must have shape " + shape_to_tuple(shape));
+  }
+  const Region* body = &op.regions[0];
+  const FastBody fast = n == 1 ? recognise_body(*body) : FastBody::kNone;
+  return [n, w, body, fast](Interpreter& in, const Values& a) {
+    return values(reduce_window(tensors(a, 0, n), tensors(a, n, n), w, in.region_fn(*body), fast));
+  };
+}
+
+OpFn build_select_and_scatter(const Op& op, const Module&) {
+  expect_counts(op, 3, 1);
+  if (op.regions.size() != 2) op_error(op, "needs a select and a scatter region");
+  const Type& in = operand_tensor(op, 0);
+  expect_result_shape(op, in.shape);
+  const WindowConfig w = window_config(op, in.shape.size());
+  const Region* select = &op.regions[0];
+  const Region* scatter = &op.regions[1];
+  const FastComparator fast_select = recognise_comparator(*select);
+  const FastBody fast_scatter = recognise_body(*scatter);
+  return [w, select, scatter, fast_select, fast_scatter](Interpreter& in,
+                                                         const Values& a) -> Values {
+    return {Value(select_and_scatter(a[0].get(), a[1].get(), a[2].get(), w, in.region_fn(*select),
+                                     in.region_fn(*scatter), fast_select, fast_scatter))};
+  };
+}
+
+OpFn build_sort(const Op& op, const Module&) {
+  if (op.operands.empty() || op.regions.size() != 1 || op.result_types != op.operand_types) {
+    op_error(op, "needs operands, one comparator region and results of the operand types");
+  }
+  const Type& first = operand_tensor(op, 0);
+  const auto rank = static_cast<int64_t>(first.shape.size());
+  int64_t dim = attr_int_or(op, "dimension", -1);
+  if (dim < 0) dim += rank;
+  check_axes(op, "dimension", {dim}, std::max<int64_t>(rank, 1), false);
+  const bool stable = attr_bool_or(op, "is_stable", false);
+  const Region* body = &op.regions[0];
+  const FastComparator fast = recognise_comparator(*body);
+  const size_t n = op.operands.size();
+  return [n, dim, stable, body, fast](Interpreter& in, const Values& a) {
+    return values(sort(tensors(a, 0, n), dim, stable, in.region_fn(*body), fast));
+  };
+}
+
+OpFn build_top_k(const Op& op, const Module&) {
+  expect_counts(op, 1, 2);
+  const Type& in = operand_tensor(op, 0);
+  const int64_t k = attr_int(op, "k");
+  if (in.shape.empty() || k < 0 || k > in.shape.back())
+    op_error(op, "k = " + std::to_string(k) + " does not fit the last axis");
+  return [k](Interpreter&, const Values& a) { return values(top_k(a[0].get(), k)); };
+}
+
+}  // namespace
+
+std::vector<BuilderEntry> reduction_builders() {
+  return {
+      {"stablehlo.reduce", build_reduce},
+      {"stablehlo.reduce_window", build_reduce_window},
+      {"stablehlo.select_and_scatter", build_select_and_scatter},
+      {"stablehlo.sort", build_sort},
+      {"chlo.top_k", build_top_k},
+  };
+}
+
+}  // namespace ndbuf::program
