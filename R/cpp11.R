@@ -116,6 +116,26 @@ ffi_buffer_format <- function(buffer, max_rows, max_width, max_rows_slice, heade
   .Call(`_pjrt_ffi_buffer_format`, buffer, max_rows, max_width, max_rows_slice, header, footer)
 }
 
+ffi_program_compile <- function(text, device) {
+  .Call(`_pjrt_ffi_program_compile`, text, device)
+}
+
+ffi_executable_device <- function(executable) {
+  .Call(`_pjrt_ffi_executable_device`, executable)
+}
+
+ffi_executable_signature <- function(executable) {
+  .Call(`_pjrt_ffi_executable_signature`, executable)
+}
+
+ffi_executable_aliasing <- function(executable) {
+  .Call(`_pjrt_ffi_executable_aliasing`, executable)
+}
+
+ffi_program_execute <- function(executable, buffers, donate) {
+  .Call(`_pjrt_ffi_program_execute`, executable, buffers, donate)
+}
+
 ffi_safetensors_load <- function(path, names, device, copy, progress) {
   .Call(`_pjrt_ffi_safetensors_load`, path, names, device, copy, progress)
 }

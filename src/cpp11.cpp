@@ -209,6 +209,41 @@ extern "C" SEXP _pjrt_ffi_buffer_format(SEXP buffer, SEXP max_rows, SEXP max_wid
     return cpp11::as_sexp(ffi_buffer_format(cpp11::as_cpp<cpp11::decay_t<SEXP>>(buffer), cpp11::as_cpp<cpp11::decay_t<double>>(max_rows), cpp11::as_cpp<cpp11::decay_t<double>>(max_width), cpp11::as_cpp<cpp11::decay_t<double>>(max_rows_slice), cpp11::as_cpp<cpp11::decay_t<bool>>(header), cpp11::as_cpp<cpp11::decay_t<SEXP>>(footer)));
   END_CPP11
 }
+// r_program.cpp
+SEXP ffi_program_compile(std::string text, std::string device);
+extern "C" SEXP _pjrt_ffi_program_compile(SEXP text, SEXP device) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_program_compile(cpp11::as_cpp<cpp11::decay_t<std::string>>(text), cpp11::as_cpp<cpp11::decay_t<std::string>>(device)));
+  END_CPP11
+}
+// r_program.cpp
+std::string ffi_executable_device(SEXP executable);
+extern "C" SEXP _pjrt_ffi_executable_device(SEXP executable) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_executable_device(cpp11::as_cpp<cpp11::decay_t<SEXP>>(executable)));
+  END_CPP11
+}
+// r_program.cpp
+std::string ffi_executable_signature(SEXP executable);
+extern "C" SEXP _pjrt_ffi_executable_signature(SEXP executable) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_executable_signature(cpp11::as_cpp<cpp11::decay_t<SEXP>>(executable)));
+  END_CPP11
+}
+// r_program.cpp
+cpp11::integers ffi_executable_aliasing(SEXP executable);
+extern "C" SEXP _pjrt_ffi_executable_aliasing(SEXP executable) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_executable_aliasing(cpp11::as_cpp<cpp11::decay_t<SEXP>>(executable)));
+  END_CPP11
+}
+// r_program.cpp
+cpp11::list ffi_program_execute(SEXP executable, cpp11::list buffers, cpp11::logicals donate);
+extern "C" SEXP _pjrt_ffi_program_execute(SEXP executable, SEXP buffers, SEXP donate) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_program_execute(cpp11::as_cpp<cpp11::decay_t<SEXP>>(executable), cpp11::as_cpp<cpp11::decay_t<cpp11::list>>(buffers), cpp11::as_cpp<cpp11::decay_t<cpp11::logicals>>(donate)));
+  END_CPP11
+}
 // r_safetensors.cpp
 SEXP ffi_safetensors_load(std::string path, SEXP names, std::string device, bool copy, SEXP progress);
 extern "C" SEXP _pjrt_ffi_safetensors_load(SEXP path, SEXP names, SEXP device, SEXP copy, SEXP progress) {
@@ -264,6 +299,9 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pjrt_ffi_device_memory",             (DL_FUNC) &_pjrt_ffi_device_memory,             1},
     {"_pjrt_ffi_device_resolve",            (DL_FUNC) &_pjrt_ffi_device_resolve,            1},
     {"_pjrt_ffi_devices",                   (DL_FUNC) &_pjrt_ffi_devices,                   1},
+    {"_pjrt_ffi_executable_aliasing",       (DL_FUNC) &_pjrt_ffi_executable_aliasing,       1},
+    {"_pjrt_ffi_executable_device",         (DL_FUNC) &_pjrt_ffi_executable_device,         1},
+    {"_pjrt_ffi_executable_signature",      (DL_FUNC) &_pjrt_ffi_executable_signature,      1},
     {"_pjrt_ffi_harray_clone",              (DL_FUNC) &_pjrt_ffi_harray_clone,              1},
     {"_pjrt_ffi_harray_collect",            (DL_FUNC) &_pjrt_ffi_harray_collect,            1},
     {"_pjrt_ffi_harray_dtype",              (DL_FUNC) &_pjrt_ffi_harray_dtype,              1},
@@ -278,6 +316,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pjrt_ffi_harray_shape",              (DL_FUNC) &_pjrt_ffi_harray_shape,              1},
     {"_pjrt_ffi_harray_slice",              (DL_FUNC) &_pjrt_ffi_harray_slice,              2},
     {"_pjrt_ffi_harray_to_buffer",          (DL_FUNC) &_pjrt_ffi_harray_to_buffer,          1},
+    {"_pjrt_ffi_program_compile",           (DL_FUNC) &_pjrt_ffi_program_compile,           2},
+    {"_pjrt_ffi_program_execute",           (DL_FUNC) &_pjrt_ffi_program_execute,           3},
     {"_pjrt_ffi_safetensors_load",          (DL_FUNC) &_pjrt_ffi_safetensors_load,          5},
     {"_pjrt_ffi_safetensors_save",          (DL_FUNC) &_pjrt_ffi_safetensors_save,          5},
     {"_pjrt_ffi_safetensors_tags",          (DL_FUNC) &_pjrt_ffi_safetensors_tags,          0},

@@ -35,6 +35,8 @@ std::shared_ptr<ndbuf::Storage> r_host_allocator(size_t nbytes, ndbuf::Device de
 void r_reclaim_memory() { cpp11::safe[R_gc](); }
 
 const char* kBufferClass = "PJRTBuffer";
+// Stored in a released buffer's protected field: it was donated to a program.
+const char* kDonatedMark = "donated";
 
 void check_user_interrupt(void*) { R_CheckUserInterrupt(); }
 
@@ -66,6 +68,11 @@ const ndbuf::Tensor& unwrap_buffer(SEXP x) {
   }
   auto* tensor = static_cast<ndbuf::Tensor*>(R_ExternalPtrAddr(x));
   if (tensor == nullptr) {
+    if (R_ExternalPtrProtected(x) == Rf_install(kDonatedMark)) {
+      cpp11::stop(
+          "This PJRTBuffer was donated to a program's result and can no longer be used "
+          "(called on deleted or donated buffer).");
+    }
     cpp11::stop("This PJRTBuffer is no longer valid (it was saved and restored, or released).");
   }
   // An external pointer of another kind (an HArray) given the class in R.
@@ -84,6 +91,15 @@ bool take_core_interrupt() {
   const bool seen = g_core_interrupt;
   g_core_interrupt = false;
   return seen;
+}
+
+void release_donated_buffer(SEXP x) {
+  if (TYPEOF(x) != EXTPTRSXP || R_ExternalPtrTag(x) != Rf_install(kBufferClass)) return;
+  auto* tensor = static_cast<ndbuf::Tensor*>(R_ExternalPtrAddr(x));
+  if (tensor == nullptr) return;
+  R_ClearExternalPtr(x);
+  R_SetExternalPtrProtected(x, Rf_install(kDonatedMark));
+  delete tensor;
 }
 
 }  // namespace pjrt

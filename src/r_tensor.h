@@ -14,6 +14,9 @@ SEXP wrap_buffer(ndbuf::Tensor tensor);
 // The tensor behind a PJRTBuffer; an R error for anything else, a cleared pointer, or a
 // buffer whose mapped file changed on disk since it was loaded.
 const ndbuf::Tensor& unwrap_buffer(SEXP x);
+// Frees a PJRTBuffer's tensor now and marks it donated: every later use is the error "called
+// on deleted or donated buffer". Releasing an already released buffer does nothing.
+void release_donated_buffer(SEXP x);
 
 // The tensor behind a valid PJRTBuffer, or nullptr for anything else; never an error.
 const ndbuf::Tensor* find_buffer(SEXP x);

@@ -238,6 +238,41 @@ test_that("every argument of the safetensors functions rejects values of the wro
   expect_identical(as_array(pjrt_load_safetensors(path)$w), array(as.double(1:6), c(2, 3)))
 })
 
+test_that("every argument of the program functions rejects values of the wrong kind", {
+  skip_under_valgrind()
+  withr::local_dir(withr::local_tempdir())  # path = "x" would read ./x
+  program <- add_program("tensor<2xf32>")
+  e <- pjrt_compile(program)
+  b <- pjrt_buffer(c(1, 2), dtype = "f32")
+  run_with <- function(x) pjrt_execute(e, x, b)
+  lines <- c(
+    sweep_argument("pjrt_program", pjrt_program, list(src = program$code), "src"),
+    sweep_argument("pjrt_program", pjrt_program, list(), "path"),
+    sweep_argument("pjrt_program", pjrt_program, list(src = program$code), "format"),
+    sweep_argument("print<PJRTProgram>", print, list(x = program), "n"),
+    sweep_argument("pjrt_compile", pjrt_compile, list(program = program), "program"),
+    sweep_argument("pjrt_compile", pjrt_compile, list(program = program), "compile_options"),
+    sweep_argument("pjrt_compile", pjrt_compile, list(program = program), "device"),
+    sweep_argument("pjrt_execute", pjrt_execute, list(executable = e), "executable"),
+    sweep_argument("pjrt_execute(e, <x>, b)", run_with, list(), "x"),
+    sweep_argument("pjrt_execute", pjrt_execute, list(executable = e, b, b), "execution_options"),
+    sweep_argument("pjrt_execute", pjrt_execute, list(executable = e, b, b), "simplify"),
+    sweep_argument("pjrt_execution_options", pjrt_execution_options, list(),
+                   "non_donatable_input_indices"),
+    sweep_argument("pjrt_execution_options", pjrt_execution_options, list(), "launch_id"),
+    sweep_argument("as_array_async", as_array_async, list(x = b), "x"),
+    sweep_argument("value", value, list(x = b), "x"),
+    sweep_argument("is_ready", is_ready, list(x = b), "x"),
+    sweep_argument("await", await, list(x = b), "x")
+  )
+  expect_snapshot(writeLines(lines))
+  expect_match(lines[startsWith(lines, "pjrt_execute(simplify = NA)")],
+               "`simplify` must be TRUE or FALSE.", fixed = TRUE)
+  expect_match(lines[startsWith(lines, "pjrt_compile(device = \"x\")")],
+               "Unknown platform", fixed = TRUE)
+  expect_identical(as.vector(as_array(pjrt_execute(e, b, b))), c(2, 4))
+})
+
 # ---- shapes -------------------------------------------------------------------------------------
 
 test_that("negative, fractional, missing and huge shapes are clear errors", {
@@ -415,6 +450,37 @@ test_that("restored and relabelled external pointers are errors, never crashes",
   gc()
   expect_identical(as_array(b), array(c(1, 2, 3)))
   expect_identical(h$collect(), array(c(1, 2, 3)))
+})
+
+test_that("a donated buffer is an error in every function; executables are checked", {
+  e <- pjrt_compile(pjrt_program(donation_src))
+  y <- f64(c(1, 2, 3))
+  donated <- f64(c(4, 5, 6))
+  r <- pjrt_execute(e, donated, y)
+  restored_e <- unserialize(serialize(e, NULL))
+  forged_e <- f64(1)
+  class(forged_e) <- "PJRTLoadedExecutable"
+  executable_calls <- function(x) {
+    list(print = function() print(x), device = function() device(x),
+         pjrt_execute = function() pjrt_execute(x, y, y))
+  }
+  lines <- c(
+    paste0("donated buffer ", names(buffer_functions(donated)), ": ",
+           vapply(buffer_functions(donated), function(f) outcome(f()), "")),
+    paste0("donated buffer pjrt_execute: ", outcome(pjrt_execute(e, donated, y))),
+    paste0("donated buffer as_array_async: ", outcome(as_array_async(donated))),
+    paste0("restored executable ", names(executable_calls(restored_e)), ": ",
+           vapply(executable_calls(restored_e), function(f) outcome(f()), "")),
+    paste0("forged executable ", names(executable_calls(forged_e)), ": ",
+           vapply(executable_calls(forged_e), function(f) outcome(f()), ""))
+  )
+  expect_snapshot(writeLines(lines))
+  # pjrt_buffer(<buffer>) without arguments returns the buffer itself, as for restored ones.
+  checked <- lines[!grepl(" pjrt_buffer: ", lines, fixed = TRUE)]
+  expect_true(all(grepl("called on deleted or donated buffer", checked[startsWith(checked, "donated")])))
+  expect_false(any(grepl(": ok$", checked)))
+  gc()
+  expect_identical(as.vector(as_array(r)), c(4, 10, 18))
 })
 
 # ---- gctorture() --------------------------------------------------------------------------------
@@ -622,5 +688,23 @@ test_that("successful calls leak nothing over many repetitions", {
     h$clone()$invalidate()
     invisible(format(b))
   }, times = 100)
+  expect_lt(growth, 2e6)
+})
+
+test_that("compiling and running programs leaks nothing over many repetitions", {
+  skip_under_valgrind()
+  skip_on_cran()
+  x <- pjrt_buffer(runif(1e5), dtype = "f32")
+  donating <- pjrt_compile(pjrt_program(donation_src))
+  quiet <- function(expr) try(expr, silent = TRUE)
+  growth <- heap_growth(function() {
+    e <- pjrt_compile(add_program("tensor<100000xf32>"))
+    sum <- pjrt_execute(e, x, x)
+    both <- pjrt_execute(e, sum, x, simplify = FALSE)
+    quiet(pjrt_execute(e, x))
+    quiet(pjrt_compile(pjrt_program("func.func @main( {")))
+    pjrt_execute(donating, f64(c(1, 2, 3)), f64(c(1, 2, 3)))
+  }, times = 50)
+  # Each leaked result would hold 400 KB.
   expect_lt(growth, 2e6)
 })

@@ -1,0 +1,91 @@
+# Compiling programs into executables bound to a device, and running them on buffers.
+
+#' Compile a program
+#'
+#' `pjrt_compile()` parses and verifies a [pjrt_program()] (types, shapes, operand counts,
+#' attributes, region signatures, values defined before use) and plans its execution on one
+#' device. Programs run on pjrt's own runtime: there is no plugin and nothing to download.
+#' Every problem in the text is an error giving the line and column of the program text and
+#' the offending token or op.
+#'
+#' @param program A `PJRTProgram` from [pjrt_program()].
+#' @param compile_options `NULL`: this runtime has no compile options.
+#' @param device The device the executable runs on: `NULL` (the default device), a
+#'   PJRTDevice, `"cpu"` or `"cpu:<index>"` (see [pjrt_device()]). Programs run on CPU devices
+#'   only in this version; a CUDA device is an error.
+#' @return A `PJRTLoadedExecutable`, bound to `device`: printing it shows the device and the
+#'   signature of `@main` (and which arguments are donated to which results).
+#' @seealso [pjrt_execute()] to run it; [pjrt_program()].
+#' @examples
+#' program <- pjrt_program("
+#' func.func @main(%x: tensor<2x2xf32>) -> tensor<2x2xf32> {
+#'   %0 = stablehlo.multiply %x, %x : tensor<2x2xf32>
+#'   return %0 : tensor<2x2xf32>
+#' }")
+#' executable <- pjrt_compile(program)
+#' executable
+#' try(pjrt_compile(pjrt_program("func.func @main() -> tensor<f32> {\n  return %x\n}")))
+#' @export
+pjrt_compile <- function(program, compile_options = NULL, device = NULL) {
+  if (!inherits(program, "PJRTProgram")) {
+    cli::cli_abort("{.arg program} must be a PJRTProgram, not {.obj_type_friendly {program}}.")
+  }
+  if (!is.null(compile_options)) {
+    cli::cli_abort(c(
+      "{.arg compile_options} must be NULL, not {.obj_type_friendly {compile_options}}.",
+      i = "This runtime has no compile options."
+    ))
+  }
+  spec <- device_spec(device)
+  check_program_platform(spec)
+  with_core(ffi_program_compile(program$code, spec))
+}
+
+# Programs run on CPU devices only; the platform is checked before a CUDA device is resolved
+# (which would load the CUDA driver).
+check_program_platform <- function(spec, call = caller_env()) {
+  platform <- if (identical(spec, "")) with_core(ffi_default_platform()) else sub(":.*$", "", spec)
+  if (identical(platform, "cuda")) {
+    cli::cli_abort(c(
+      "Programs run on CPU devices only in this version, not on {.str {spec}}.",
+      i = "Compile with {.code device = \"cpu\"} and copy buffers there with {.fn copy_buffer}."
+    ), call = call)
+  }
+  invisible()
+}
+
+check_executable <- function(executable, call = caller_env()) {
+  if (!inherits(executable, "PJRTLoadedExecutable")) {
+    cli::cli_abort(
+      "{.arg executable} must be a PJRTLoadedExecutable, not {.obj_type_friendly {executable}}.",
+      call = call
+    )
+  }
+  invisible(executable)
+}
+
+#' @rdname pjrt_compile
+#' @param x A `PJRTLoadedExecutable`.
+#' @param ... Ignored.
+#' @export
+print.PJRTLoadedExecutable <- function(x, ...) {
+  device <- new_device(with_core(ffi_executable_device(x)))
+  aliasing <- with_core(ffi_executable_aliasing(x))
+  cat("PJRTLoadedExecutable\n")
+  cat("  device: ", as.character(device), "\n", sep = "")
+  cat("  @main: ", with_core(ffi_executable_signature(x)), "\n", sep = "")
+  donated <- which(!is.na(aliasing))
+  if (length(donated) > 0) {
+    pairs <- paste0(donated - 1L, " -> ", aliasing[donated])
+    cat("  donates (argument -> result, 0-based): ", paste(pairs, collapse = ", "), "\n",
+        sep = "")
+  }
+  invisible(x)
+}
+
+#' @rdname pjrt_compile
+#' @export
+device.PJRTLoadedExecutable <- function(x, ...) {
+  check_executable(x)
+  new_device(with_core(ffi_executable_device(x)))
+}

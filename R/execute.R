@@ -1,0 +1,146 @@
+# Running a compiled program: pjrt_execute() and its options (donation, launch id).
+
+#' Run a compiled program
+#'
+#' `pjrt_execute()` runs `@main` of a [pjrt_compile()]d program on buffers and returns its
+#' results as new buffers on the executable's device. Execution is synchronous: the results
+#' are ready when the call returns.
+#'
+#' @section Arguments and results:
+#' The buffers are passed by position (a named argument is an error), one per argument of
+#' `@main`, with its dtype and shape: a buffer with R dimensions `c(2, 3)` is the program's
+#' `tensor<2x3xf32>`, and element `[i, j]` of the R array is element `(i - 1, j - 1)` of the
+#' tensor, whatever the buffer's memory order. Any buffer works, including strided views
+#' (made from an [HArray] slice, or loaded from a safetensors file). A buffer on another
+#' device than the executable's is an error.
+#'
+#' Results are ordinary PJRTBuffers (print them, [as_array()], save them with
+#' [pjrt_save_safetensors()], view them as [HArray]s); their memory is dense and row-major.
+#'
+#' @section Donation:
+#' An argument of `@main` marked `{tf.aliasing_output = K : i32}` is donated to result `K`
+#' (0-based), unless its 0-based index is in the `non_donatable_input_indices` of
+#' `execution_options`: the runtime may reuse its memory for that result, and afterwards
+#' every use of the donated buffer is an error (`called on deleted or donated buffer`). The
+#' memory is reused only when nothing else can see it: a buffer that shares an R vector
+#' or a memory-mapped file, or is viewed by an HArray, or is passed twice, is copied first, so
+#' R data is never changed.
+#'
+#' @param executable A `PJRTLoadedExecutable` from [pjrt_compile()].
+#' @param ... The arguments of `@main`: PJRTBuffers, unnamed, in order.
+#' @param execution_options `NULL` (the defaults) or [pjrt_execution_options()].
+#' @param simplify When `TRUE` (default), a program with one result returns a buffer;
+#'   otherwise (and always for zero or several results) the results are an unnamed list.
+#' @return A PJRTBuffer, or a list of them.
+#' @seealso [pjrt_program()], [pjrt_compile()], [pjrt_execution_options()],
+#'   [as_array_async()].
+#' @examples
+#' program <- pjrt_program("
+#' func.func @main(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>) -> tensor<2x3xf32> {
+#'   %0 = stablehlo.add %a, %b : tensor<2x3xf32>
+#'   return %0 : tensor<2x3xf32>
+#' }")
+#' executable <- pjrt_compile(program)
+#' a <- pjrt_buffer(matrix(1:6, 2), dtype = "f32")
+#' b <- pjrt_buffer(matrix(10, 2, 3), dtype = "f32")
+#' pjrt_execute(executable, a, b)
+#' pjrt_execute(executable, a, b, simplify = FALSE)
+#' try(pjrt_execute(executable, a = a, b = b))
+#' @export
+pjrt_execute <- function(executable, ..., execution_options = NULL, simplify = TRUE) {
+  check_executable(executable)
+  buffers <- list(...)
+  check_execute_arguments(buffers)
+  options <- execution_options %||% pjrt_execution_options()
+  if (!inherits(options, "PJRTExecutionOptions")) {
+    cli::cli_abort(
+      "{.arg execution_options} must be NULL or made by {.fn pjrt_execution_options}, not {.obj_type_friendly {execution_options}}."
+    )
+  }
+  check_flag(simplify, "simplify")
+  donate <- donated_arguments(executable, options)
+  results <- with_core(ffi_program_execute(executable, buffers, donate))
+  if (simplify && length(results) == 1) results[[1]] else results
+}
+
+check_execute_arguments <- function(buffers, call = caller_env()) {
+  labels <- names(buffers)
+  if (!is.null(labels) && any(labels != "")) {
+    named <- which(labels != "")[[1]]
+    cli::cli_abort(c(
+      "Expected unnamed arguments.",
+      x = "Argument {named} is named {.arg {labels[[named]]}}; pass buffers by position."
+    ), call = call)
+  }
+  for (k in seq_along(buffers)) {
+    if (!inherits(buffers[[k]], "PJRTBuffer")) {
+      cli::cli_abort(
+        "Argument {k} must be a PJRTBuffer, not {.obj_type_friendly {buffers[[k]]}}.",
+        call = call
+      )
+    }
+  }
+  invisible()
+}
+
+# One flag per argument of @main: donated (aliased to a result and not excluded).
+donated_arguments <- function(executable, options, call = caller_env()) {
+  aliasing <- with_core(ffi_executable_aliasing(executable), call = call)
+  excluded <- options$non_donatable_input_indices
+  outside <- excluded[excluded >= length(aliasing)]
+  if (length(outside) > 0) {
+    cli::cli_abort(c(
+      "{.arg non_donatable_input_indices} names argument {outside[[1]]} (0-based), but {.code @main} has {length(aliasing)} argument{?s}.",
+      i = "Indices run from 0 to the number of arguments minus 1."
+    ), call = call)
+  }
+  !is.na(aliasing) & !(seq_along(aliasing) - 1L) %in% excluded
+}
+
+#' Options for running a program
+#'
+#' `pjrt_execution_options()` collects the options of [pjrt_execute()].
+#'
+#' @param non_donatable_input_indices 0-based indices of `@main` arguments that are not
+#'   donated even though the program marks them with `tf.aliasing_output` (they stay usable
+#'   after the call). Whole, non-negative numbers without duplicates.
+#' @param launch_id An integer identifying the launch, kept for code written for multi-device
+#'   runtimes; it does not change what a program computes here.
+#' @return A `PJRTExecutionOptions`.
+#' @seealso [pjrt_execute()].
+#' @examples
+#' pjrt_execution_options(non_donatable_input_indices = 0)
+#' @export
+pjrt_execution_options <- function(non_donatable_input_indices = integer(), launch_id = 0L) {
+  indices <- non_donatable_input_indices
+  if (!is.numeric(indices) || inherits(indices, "integer64") || anyNA(indices) ||
+      any(indices < 0 | indices >= 2^31 | indices != trunc(indices))) {
+    cli::cli_abort(
+      "{.arg non_donatable_input_indices} must be whole, non-negative numbers below 2^31 (0-based argument indices)."
+    )
+  }
+  if (anyDuplicated(indices)) {
+    cli::cli_abort("{.arg non_donatable_input_indices} must not repeat an index.")
+  }
+  if (!is.numeric(launch_id) || inherits(launch_id, "integer64") || length(launch_id) != 1 ||
+      is.na(launch_id) || abs(launch_id) >= 2^31 || launch_id != trunc(launch_id)) {
+    cli::cli_abort("{.arg launch_id} must be a single whole number (a 32-bit integer).")
+  }
+  structure(
+    list(non_donatable_input_indices = sort(as.integer(indices)), launch_id = as.integer(launch_id)),
+    class = "PJRTExecutionOptions"
+  )
+}
+
+#' @rdname pjrt_execution_options
+#' @param x A `PJRTExecutionOptions`.
+#' @param ... Ignored.
+#' @export
+print.PJRTExecutionOptions <- function(x, ...) {
+  indices <- x$non_donatable_input_indices
+  cat("PJRTExecutionOptions\n")
+  cat("  non_donatable_input_indices: ",
+      if (length(indices) == 0) "(none)" else paste(indices, collapse = ", "), "\n", sep = "")
+  cat("  launch_id: ", x$launch_id, "\n", sep = "")
+  invisible(x)
+}

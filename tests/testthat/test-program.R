@@ -1,0 +1,332 @@
+# StableHLO programs from R: pjrt_program(), pjrt_compile(), pjrt_execute(), donation and the
+# asynchronous names. Expected values are computed by R itself.
+
+f32 <- function(x) pjrt_buffer(x, dtype = "f32")
+
+# ---- programs ----------------------------------------------------------------------------------
+
+test_that("pjrt_program() holds the text and prints its head", {
+  p <- add_program()
+  expect_s3_class(p, "PJRTProgram")
+  expect_identical(p$format, "mlir")
+  expect_snapshot(print(p))
+  expect_snapshot(print(p, n = 2))
+  short <- pjrt_program(c("func.func @main() -> () {", "  return", "}"))
+  expect_identical(short$code, "func.func @main() -> () {\n  return\n}")
+  expect_snapshot(print(short))
+  expect_output(print(pjrt_program("\u00e9")), "code_size=2", fixed = TRUE)
+})
+
+test_that("pjrt_program() reads files byte for byte", {
+  path <- withr::local_tempfile(fileext = ".mlir")
+  text <- "func.func @main() -> () {\n  return\n}\n"
+  writeBin(charToRaw(text), path)
+  p <- pjrt_program(path = path)
+  expect_identical(p$code, text)
+  expect_output(print(p), "code_size=37", fixed = TRUE)
+  writeBin(as.raw(c(0x41, 0, 0x42)), path)
+  expect_snapshot(error = TRUE, pjrt_program(path = path),
+                  transform = function(x) gsub(path, "<path>", x, fixed = TRUE))
+  expect_snapshot(error = TRUE, pjrt_program(path = file.path(tempdir(), "missing.mlir")),
+                  transform = function(x) gsub(tempdir(), "<dir>", x, fixed = TRUE))
+})
+
+test_that("pjrt_program() takes exactly one source, in MLIR", {
+  expect_snapshot(error = TRUE, pjrt_program())
+  expect_snapshot(error = TRUE, pjrt_program("x", path = "y"))
+  expect_snapshot(error = TRUE, pjrt_program("x", format = "hlo"))
+  expect_snapshot(error = TRUE, pjrt_program("x", format = "json"))
+  expect_snapshot(error = TRUE, pjrt_program(NA_character_))
+})
+
+# ---- compiling ----------------------------------------------------------------------------------
+
+test_that("an executable prints its device and signature", {
+  e <- pjrt_compile(add_program())
+  expect_s3_class(e, "PJRTLoadedExecutable")
+  expect_identical(device(e), pjrt_device("cpu:0"))
+  expect_snapshot(print(e))
+  donating <- pjrt_compile(pjrt_program(donation_src))
+  expect_snapshot(print(donating))
+})
+
+test_that("compile errors carry the line and column of the program text", {
+  bad_op <- "func.func @main() -> tensor<f32> {\n  %0 = stablehlo.frobnicate : tensor<f32>\n  return %0 : tensor<f32>\n}"
+  expect_snapshot(error = TRUE, pjrt_compile(pjrt_program(bad_op)))
+  expect_error(pjrt_compile(pjrt_program(bad_op)), "2:[0-9]+: ")
+  undefined <- "func.func @main() -> tensor<f32> {\n  return %x : tensor<f32>\n}"
+  expect_snapshot(error = TRUE, pjrt_compile(pjrt_program(undefined)))
+  expect_error(pjrt_compile(pjrt_program(undefined)), "2:[0-9]+: ")
+  mistyped <- paste(
+    "func.func @main(%a: tensor<2xf32>, %b: tensor<3xf32>) -> tensor<2xf32> {",
+    "  %0 = stablehlo.add %a, %b : tensor<2xf32>",
+    "  return %0 : tensor<2xf32>", "}", sep = "\n")
+  expect_snapshot(error = TRUE, pjrt_compile(pjrt_program(mistyped)))
+  expect_error(pjrt_compile(pjrt_program(mistyped)), "2:[0-9]+: ")
+})
+
+test_that("pjrt_compile() checks its arguments; CUDA is not supported yet", {
+  expect_snapshot(error = TRUE, pjrt_compile("func.func @main() -> () { return }"))
+  expect_snapshot(error = TRUE, pjrt_compile(add_program(), compile_options = list()))
+  expect_snapshot(error = TRUE, pjrt_compile(add_program(), device = "cuda"))
+  expect_snapshot(error = TRUE, pjrt_compile(add_program(), device = "cuda:1"))
+  expect_snapshot(error = TRUE, pjrt_compile(add_program(), device = "cpu:7"))
+})
+
+# ---- running ------------------------------------------------------------------------------------
+
+test_that("adding two f32 matrices matches R", {
+  a <- matrix(c(1.5, -2, 3.25, 4, 5, -6.5), 2, 3)
+  b <- matrix(c(10, 20, 30, 40, 50, 60), 2, 3)
+  r <- pjrt_execute(pjrt_compile(add_program()), f32(a), f32(b))
+  expect_s3_class(r, "PJRTBuffer")
+  expect_identical(as_array(r), a + b)
+  expect_identical(as.character(elt_type(r)), "f32")
+  expect_identical(shape(r), c(2L, 3L))
+})
+
+test_that("element [i, j] of an R array is element (i - 1, j - 1) of the tensor", {
+  # A transpose makes the index convention visible.
+  m <- matrix(c(1, 2, 3, 4, 5, 6), 2, 3)
+  transpose <- paste(
+    "func.func @main(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {",
+    "  %0 = stablehlo.transpose %x, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>",
+    "  return %0 : tensor<3x2xf32>", "}", sep = "\n")
+  expect_identical(as_array(run_program(transpose, f32(m))), t(m))
+})
+
+test_that("dot_general and reduce agree with R's matrix product and row sums", {
+  m <- matrix(c(1, 2, 3, 4, 5, 6), 2, 3)
+  product <- paste(
+    "func.func @main(%x: tensor<2x3xf32>, %y: tensor<3x2xf32>) -> tensor<2x2xf32> {",
+    "  %0 = stablehlo.dot_general %x, %y, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<3x2xf32>) -> tensor<2x2xf32>",
+    "  return %0 : tensor<2x2xf32>", "}", sep = "\n")
+  n <- matrix(c(7, -1, 0.5, 2, 3, -4), 3, 2)
+  expect_identical(as_array(run_program(product, f32(m), f32(n))), m %*% n)
+  row_sums <- paste(
+    "func.func @main(%x: tensor<2x3xf32>) -> tensor<2xf32> {",
+    "  %zero = stablehlo.constant dense<0.0> : tensor<f32>",
+    "  %0 = stablehlo.reduce(%x init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<2x3xf32>, tensor<f32>) -> tensor<2xf32>",
+    "  return %0 : tensor<2xf32>", "}", sep = "\n")
+  expect_identical(as.vector(as_array(run_program(row_sums, f32(m)))), rowSums(m))
+})
+
+test_that("a while loop computes a sum of squares like R", {
+  squares <- paste(
+    "func.func @main(%n: tensor<i32>) -> tensor<i32> {",
+    "  %zero = stablehlo.constant dense<0> : tensor<i32>",
+    "  %one = stablehlo.constant dense<1> : tensor<i32>",
+    "  %r:2 = stablehlo.while(%k = %one, %s = %zero) : tensor<i32>, tensor<i32>",
+    "    cond {",
+    "      %c = stablehlo.compare LE, %k, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>",
+    "      stablehlo.return %c : tensor<i1>",
+    "    } do {",
+    "      %kk = stablehlo.multiply %k, %k : tensor<i32>",
+    "      %s1 = stablehlo.add %s, %kk : tensor<i32>",
+    "      %k1 = stablehlo.add %k, %one : tensor<i32>",
+    "      stablehlo.return %k1, %s1 : tensor<i32>, tensor<i32>",
+    "    }",
+    "  return %r#1 : tensor<i32>", "}", sep = "\n")
+  e <- pjrt_compile(pjrt_program(squares))
+  for (n in c(0L, 1L, 10L, 100L)) {
+    expect_identical(as_array(pjrt_execute(e, pjrt_scalar(n, dtype = "i32"))),
+                     as.integer(sum(seq_len(n)^2)))
+  }
+})
+
+test_that("programs without arguments run; several results are a list", {
+  constant <- paste(
+    "func.func @main() -> tensor<2x3xf32> {",
+    "  %0 = stablehlo.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>",
+    "  return %0 : tensor<2x3xf32>", "}", sep = "\n")
+  e <- pjrt_compile(pjrt_program(constant))
+  expect_identical(as_array(pjrt_execute(e)), rbind(c(1, 2, 3), c(4, 5, 6)))
+  listed <- pjrt_execute(e, simplify = FALSE)
+  expect_type(listed, "list")
+  expect_length(listed, 1)
+  expect_null(names(listed))
+  expect_identical(as_array(listed[[1]]), rbind(c(1, 2, 3), c(4, 5, 6)))
+
+  two <- paste(
+    "func.func @main(%a: tensor<3xf64>, %b: tensor<3xf64>) -> (tensor<3xf64>, tensor<3xf64>) {",
+    "  %0 = stablehlo.add %a, %b : tensor<3xf64>",
+    "  %1 = stablehlo.multiply %a, %b : tensor<3xf64>",
+    "  return %0, %1 : tensor<3xf64>, tensor<3xf64>", "}", sep = "\n")
+  a <- c(1.5, 2, -3)
+  b <- c(4, 0.25, 6)
+  out <- run_program(two, pjrt_buffer(a, dtype = "f64"), pjrt_buffer(b, dtype = "f64"))
+  expect_type(out, "list")
+  expect_null(names(out))
+  expect_identical(lapply(out, function(x) as.vector(as_array(x))), list(a + b, a * b))
+  nothing <- pjrt_compile(pjrt_program("func.func @main() -> () {\n  return\n}"))
+  expect_identical(pjrt_execute(nothing), list())
+})
+
+test_that("results are ordinary buffers: print, safetensors, HArray", {
+  a <- matrix(c(1, 2, 3, 4, 5, 6), 2, 3)
+  r <- pjrt_execute(pjrt_compile(add_program()), f32(a), f32(a))
+  expect_snapshot(print(r))
+  path <- withr::local_tempfile(fileext = ".safetensors")
+  pjrt_save_safetensors(list(r = r), path)
+  expect_identical(as_array(pjrt_load_safetensors(path)$r), 2 * a)
+  h <- HArray$new_from_buffer(r)
+  expect_identical(h$shape(), c(3L, 2L))
+  expect_identical(as_array(pjrt_buffer(h)), 2 * a)
+  expect_identical(as_raw(r, row_major = FALSE), as_raw(f32(2 * a), row_major = FALSE))
+  expect_identical(as_array(copy_buffer(r, "cpu")), 2 * a)
+})
+
+test_that("strided and offset inputs give the values of their logical elements", {
+  m <- matrix(as.double(1:24), 4, 6)
+  # A safetensors file holds row-major bytes: the loaded matrix may be a row-major view.
+  path <- withr::local_tempfile(fileext = ".safetensors")
+  pjrt_save_safetensors(list(m = f32(m)), path)
+  loaded <- pjrt_load_safetensors(path)$m
+  transpose <- paste(
+    "func.func @main(%x: tensor<4x6xf32>) -> tensor<6x4xf32> {",
+    "  %0 = stablehlo.transpose %x, dims = [1, 0] : (tensor<4x6xf32>) -> tensor<6x4xf32>",
+    "  return %0 : tensor<6x4xf32>", "}", sep = "\n")
+  expect_identical(as_array(run_program(transpose, loaded)), t(m))
+  expect_identical(as_array(run_program(transpose, f32(m))), t(m))
+  # HArray slices (axes reversed: the HArray of a 4 x 6 matrix has shape (6, 4)). Columns
+  # 3 to 5 are a view at an offset into the matrix's memory.
+  h <- HArray$new_from_buffer(f32(m))
+  all_rows <- c(NA_integer_, NA_integer_, NA_integer_)
+  columns <- pjrt_buffer(h$slice(list(c(2L, 5L, NA), all_rows)))
+  expect_identical(as_array(columns), m[, 3:5])
+  expect_identical(as_array(run_program(add_program("tensor<4x3xf32>"), columns, columns)),
+                   2 * m[, 3:5])
+  # Rows 2:3 of every other column.
+  rows <- pjrt_buffer(h$slice(list(c(1L, 6L, 2L), c(1L, 3L, NA))))
+  expected <- m[2:3, c(2, 4, 6)]
+  expect_identical(as_array(rows), expected)
+  expect_identical(as_array(run_program(add_program("tensor<2x3xf32>"), rows, rows)),
+                   2 * expected)
+})
+
+# ---- argument errors ----------------------------------------------------------------------------
+
+test_that("named, missing, extra, mistyped and misshapen arguments are errors", {
+  e <- pjrt_compile(add_program())
+  a <- f32(matrix(1:6, 2))
+  expect_snapshot(error = TRUE, pjrt_execute(e, a = a, b = a))
+  expect_snapshot(error = TRUE, pjrt_execute(e, a, b = a))
+  expect_error(pjrt_execute(e, a, b = a), "Expected unnamed arguments", fixed = TRUE)
+  expect_snapshot(error = TRUE, pjrt_execute(e, a))
+  expect_snapshot(error = TRUE, pjrt_execute(e, a, a, a))
+  expect_snapshot(error = TRUE, pjrt_execute(e))
+  expect_snapshot(error = TRUE, pjrt_execute(e, a, pjrt_buffer(matrix(1:6, 2), dtype = "f64")))
+  expect_snapshot(error = TRUE, pjrt_execute(e, a, f32(matrix(1:6, 3))))
+  expect_error(pjrt_execute(e, a, f32(matrix(1:6, 3))), "shape")
+  expect_snapshot(error = TRUE, pjrt_execute(e, a, f32(1:6)))
+  expect_snapshot(error = TRUE, pjrt_execute(e, a, matrix(1:6, 2)))
+  expect_snapshot(error = TRUE, pjrt_execute(a, a, a))
+  expect_snapshot(error = TRUE, pjrt_execute(e, a, a, simplify = NA))
+  expect_snapshot(error = TRUE, pjrt_execute(e, a, a, execution_options = list()))
+  expect_identical(as_array(pjrt_execute(e, a, a)), 2 * matrix(as.double(1:6), 2))
+})
+
+test_that("a buffer on another device than the executable's is an error", {
+  withr::local_envvar(PJRT_CPU_DEVICE_COUNT = "2")
+  e1 <- pjrt_compile(add_program(), device = "cpu:1")
+  expect_identical(device(e1), pjrt_device("cpu:1"))
+  expect_snapshot(print(e1))
+  a0 <- f32(matrix(1:6, 2))
+  a1 <- pjrt_buffer(matrix(1:6, 2), dtype = "f32", device = "cpu:1")
+  expect_snapshot(error = TRUE, pjrt_execute(e1, a1, a0))
+  expect_error(pjrt_execute(e1, a0, a1), "compiled for device", fixed = TRUE)
+  r <- pjrt_execute(e1, a1, a1)
+  expect_identical(device(r), pjrt_device("cpu:1"))
+  expect_identical(as_array(r), 2 * matrix(as.double(1:6), 2))
+  e0 <- pjrt_compile(add_program(), device = pjrt_device("cpu:0"))
+  expect_error(pjrt_execute(e0, a1, a1), "compiled for device", fixed = TRUE)
+})
+
+# ---- donation -----------------------------------------------------------------------------------
+
+test_that("a donated buffer is an error afterwards; R vectors are never changed", {
+  e <- pjrt_compile(pjrt_program(donation_src))
+  v <- c(1, 2, 3)
+  x <- pjrt_buffer(v, dtype = "f64")  # shares v's memory
+  y <- pjrt_buffer(c(10, 20, 30), dtype = "f64")
+  r <- pjrt_execute(e, x, y)
+  expect_identical(as.vector(as_array(r)), c(10, 40, 90))
+  expect_identical(v, c(1, 2, 3))
+  expect_snapshot(error = TRUE, as_array(x))
+  expect_error(print(x), "called on deleted or donated buffer", fixed = TRUE)
+  expect_error(pjrt_execute(e, x, y), "called on deleted or donated buffer", fixed = TRUE)
+  expect_error(value(x), "called on deleted or donated buffer", fixed = TRUE)
+  expect_identical(as.vector(as_array(y)), c(10, 20, 30))  # not donated
+
+  # A private copy may be reused in place; the result is right either way.
+  x <- pjrt_buffer(1:3, dtype = "f64")
+  r <- pjrt_execute(e, x, y)
+  expect_identical(as.vector(as_array(r)), c(10, 40, 90))
+  expect_error(shape(x), "called on deleted or donated buffer", fixed = TRUE)
+  gc()
+  expect_identical(as.vector(as_array(r)), c(10, 40, 90))
+})
+
+test_that("non_donatable_input_indices keeps buffers usable", {
+  e <- pjrt_compile(pjrt_program(donation_src))
+  x <- pjrt_buffer(1:3, dtype = "f64")
+  y <- pjrt_buffer(c(10, 20, 30), dtype = "f64")
+  options <- pjrt_execution_options(non_donatable_input_indices = 0)
+  r <- pjrt_execute(e, x, y, execution_options = options)
+  expect_identical(as.vector(as_array(r)), c(10, 40, 90))
+  expect_identical(as.vector(as_array(x)), c(1, 2, 3))
+  expect_snapshot(error = TRUE, pjrt_execute(
+    e, x, y, execution_options = pjrt_execution_options(non_donatable_input_indices = 2)))
+})
+
+test_that("donated memory seen by a view or another argument is never overwritten", {
+  e <- pjrt_compile(pjrt_program(donation_src))
+  x <- pjrt_buffer(1:3, dtype = "f64")
+  h <- HArray$new_from_buffer(x)
+  r <- pjrt_execute(e, x, pjrt_buffer(c(2, 2, 2), dtype = "f64"))
+  expect_identical(as.vector(as_array(r)), c(2, 4, 6))
+  expect_identical(as.vector(h$collect()), c(1, 2, 3))
+  z <- pjrt_buffer(1:3, dtype = "f64")
+  r <- pjrt_execute(e, z, z)
+  expect_identical(as.vector(as_array(r)), c(1, 4, 9))
+  expect_error(as_array(z), "called on deleted or donated buffer", fixed = TRUE)
+  # A memory-mapped file is never written.
+  path <- withr::local_tempfile(fileext = ".safetensors")
+  pjrt_save_safetensors(list(w = pjrt_buffer(c(5, 6, 7), dtype = "f64")), path)
+  before <- readBin(path, "raw", file.size(path))
+  mapped <- pjrt_load_safetensors(path)$w
+  r <- pjrt_execute(e, mapped, pjrt_buffer(c(2, 2, 2), dtype = "f64"))
+  expect_identical(as.vector(as_array(r)), c(10, 12, 14))
+  expect_identical(readBin(path, "raw", file.size(path)), before)
+})
+
+# ---- options and asynchronous names ----------------------------------------------------------
+
+test_that("pjrt_execution_options() validates and prints", {
+  expect_snapshot(print(pjrt_execution_options()))
+  options <- pjrt_execution_options(c(2, 0), launch_id = 7)
+  expect_identical(options$non_donatable_input_indices, c(0L, 2L))
+  expect_identical(options$launch_id, 7L)
+  expect_snapshot(print(options))
+  expect_snapshot(error = TRUE, pjrt_execution_options(-1))
+  expect_snapshot(error = TRUE, pjrt_execution_options(c(1, 1)))
+  expect_snapshot(error = TRUE, pjrt_execution_options(launch_id = 1.5))
+})
+
+test_that("as_array_async(), value(), is_ready() and await() work on buffers and promises", {
+  b <- f32(matrix(c(1, 2, 3, 4), 2))
+  promise <- as_array_async(b)
+  expect_s3_class(promise, "PJRTArrayPromise")
+  expect_true(is_ready(promise))
+  expect_true(is_ready(b))
+  expect_identical(value(promise), matrix(c(1, 2, 3, 4), 2))
+  expect_identical(value(b), b)
+  expect_identical(await(b), b)
+  expect_invisible(await(promise))
+  expect_snapshot(print(promise))
+  expect_snapshot(print(as_array_async(pjrt_buffer(bit64::as.integer64(1:3)))))
+  expect_snapshot(error = TRUE, as_array_async(1))
+  expect_snapshot(error = TRUE, value(1))
+  expect_snapshot(error = TRUE, is_ready("x"))
+  expect_snapshot(error = TRUE, await(NULL))
+})
