@@ -36,6 +36,7 @@ big_file <- function(path = tempfile(fileext = ".safetensors")) {
 error_or_value <- function(expr) tryCatch(expr, error = function(e) conditionMessage(e))
 
 test_that("forked children convert after the parent used threads", {
+  skip_under_valgrind("forks, signals and other R processes; valgrind intercepts SIGBUS and runs threads serially")
   skip_on_os("windows")  # no fork
   invisible(pjrt_buffer(runif(1e6), "f32"))  # the parent's OpenMP threads now exist
   convert <- function(i) sum(as_array(pjrt_buffer(rep(i, 1e6), "f32")))
@@ -55,6 +56,7 @@ test_that("forked children convert after the parent used threads", {
 })
 
 test_that("every long operation works in a forked child", {
+  skip_under_valgrind("forks, signals and other R processes; valgrind intercepts SIGBUS and runs threads serially")
   skip_on_os("windows")
   invisible(pjrt_buffer(runif(1e6), "f64"))
   path <- tempfile(fileext = ".safetensors")
@@ -71,6 +73,7 @@ test_that("every long operation works in a forked child", {
 })
 
 test_that("a mapped file rewritten in place by another process is an error, not a crash", {
+  skip_under_valgrind("forks, signals and other R processes; valgrind intercepts SIGBUS and runs threads serially")
   skip_on_os("windows")
   skip_if_not_installed("safetensors")
   path <- big_file()
@@ -94,6 +97,7 @@ test_that("a mapped file rewritten in place by another process is an error, not 
 })
 
 test_that("bytes overwritten in place (same size) are detected, and copies are immune", {
+  skip_under_valgrind("forks, signals and other R processes; valgrind intercepts SIGBUS and runs threads serially")
   skip_on_os("windows")
   path <- big_file()
   overwrite <- sprintf('f <- file("%s", "r+b"); seek(f, 200, rw = "write"); writeBin(as.raw(rep(7, 64)), f); close(f)', path)
@@ -110,6 +114,7 @@ test_that("bytes overwritten in place (same size) are detected, and copies are i
 })
 
 test_that("a file truncated by another process while it loads never kills R", {
+  skip_under_valgrind("forks, signals and other R processes; valgrind intercepts SIGBUS and runs threads serially")
   skip_on_os("windows")
   skip_on_cran()
   path <- tempfile(fileext = ".safetensors")
@@ -133,8 +138,8 @@ test_that("a file truncated by another process while it loads never kills R", {
 })
 
 test_that("tens of thousands of loaded small files do not exhaust the map limit", {
+  skip_under_valgrind("forks, signals and other R processes; valgrind intercepts SIGBUS and runs threads serially")
   skip_on_cran()
-  skip_under_valgrind()
   path <- tempfile(fileext = ".safetensors")
   pjrt_save_safetensors(list(x = pjrt_buffer(1:4, "i32")), path)
   # Beyond Linux's default vm.max_map_count (65530) had each load kept a map.
