@@ -96,7 +96,7 @@ void contract(const Tensor& lhs, const Tensor& rhs, const DotSide& l, const DotS
               Tensor& result) {
   using T = typename ElementType<R>::type;
   constexpr bool kPred = R == DType::kPred;
-  using A = std::conditional_t<kPred, bool, Accumulator<T>>;
+  using A = std::conditional_t<kPred, bool, Compute<T>>;
   const int64_t batch = product(lhs.shape(), l.batch);
   const int64_t m = product(lhs.shape(), l.free);
   const int64_t k = product(lhs.shape(), l.contracting);
@@ -122,7 +122,7 @@ void contract(const Tensor& lhs, const Tensor& rhs, const DotSide& l, const DotS
   }, std::max<int64_t>(1, k * n));
   T* out = static_cast<T*>(result.data());
   for (int64_t i = 0; i < result.numel(); ++i) {
-    if constexpr (kPred) out[i] = c[i] ? 1 : 0; else out[i] = narrow<T>(c[i]);
+    if constexpr (kPred) out[i] = c[i] ? 1 : 0; else out[i] = store<T>(c[i]);
   }
 }
 

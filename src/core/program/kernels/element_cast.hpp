@@ -8,11 +8,9 @@
 #include <type_traits>
 
 #include "ndbuf/dtype.hpp"
+#include "program/kernels/compute_type.hpp"
 
 namespace ndbuf::program {
-
-template <class T> struct IsComplex : std::false_type {};
-template <class T> struct IsComplex<std::complex<T>> : std::true_type {};
 
 // Floats to integers saturate and NaN becomes 0 (the spec leaves out-of-range conversions to
 // the implementation); integers to integers wrap; complex to real keeps the real part.

@@ -14,8 +14,16 @@
 #include "ndbuf/parallel.hpp"
 #include "ndbuf/shape.hpp"
 #include "ndbuf/tensor.hpp"
+#include "program/kernels/compute_type.hpp"
 
 namespace ndbuf::program::detail {
+
+// The element-wise kernels name these through detail:: (compute_type.hpp defines them).
+using ::ndbuf::program::Compute;
+using ::ndbuf::program::IsComplex;
+using ::ndbuf::program::kIsComplex;
+using ::ndbuf::program::load;
+using ::ndbuf::program::store;
 
 // Shared validation (elementwise_ops.cpp); each throws ndbuf::Error naming the op.
 [[noreturn]] void fail_dtype(std::string_view op, DType dtype);
@@ -23,38 +31,8 @@ void check_same_shape(std::string_view op, const Tensor& lhs, const Tensor& rhs)
 void check_same_dtype(std::string_view op, const Tensor& lhs, const Tensor& rhs);
 void check_result_dtype(std::string_view op, DType expected, DType given);
 
-// The type an element is computed in: float for the 16-bit floats, the element type otherwise.
-template <class T> struct ComputeOf { using type = T; };
-template <> struct ComputeOf<Half> { using type = float; };
-template <> struct ComputeOf<BFloat16> { using type = float; };
-template <class T> using Compute = typename ComputeOf<T>::type;
-
-template <class T> struct IsComplex : std::false_type {};
-template <class R> struct IsComplex<std::complex<R>> : std::true_type {};
-template <class T> inline constexpr bool kIsComplex = IsComplex<T>::value;
-template <class T> inline constexpr bool kIsFloat =
-    std::is_floating_point_v<Compute<T>> && !kIsComplex<T>;
-
 template <class T>
-inline Compute<T> load(T v) noexcept {
-  if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
-    return static_cast<float>(to_double(v));
-  } else {
-    return v;
-  }
-}
-
-// Rounds once to the element type (the 16-bit floats round to nearest, ties to even).
-template <class T>
-inline T store(Compute<T> v) noexcept {
-  if constexpr (std::is_same_v<T, Half>) {
-    return to_half(static_cast<double>(v));
-  } else if constexpr (std::is_same_v<T, BFloat16>) {
-    return to_bfloat16(static_cast<double>(v));
-  } else {
-    return v;
-  }
-}
+inline constexpr bool kIsFloat = std::is_floating_point_v<Compute<T>> && !kIsComplex<T>;
 
 // One operand as the loops read it: host memory, the element (0, ..., 0) and strides over the
 // result's shape (all zero for a broadcast 0-d operand). `host` keeps a device copy alive.
@@ -134,8 +112,8 @@ void map_into(Tensor& out, F&& f, bool serial, const Operand<TIn>&... in) {
   }
   const Shape& shape = out.shape();
   const int64_t inner = shape.empty() ? 1 : shape.back();
-  map_rows(o, shape, n / inner, bytes_per_item * inner, f,
-           std::index_sequence_for<TIn...>{}, in...);
+  map_rows(o, shape, n / inner, bytes_per_item * inner, f, std::index_sequence_for<TIn...>{},
+           in...);
 }
 
 // out = f(x) element-wise; `f` takes and returns compute types (float for f16 / bf16).
@@ -143,7 +121,8 @@ template <class TOut, class TIn, class F>
 Tensor map_unary(const Tensor& x, DType out_dtype, F f, bool serial = false) {
   Tensor out = Tensor::allocate(out_dtype, x.shape(), Order::kRowMajor);
   const Operand<TIn> in = read_operand<TIn>(x, x.shape());
-  map_into<TOut>(out, [f](TIn v) { return store<TOut>(f(load(v))); }, serial, in);
+  map_into<TOut>(
+      out, [f](TIn v) { return store<TOut>(f(load(v))); }, serial, in);
   return out;
 }
 
@@ -153,8 +132,8 @@ Tensor map_binary(const Tensor& a, const Tensor& b, DType out_dtype, F f) {
   Tensor out = Tensor::allocate(out_dtype, a.shape(), Order::kRowMajor);
   const Operand<TIn> lhs = read_operand<TIn>(a, a.shape());
   const Operand<TIn> rhs = read_operand<TIn>(b, a.shape());
-  map_into<TOut>(out, [f](TIn u, TIn v) { return store<TOut>(f(load(u), load(v))); }, false, lhs,
-                 rhs);
+  map_into<TOut>(
+      out, [f](TIn u, TIn v) { return store<TOut>(f(load(u), load(v))); }, false, lhs, rhs);
   return out;
 }
 

@@ -9,37 +9,12 @@
 
 #include "ndbuf/dtype.hpp"
 #include "ndbuf/error.hpp"
+#include "program/kernels/compute_type.hpp"
 #include "program/kernels/region_body.hpp"
 
 namespace ndbuf::program {
 
-// f16 and bf16 accumulate in f32 and are rounded once at the end.
-template <class T> struct AccumulatorOf { using type = T; };
-template <> struct AccumulatorOf<Half> { using type = float; };
-template <> struct AccumulatorOf<BFloat16> { using type = float; };
-template <class T> using Accumulator = typename AccumulatorOf<T>::type;
-
-template <class T> constexpr bool kIsHalfType = std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
-
-template <class T>
-Accumulator<T> widen(T v) {
-  if constexpr (kIsHalfType<T>) {
-    return static_cast<float>(to_double(v));
-  } else {
-    return v;
-  }
-}
-
-template <class T>
-T narrow(Accumulator<T> v) {
-  if constexpr (std::is_same_v<T, Half>) {
-    return to_half(static_cast<double>(v));
-  } else if constexpr (std::is_same_v<T, BFloat16>) {
-    return to_bfloat16(static_cast<double>(v));
-  } else {
-    return v;
-  }
-}
+// f16 and bf16 accumulate in f32 (Compute<T>) and are rounded once at the end.
 
 template <class A>
 bool is_nan_value(A v) {
@@ -55,7 +30,8 @@ bool is_nan_value(A v) {
 // Integers wrap: the arithmetic runs in an unsigned type at least as wide as unsigned int (so
 // narrow types are not promoted to a signed int that could overflow).
 template <class A>
-using WrapType = std::conditional_t<sizeof(A) < sizeof(unsigned), unsigned, std::make_unsigned_t<A>>;
+using WrapType =
+    std::conditional_t<sizeof(A) < sizeof(unsigned), unsigned, std::make_unsigned_t<A>>;
 
 template <class A>
 A add_values(A a, A b) {
@@ -109,12 +85,12 @@ inline void check_fast_body(FastBody body, DType dtype, const std::string& op) {
   }
 }
 
-// Calls f(combine) with combine(Accumulator<T> acc, Accumulator<T> x) -> Accumulator<T> for the
+// Calls f(combine) with combine(Compute<T> acc, Compute<T> x) -> Compute<T> for the
 // element type of D. On pred, add and maximum are OR, multiply and minimum AND. Call
 // check_fast_body() first: an and / or body on a float combines nothing.
 template <DType D, class F>
 void with_combiner(FastBody body, F&& f) {
-  using A = Accumulator<typename ElementType<D>::type>;
+  using A = Compute<typename ElementType<D>::type>;
   constexpr bool kPred = D == DType::kPred;
   switch (body) {
     case FastBody::kAdd:
@@ -123,16 +99,20 @@ void with_combiner(FastBody body, F&& f) {
     case FastBody::kMultiply:
       if constexpr (kPred) return f([](A a, A b) { return static_cast<A>(a & b); });
       return f([](A a, A b) { return multiply_values(a, b); });
-    case FastBody::kMaximum: return f([](A a, A b) { return max_values(a, b); });
-    case FastBody::kMinimum: return f([](A a, A b) { return min_values(a, b); });
+    case FastBody::kMaximum:
+      return f([](A a, A b) { return max_values(a, b); });
+    case FastBody::kMinimum:
+      return f([](A a, A b) { return min_values(a, b); });
     case FastBody::kAnd:
       if constexpr (std::is_integral_v<A>) return f([](A a, A b) { return static_cast<A>(a & b); });
       return;
     case FastBody::kOr:
       if constexpr (std::is_integral_v<A>) return f([](A a, A b) { return static_cast<A>(a | b); });
       return;
-    case FastBody::kReplace: return f([](A, A b) { return b; });
-    case FastBody::kNone: return;
+    case FastBody::kReplace:
+      return f([](A, A b) { return b; });
+    case FastBody::kNone:
+      return;
   }
 }
 

@@ -17,7 +17,7 @@ namespace ndbuf::program {
 // bits flipped so that larger magnitudes sort lower).
 template <class T>
 auto total_order_key(T v) {
-  if constexpr (kIsHalfType<T>) {
+  if constexpr (kIsHalf<T>) {
     const auto bits = static_cast<int16_t>(v.bits);
     return static_cast<int16_t>(bits < 0 ? bits ^ 0x7fff : bits);
   } else if constexpr (std::is_same_v<T, float>) {
@@ -37,7 +37,7 @@ auto total_order_key(T v) {
 // f16 / bf16 widened to float, everything else unchanged.
 template <class T>
 auto ieee_key(T v) {
-  return widen(v);
+  return load(v);
 }
 
 // a < b on keys: complex lexicographically on (real, imag), IEEE for floats (false with NaN).

@@ -47,11 +47,11 @@ void fold_rows(const T* x, const Shape& shape, const Strides& to_result, A* acc,
   for (int64_t row = 0; row < rows; ++row, x += inner) {
     if (inner_step == 0) {
       A a = acc[base];
-      for (int64_t j = 0; j < inner; ++j) a = combine(a, widen(x[j]));
+      for (int64_t j = 0; j < inner; ++j) a = combine(a, load(x[j]));
       acc[base] = a;
     } else {
       A* out = acc + base;
-      for (int64_t j = 0; j < inner; ++j) out[j] = combine(out[j], widen(x[j]));
+      for (int64_t j = 0; j < inner; ++j) out[j] = combine(out[j], load(x[j]));
     }
     for (size_t k = rank > 0 ? rank - 1 : 0; k-- > 0;) {
       base += to_result[k];
@@ -66,11 +66,11 @@ template <DType D>
 Tensor reduce_fast(const Tensor& input, const Tensor& init, const ReducePlan& plan,
                    FastBody body) {
   using T = typename ElementType<D>::type;
-  using A = Accumulator<T>;
+  using A = Compute<T>;
   Tensor result = Tensor::allocate(D, plan.result_shape, Order::kRowMajor);
   T init_value;
   std::memcpy(&init_value, to_host(init).data(), sizeof(T));
-  std::vector<A> acc(static_cast<size_t>(result.numel()), widen(init_value));
+  std::vector<A> acc(static_cast<size_t>(result.numel()), load(init_value));
   if (input.numel() > 0) {
     with_combiner<D>(body, [&](auto combine) {
       fold_rows(static_cast<const T*>(input.data()), input.shape(), plan.input_to_result,
@@ -78,7 +78,7 @@ Tensor reduce_fast(const Tensor& input, const Tensor& init, const ReducePlan& pl
     });
   }
   T* out = static_cast<T*>(result.data());
-  for (size_t i = 0; i < acc.size(); ++i) out[i] = narrow<T>(acc[i]);
+  for (size_t i = 0; i < acc.size(); ++i) out[i] = store<T>(acc[i]);
   return result;
 }
 

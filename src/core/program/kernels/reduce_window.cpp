@@ -16,18 +16,18 @@ template <DType D>
 Tensor reduce_window_fast(const Tensor& input, const Tensor& init, const WindowGeometry& g,
                           FastBody body) {
   using T = typename ElementType<D>::type;
-  using A = Accumulator<T>;
+  using A = Compute<T>;
   Tensor result = Tensor::allocate(D, g.result_shape, Order::kRowMajor);
   T init_value;
   std::memcpy(&init_value, to_host(init).data(), sizeof(T));
-  const A start = widen(init_value);
+  const A start = load(init_value);
   const T* x = static_cast<const T*>(input.data());
   T* out = static_cast<T*>(result.data());
   with_combiner<D>(body, [&](auto combine) {
     walk_windows(g, input.shape(), [&](int64_t r, const std::vector<int64_t>& offsets) {
       A acc = start;
-      for (int64_t at : offsets) acc = combine(acc, at < 0 ? start : widen(x[at]));
-      out[r] = narrow<T>(acc);
+      for (int64_t at : offsets) acc = combine(acc, at < 0 ? start : load(x[at]));
+      out[r] = store<T>(acc);
     });
   });
   return result;

@@ -134,7 +134,7 @@ void scatter_fast(Tensor& result, const Tensor& indices, const Tensor& updates,
   with_combiner<D>(body, [&](auto combine) {
     for_each_update(result.shape(), indices, updates.shape(), dims, plan,
                     [&](int64_t at, int64_t from) {
-                      r[at] = narrow<T>(combine(widen(r[at]), widen(u[from])));
+                      r[at] = store<T>(combine(load(r[at]), load(u[from])));
                     });
   });
 }

@@ -114,7 +114,7 @@ Tensor select_and_scatter(const Tensor& operand_in, const Tensor& source_in,
       const T* s = reinterpret_cast<const T*>(src);
       with_combiner<decltype(tag)::value>(scatter_fast, [&](auto combine) {
         for (size_t w = 0; w < chosen.size(); ++w) {
-          if (chosen[w] >= 0) r[chosen[w]] = narrow<T>(combine(widen(r[chosen[w]]), widen(s[w])));
+          if (chosen[w] >= 0) r[chosen[w]] = store<T>(combine(load(r[chosen[w]]), load(s[w])));
         }
       });
     });
