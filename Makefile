@@ -15,10 +15,11 @@ setup: deps install
 deps:
 	bash tools/install-deps.sh
 
-# Installs pjrt (clean objects, so no stale or debug-flag builds leak in) and harmonium.
+# Installs pjrt (clean objects, so no stale or debug-flag builds leak in; compiled with
+# $(JOBS) jobs) and harmonium.
 install:
 	mkdir -p $(BUILD)
-	R CMD INSTALL --preclean --no-multiarch . >$(BUILD)/install.log 2>&1 || (cat $(BUILD)/install.log; exit 1)
+	MAKEFLAGS=-j$(JOBS) R CMD INSTALL --preclean --no-multiarch . >$(BUILD)/install.log 2>&1 || (cat $(BUILD)/install.log; exit 1)
 	@if [ -f harmonium/DESCRIPTION ]; then R CMD INSTALL harmonium >>$(BUILD)/install.log 2>&1 || (cat $(BUILD)/install.log; exit 1); fi
 	@echo "pjrt installed"
 
