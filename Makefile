@@ -15,13 +15,10 @@ setup: deps install
 deps:
 	bash tools/install-deps.sh
 
-# Installs pjrt (clean objects, so no stale or debug-flag builds leak in; compiled with
-# $(JOBS) jobs) and harmonium.
+# Installs pjrt (clean objects, so no stale or debug-flag builds leak in) and harmonium, unless
+# both are installed from exactly these sources already (tools/install.sh).
 install:
-	mkdir -p $(BUILD)
-	MAKEFLAGS=-j$(JOBS) R CMD INSTALL --preclean --no-multiarch . >$(BUILD)/install.log 2>&1 || (cat $(BUILD)/install.log; exit 1)
-	@if [ -f harmonium/DESCRIPTION ]; then R CMD INSTALL harmonium >>$(BUILD)/install.log 2>&1 || (cat $(BUILD)/install.log; exit 1); fi
-	@echo "pjrt installed"
+	JOBS=$(JOBS) bash tools/install.sh
 
 demo: setup
 	$(RSCRIPT) tools/demo.R
@@ -110,12 +107,16 @@ fuzz-corpus:
 	  $(BUILD)/fuzz/$$name -merge=1 $$corpus $$work 2>&1 | grep -e '^MERGE-OUTER: [0-9]* new files' ; \
 	done
 
+# Every C++ file of ours: the core (sources, headers, tests, fuzz targets, benchmarks, tools)
+# and the bindings (cpp11.cpp is generated).
+FORMATTED = $(shell find $(CORE) -name '*.cpp' -o -name '*.hpp' | grep -v /fuzz/corpus/) \
+  $(filter-out src/cpp11.cpp,$(wildcard src/*.cpp)) $(wildcard src/*.h)
 format:
-	clang-format -i --style=file $(CORE)/include/ndbuf/*.hpp $(CORE)/src/*.cpp $(CORE)/tests/*.cpp $(CORE)/tests/cuda/*.cpp src/r_*.cpp src/*.h
+	clang-format -i --style=file $(FORMATTED)
 
 lint: $(BUILD)/core/Makefile
 	clang-tidy -p $(BUILD)/core $(CORE)/src/*.cpp
 
 clean:
-	rm -rf $(BUILD) src/*.o src/*.so src/core/src/*.o
-	find src/core/program -name "*.o" -delete 2>/dev/null || true
+	rm -rf $(BUILD) src/*.so
+	find src -name "*.o" -delete

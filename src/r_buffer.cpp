@@ -1,8 +1,8 @@
 // Bindings for creating buffers and reading them back into R.
 #include <cpp11.hpp>
 
-#include "ndbuf/buffer.hpp"
-#include "ndbuf/error.hpp"
+#include "ndbuf/base/error.hpp"
+#include "ndbuf/convert/buffer.hpp"
 #include "r_tensor.h"
 
 namespace {
@@ -11,13 +11,17 @@ ndbuf::RVectorView view_of(SEXP data, bool integer64) {
   const int64_t length = Rf_xlength(data);
   const void* ptr = cpp11::safe[DATAPTR_RO](data);
   switch (TYPEOF(data)) {
-    case LGLSXP: return {ndbuf::RVectorType::kLogical, ptr, length};
-    case INTSXP: return {ndbuf::RVectorType::kInteger, ptr, length};
+    case LGLSXP:
+      return {ndbuf::RVectorType::kLogical, ptr, length};
+    case INTSXP:
+      return {ndbuf::RVectorType::kInteger, ptr, length};
     case REALSXP:
       return {integer64 ? ndbuf::RVectorType::kInteger64 : ndbuf::RVectorType::kDouble, ptr,
               length};
-    case CPLXSXP: return {ndbuf::RVectorType::kComplex, ptr, length};
-    default: cpp11::stop("%s", "Data must be a logical, integer, double or complex vector.");
+    case CPLXSXP:
+      return {ndbuf::RVectorType::kComplex, ptr, length};
+    default:
+      cpp11::stop("%s", "Data must be a logical, integer, double or complex vector.");
   }
 }
 
@@ -46,9 +50,9 @@ ndbuf::AliasStorage alias_of(SEXP data, ndbuf::Device device, size_t nbytes) {
 
 }  // namespace
 
-[[cpp11::register]]
-cpp11::list ffi_buffer_from_vector(SEXP data, bool integer64, std::string dtype,
-                                   cpp11::integers shape, std::string check, std::string device) {
+[[cpp11::register]] cpp11::list ffi_buffer_from_vector(SEXP data, bool integer64, std::string dtype,
+                                                       cpp11::integers shape, std::string check,
+                                                       std::string device) {
   const ndbuf::RVectorView view = view_of(data, integer64);
   const ndbuf::DType type = ndbuf::parse_dtype_or_throw(dtype);
   const ndbuf::Device target = ndbuf::resolve_device(device);
@@ -63,23 +67,22 @@ cpp11::list ffi_buffer_from_vector(SEXP data, bool integer64, std::string dtype,
   return cpp11::writable::list({buffer, missing});
 }
 
-[[cpp11::register]]
-SEXP ffi_buffer_from_raw(cpp11::raws data, std::string dtype, cpp11::integers shape,
-                         bool row_major, std::string device) {
+[[cpp11::register]] SEXP ffi_buffer_from_raw(cpp11::raws data, std::string dtype,
+                                             cpp11::integers shape, bool row_major,
+                                             std::string device) {
   const auto order = row_major ? ndbuf::Order::kRowMajor : ndbuf::Order::kColumnMajor;
-  return pjrt::wrap_buffer(ndbuf::buffer_from_bytes(
-      RAW(data), Rf_xlength(data), ndbuf::parse_dtype_or_throw(dtype), shape_of(shape), order,
-      ndbuf::resolve_device(device)));
+  return pjrt::wrap_buffer(
+      ndbuf::buffer_from_bytes(RAW(data), Rf_xlength(data), ndbuf::parse_dtype_or_throw(dtype),
+                               shape_of(shape), order, ndbuf::resolve_device(device)));
 }
 
-[[cpp11::register]]
-SEXP ffi_buffer_empty(std::string dtype, cpp11::integers shape, std::string device) {
-  return pjrt::wrap_buffer(ndbuf::buffer_empty(ndbuf::parse_dtype_or_throw(dtype),
-                                               shape_of(shape), ndbuf::resolve_device(device)));
+[[cpp11::register]] SEXP ffi_buffer_empty(std::string dtype, cpp11::integers shape,
+                                          std::string device) {
+  return pjrt::wrap_buffer(ndbuf::buffer_empty(ndbuf::parse_dtype_or_throw(dtype), shape_of(shape),
+                                               ndbuf::resolve_device(device)));
 }
 
-[[cpp11::register]]
-SEXP ffi_buffer_copy_to(SEXP buffer, std::string device) {
+[[cpp11::register]] SEXP ffi_buffer_copy_to(SEXP buffer, std::string device) {
   const pjrt::MappedReadCheck reads;
   ndbuf::Tensor copy =
       ndbuf::buffer_copy_to(pjrt::unwrap_buffer(buffer), ndbuf::resolve_device(device));

@@ -4,10 +4,10 @@
 #include <memory>
 #include <vector>
 
-#include "ndbuf/compare.hpp"
-#include "ndbuf/convert.hpp"
-#include "ndbuf/format_nested.hpp"
-#include "ndbuf/harray.hpp"
+#include "ndbuf/convert/convert.hpp"
+#include "ndbuf/format/format_nested.hpp"
+#include "ndbuf/harray/compare.hpp"
+#include "ndbuf/harray/harray.hpp"
 #include "r_tensor.h"
 
 namespace {

@@ -1,9 +1,8 @@
 // Binding for printing buffers: the core writes every line, R only prints them.
+#include <cmath>
 #include <cpp11.hpp>
 
-#include <cmath>
-
-#include "ndbuf/format_buffer.hpp"
+#include "ndbuf/format/format_buffer.hpp"
 #include "r_tensor.h"
 
 namespace {
@@ -17,9 +16,9 @@ int64_t limit_of(double value) {
 
 }  // namespace
 
-[[cpp11::register]]
-cpp11::strings ffi_buffer_format(SEXP buffer, double max_rows, double max_width,
-                                 double max_rows_slice, bool header, SEXP footer) {
+[[cpp11::register]] cpp11::strings ffi_buffer_format(SEXP buffer, double max_rows, double max_width,
+                                                     double max_rows_slice, bool header,
+                                                     SEXP footer) {
   const pjrt::MappedReadCheck reads;
   ndbuf::BufferPrintOptions options{limit_of(max_rows), limit_of(max_width),
                                     limit_of(max_rows_slice), header, std::nullopt};

@@ -6,7 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "ndbuf/program.hpp"
+#include "ndbuf/program/program.hpp"
 #include "r_tensor.h"
 
 namespace {
@@ -47,9 +47,7 @@ const ndbuf::program::Executable& unwrap_executable(SEXP x) {
 
 // The runtime may reuse a donated input's memory only when nothing else can see it: no
 // other buffer or HArray view shares its storage (one owner, the buffer itself).
-bool storage_is_private(const ndbuf::Tensor& tensor) {
-  return tensor.storage().use_count() == 1;
-}
+bool storage_is_private(const ndbuf::Tensor& tensor) { return tensor.storage().use_count() == 1; }
 
 }  // namespace
 
@@ -90,8 +88,8 @@ bool storage_is_private(const ndbuf::Tensor& tensor) {
   std::vector<bool> reusable(static_cast<size_t>(count), false);
   for (R_xlen_t k = 0; k < count; ++k) {
     const ndbuf::Tensor& tensor = pjrt::unwrap_buffer(buffers[k]);
-    reusable[static_cast<size_t>(k)] = k < donate.size() && donate[k] == TRUE &&
-                                       uses[&tensor] == 1 && storage_is_private(tensor);
+    reusable[static_cast<size_t>(k)] =
+        k < donate.size() && donate[k] == TRUE && uses[&tensor] == 1 && storage_is_private(tensor);
   }
   std::vector<ndbuf::Tensor> inputs;
   inputs.reserve(static_cast<size_t>(count));

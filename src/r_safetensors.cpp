@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "ndbuf/device.hpp"
-#include "ndbuf/safetensors.hpp"
+#include "ndbuf/io/safetensors.hpp"
+#include "ndbuf/memory/device.hpp"
 #include "r_tensor.h"
 
 namespace {
@@ -41,7 +41,8 @@ class ProgressRelay {
 cpp11::r_string r_string_of(const std::string& s, const char* what) {
   if (s.find('\0') != std::string::npos) {
     cpp11::stop("%s", (std::string("The file has a ") + what +
-                       " with a NUL character, which R strings cannot hold.").c_str());
+                       " with a NUL character, which R strings cannot hold.")
+                          .c_str());
   }
   return cpp11::r_string(s);
 }
@@ -62,9 +63,8 @@ SEXP metadata_to_r(const std::optional<ndbuf::SafetensorsMetadata>& metadata) {
 
 // A named list of buffers, with the file's __metadata__ (a named list of strings, or NULL) as
 // attribute "metadata".
-[[cpp11::register]]
-SEXP ffi_safetensors_load(std::string path, SEXP names, std::string device, bool copy,
-                          SEXP progress) {
+[[cpp11::register]] SEXP ffi_safetensors_load(std::string path, SEXP names, std::string device,
+                                              bool copy, SEXP progress) {
   ndbuf::SafetensorsLoadOptions options;
   options.copy = copy;
   if (names != R_NilValue) options.names = cpp11::as_cpp<std::vector<std::string>>(names);
@@ -92,9 +92,8 @@ SEXP ffi_safetensors_load(std::string path, SEXP names, std::string device, bool
 }
 
 // `metadata` is NULL or a named character vector.
-[[cpp11::register]]
-void ffi_safetensors_save(cpp11::list tensors, std::string path, SEXP metadata,
-                          bool allow_c128, SEXP progress) {
+[[cpp11::register]] void ffi_safetensors_save(cpp11::list tensors, std::string path, SEXP metadata,
+                                              bool allow_c128, SEXP progress) {
   std::vector<ndbuf::NamedTensor> named;
   const cpp11::strings labels(tensors.names());
   for (R_xlen_t k = 0; k < tensors.size(); ++k) {
@@ -117,8 +116,7 @@ void ffi_safetensors_save(cpp11::list tensors, std::string path, SEXP metadata,
 // The dtype name and platform of each element of `tensors`, in one call (R-level calls per
 // tensor made saving many small tensors slow); NA for an element that is not a valid buffer
 // (the save reports it).
-[[cpp11::register]]
-cpp11::list ffi_buffers_describe(cpp11::list tensors) {
+[[cpp11::register]] cpp11::list ffi_buffers_describe(cpp11::list tensors) {
   const R_xlen_t n = tensors.size();
   cpp11::writable::strings dtypes(n);
   cpp11::writable::strings platforms(n);
@@ -126,16 +124,15 @@ cpp11::list ffi_buffers_describe(cpp11::list tensors) {
     const ndbuf::Tensor* tensor = pjrt::find_buffer(tensors[k]);
     dtypes[k] = tensor ? cpp11::r_string(std::string(ndbuf::dtype_name(tensor->dtype())))
                        : cpp11::r_string(NA_STRING);
-    platforms[k] = tensor ? cpp11::r_string(ndbuf::device_spec(tensor->device()))
-                          : cpp11::r_string(NA_STRING);
+    platforms[k] =
+        tensor ? cpp11::r_string(ndbuf::device_spec(tensor->device())) : cpp11::r_string(NA_STRING);
   }
-  return cpp11::writable::list({cpp11::named_arg("dtype") = dtypes,
-                                cpp11::named_arg("device") = platforms});
+  return cpp11::writable::list(
+      {cpp11::named_arg("dtype") = dtypes, cpp11::named_arg("device") = platforms});
 }
 
 // The safetensors dtype tag of each dtype, named by dtype.
-[[cpp11::register]]
-cpp11::strings ffi_safetensors_tags() {
+[[cpp11::register]] cpp11::strings ffi_safetensors_tags() {
   cpp11::writable::strings out(static_cast<R_xlen_t>(ndbuf::kNumDTypes));
   cpp11::writable::strings names(static_cast<R_xlen_t>(ndbuf::kNumDTypes));
   for (size_t k = 0; k < ndbuf::kNumDTypes; ++k) {

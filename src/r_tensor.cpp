@@ -1,14 +1,14 @@
 // PJRTBuffer external pointers, and host memory that R's garbage collector can see.
 #include "r_tensor.h"
 
-#include <memory>
-
 #include <R_ext/Utils.h>
 
-#include "ndbuf/device_api.hpp"
-#include "ndbuf/error.hpp"
-#include "ndbuf/parallel.hpp"
-#include "ndbuf/storage.hpp"
+#include <memory>
+
+#include "ndbuf/base/error.hpp"
+#include "ndbuf/memory/device_api.hpp"
+#include "ndbuf/memory/parallel.hpp"
+#include "ndbuf/memory/storage.hpp"
 
 namespace pjrt {
 namespace {
@@ -105,11 +105,9 @@ void release_donated_buffer(SEXP x) {
 }  // namespace pjrt
 
 // Whether the last core error was a user interrupt (and forget it).
-[[cpp11::register]]
-bool ffi_take_core_interrupt() { return pjrt::take_core_interrupt(); }
+[[cpp11::register]] bool ffi_take_core_interrupt() { return pjrt::take_core_interrupt(); }
 
-[[cpp11::init]]
-void pjrt_install_host_allocator(DllInfo* dll) {
+[[cpp11::init]] void pjrt_install_host_allocator(DllInfo* dll) {
   (void)dll;
   ndbuf::set_host_allocator(&pjrt::r_host_allocator);
   ndbuf::set_interrupt_poll(&pjrt::r_interrupt_pending);

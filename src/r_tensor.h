@@ -4,8 +4,8 @@
 
 #include <cpp11.hpp>
 
-#include "ndbuf/mapped_file.hpp"
-#include "ndbuf/tensor.hpp"
+#include "ndbuf/io/mapped_file.hpp"
+#include "ndbuf/memory/tensor.hpp"
 
 namespace pjrt {
 

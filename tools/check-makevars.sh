@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../src"
 listed=$(sed -n '/^[A-Z_]*OBJECTS = \\$/,/[^\\]$/p' Makevars | tr ' \\' '\n\n' |
   grep '\.o$' | sed 's/\.o$/.cpp/' | sort)
-present=$( (ls core/src/*.cpp ./*.cpp; find core/program -name '*.cpp' 2>/dev/null) |
+present=$( (ls ./*.cpp; find core/base core/memory core/convert core/format core/harray core/io core/program -name "*.cpp") |
   sed 's|^\./||' | sort)
 if [ "$listed" != "$present" ]; then
   echo "src/Makevars does not list exactly the C++ sources:" >&2

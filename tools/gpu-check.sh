@@ -56,7 +56,7 @@ if ! R CMD INSTALL --preclean --no-multiarch --library="$build/R-lib" . >"$build
   cat "$build/R-install.log"
   exit 1
 fi
-rm -f src/*.o src/*.so src/core/src/*.o
+rm -f src/*.so; find src -name "*.o" -delete
 
 run_r_tests() {
   R_LIBS="$build/R-lib${R_LIBS:+:$R_LIBS}" Rscript --vanilla -e \

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <map>
 
-#include "ndbuf/format_buffer.hpp"
+#include "ndbuf/format/format_buffer.hpp"
 
 namespace {
 

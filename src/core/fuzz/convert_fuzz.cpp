@@ -23,9 +23,9 @@
 #include <string>
 #include <vector>
 
-#include "ndbuf/convert.hpp"
-#include "ndbuf/error.hpp"
-#include "ndbuf/parallel.hpp"
+#include "ndbuf/base/error.hpp"
+#include "ndbuf/convert/convert.hpp"
+#include "ndbuf/memory/parallel.hpp"
 
 namespace {
 
@@ -67,18 +67,72 @@ double next_down(double x) { return std::nextafter(x, -std::numeric_limits<doubl
 
 double fuzzed_double(Input& in) {
   static const double kTable[] = {
-      0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 0.9999999999999999, 127.0, 127.9, 128.0, -128.0,
-      -128.9, -129.0, 255.0, 255.7, 256.0, 32767.0, 32768.0, -32768.0, -32769.0, 65535.0,
-      65536.0, 2147483647.0, 2147483647.5, 2147483648.0, -2147483648.0, -2147483648.5,
-      -2147483649.0, 4294967295.0, 4294967296.0, 0x1p53, 0x1p53 + 2, 0x1p63, -0x1p63,
-      next_down(0x1p63), 0x1p64, next_down(0x1p64), next_down(-0x1p63),
-      std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
-      std::numeric_limits<double>::quiet_NaN(), ndbuf::r_na_real(), 65504.0, 65519.99, 65520.0,
-      0x1p-14, 0x1p-24, 0x1p-25, 0x3p-26, 0x1.0000000000001p-25, 3.4028234663852886e38,
-      3.4028235677973366e38, 0x1p128, 0x1p-149, 0x1p-150, 0x1.8p-149,
-      std::numeric_limits<double>::min(), std::numeric_limits<double>::denorm_min(),
-      1.0 + 0x1p-8, 1.0 + 0x3p-8, 1.0 + 0x1p-11, 1.0 + 0x1p-24, 0x1.fe00000000000p127,
-      0x1.ff00000000000p127, 1e300, -1e-300,
+      0.0,
+      -0.0,
+      1.0,
+      -1.0,
+      0.5,
+      -0.5,
+      0.9999999999999999,
+      127.0,
+      127.9,
+      128.0,
+      -128.0,
+      -128.9,
+      -129.0,
+      255.0,
+      255.7,
+      256.0,
+      32767.0,
+      32768.0,
+      -32768.0,
+      -32769.0,
+      65535.0,
+      65536.0,
+      2147483647.0,
+      2147483647.5,
+      2147483648.0,
+      -2147483648.0,
+      -2147483648.5,
+      -2147483649.0,
+      4294967295.0,
+      4294967296.0,
+      0x1p53,
+      0x1p53 + 2,
+      0x1p63,
+      -0x1p63,
+      next_down(0x1p63),
+      0x1p64,
+      next_down(0x1p64),
+      next_down(-0x1p63),
+      std::numeric_limits<double>::infinity(),
+      -std::numeric_limits<double>::infinity(),
+      std::numeric_limits<double>::quiet_NaN(),
+      ndbuf::r_na_real(),
+      65504.0,
+      65519.99,
+      65520.0,
+      0x1p-14,
+      0x1p-24,
+      0x1p-25,
+      0x3p-26,
+      0x1.0000000000001p-25,
+      3.4028234663852886e38,
+      3.4028235677973366e38,
+      0x1p128,
+      0x1p-149,
+      0x1p-150,
+      0x1.8p-149,
+      std::numeric_limits<double>::min(),
+      std::numeric_limits<double>::denorm_min(),
+      1.0 + 0x1p-8,
+      1.0 + 0x3p-8,
+      1.0 + 0x1p-11,
+      1.0 + 0x1p-24,
+      0x1.fe00000000000p127,
+      0x1.ff00000000000p127,
+      1e300,
+      -1e-300,
   };
   const uint8_t kind = in.byte();
   if (kind < 96) return kTable[kind % (sizeof kTable / sizeof kTable[0])];
@@ -88,8 +142,16 @@ double fuzzed_double(Input& in) {
 
 int32_t fuzzed_int32(Input& in) {
   static const int32_t kTable[] = {
-      0, 1, -1, ndbuf::kRIntegerNA, INT32_MAX, INT32_MIN + 1, 127, 128, -128, -129, 255, 256,
-      32767, 32768, -32768, -32769, 65535, 65536, 2049, 16777217,
+      0,         1,
+      -1,        ndbuf::kRIntegerNA,
+      INT32_MAX, INT32_MIN + 1,
+      127,       128,
+      -128,      -129,
+      255,       256,
+      32767,     32768,
+      -32768,    -32769,
+      65535,     65536,
+      2049,      16777217,
   };
   const uint8_t kind = in.byte();
   if (kind < 96) return kTable[kind % (sizeof kTable / sizeof kTable[0])];
@@ -99,10 +161,28 @@ int32_t fuzzed_int32(Input& in) {
 
 int64_t fuzzed_int64(Input& in) {
   static const int64_t kTable[] = {
-      0, 1, -1, ndbuf::kRInteger64NA, INT64_MAX, INT64_MIN + 1, INT32_MAX, int64_t{1} << 31,
-      -(int64_t{1} << 31), (int64_t{1} << 32) - 1, int64_t{1} << 32, int64_t{1} << 53,
-      (int64_t{1} << 53) + 1, (int64_t{1} << 24) + 1, 2049, 65520, 255, 256, -129,
-      (int64_t{1} << 62) + 1, INT64_MAX - 1024, -(int64_t{1} << 53) - 1,
+      0,
+      1,
+      -1,
+      ndbuf::kRInteger64NA,
+      INT64_MAX,
+      INT64_MIN + 1,
+      INT32_MAX,
+      int64_t{1} << 31,
+      -(int64_t{1} << 31),
+      (int64_t{1} << 32) - 1,
+      int64_t{1} << 32,
+      int64_t{1} << 53,
+      (int64_t{1} << 53) + 1,
+      (int64_t{1} << 24) + 1,
+      2049,
+      65520,
+      255,
+      256,
+      -129,
+      (int64_t{1} << 62) + 1,
+      INT64_MAX - 1024,
+      -(int64_t{1} << 53) - 1,
   };
   const uint8_t kind = in.byte();
   if (kind < 96) return kTable[kind % (sizeof kTable / sizeof kTable[0])];
@@ -114,19 +194,25 @@ int64_t fuzzed_int64(Input& in) {
 
 struct Source {
   RVectorType type = RVectorType::kDouble;
-  std::vector<int32_t> ints;     // logical, integer
-  std::vector<int64_t> longs;    // integer64
-  std::vector<double> doubles;   // double; complex as re/im pairs
+  std::vector<int32_t> ints;    // logical, integer
+  std::vector<int64_t> longs;   // integer64
+  std::vector<double> doubles;  // double; complex as re/im pairs
   int64_t length = 0;
 
   ndbuf::RVectorView view() const {
     const void* data = nullptr;
     switch (type) {
       case RVectorType::kLogical:
-      case RVectorType::kInteger: data = ints.data(); break;
-      case RVectorType::kInteger64: data = longs.data(); break;
+      case RVectorType::kInteger:
+        data = ints.data();
+        break;
+      case RVectorType::kInteger64:
+        data = longs.data();
+        break;
       case RVectorType::kDouble:
-      case RVectorType::kComplex: data = doubles.data(); break;
+      case RVectorType::kComplex:
+        data = doubles.data();
+        break;
     }
     return {type, data, length};
   }
@@ -139,9 +225,15 @@ struct Source {
         ints.push_back(zero ? 0 : kLogical[in.byte() % 3]);
         break;
       }
-      case RVectorType::kInteger: ints.push_back(zero ? 0 : fuzzed_int32(in)); break;
-      case RVectorType::kInteger64: longs.push_back(zero ? 0 : fuzzed_int64(in)); break;
-      case RVectorType::kDouble: doubles.push_back(zero ? 0.0 : fuzzed_double(in)); break;
+      case RVectorType::kInteger:
+        ints.push_back(zero ? 0 : fuzzed_int32(in));
+        break;
+      case RVectorType::kInteger64:
+        longs.push_back(zero ? 0 : fuzzed_int64(in));
+        break;
+      case RVectorType::kDouble:
+        doubles.push_back(zero ? 0.0 : fuzzed_double(in));
+        break;
       case RVectorType::kComplex:
         doubles.push_back(zero ? 0.0 : fuzzed_double(in));
         doubles.push_back(zero ? 0.0 : fuzzed_double(in));
@@ -173,7 +265,8 @@ Exact exact_at(const Source& s, int64_t i, int part) {
       return {false, static_cast<long double>(x), 0, false};
     }
     case RVectorType::kDouble:
-    case RVectorType::kComplex: break;
+    case RVectorType::kComplex:
+      break;
   }
   const double d = s.type == RVectorType::kComplex ? s.doubles[2 * i + part] : s.doubles[i];
   return {std::isnan(d), static_cast<long double>(d), d, false};
@@ -242,8 +335,8 @@ struct Format {
     const uint64_t m = bits & ((uint64_t{1} << (exp_bits + mant_bits)) - 1);
     const bool negative = (bits >> (exp_bits + mant_bits)) & 1;
     if (m > inf_bits()) return std::numeric_limits<long double>::quiet_NaN();
-    const long double mag = m == inf_bits() ? std::numeric_limits<long double>::infinity()
-                                            : magnitude(m);
+    const long double mag =
+        m == inf_bits() ? std::numeric_limits<long double>::infinity() : magnitude(m);
     return negative ? -mag : mag;
   }
 };
@@ -344,10 +437,13 @@ int64_t first_rejected(const Source& s, DType dtype, int64_t converted) {
 size_t r_item_size(DType dtype) {
   switch (ndbuf::r_vector_type_for(dtype)) {
     case RVectorType::kLogical:
-    case RVectorType::kInteger: return 4;
-    case RVectorType::kComplex: return 16;
+    case RVectorType::kInteger:
+      return 4;
+    case RVectorType::kComplex:
+      return 16;
     case RVectorType::kDouble:
-    case RVectorType::kInteger64: break;
+    case RVectorType::kInteger64:
+      break;
   }
   return 8;
 }
@@ -392,8 +488,7 @@ void check_read_back(DType dtype, const T* in, int64_t count) {
     } else {
       const double r = reinterpret_cast<const double*>(storage.data())[i];
       const long double v = format_of<T>().value(bits_of(in[i]));
-      REQUIRE_AT(std::isnan(v) ? std::isnan(r) : (r == v && std::signbit(r) == std::signbit(v)),
-                 i);
+      REQUIRE_AT(std::isnan(v) ? std::isnan(r) : (r == v && std::signbit(r) == std::signbit(v)), i);
       // Narrowing the read-back value again gives the same bits (NaN stays NaN).
       if constexpr (std::is_same_v<T, ndbuf::Half>) {
         const uint16_t again = ndbuf::double_to_half_bits(r);
@@ -441,9 +536,8 @@ void check_conversion(const Source& s, DType dtype, int64_t count) {
   const bool complex_to_real = s.type == RVectorType::kComplex && !ndbuf::is_complex(dtype);
   const bool bad_length = view.length != count && view.length != 1;
   const int64_t converted = view.length == 1 ? 1 : count;
-  const int64_t bad = complex_to_real || bad_length || count == 0
-                          ? -1
-                          : first_rejected(s, dtype, converted);
+  const int64_t bad =
+      complex_to_real || bad_length || count == 0 ? -1 : first_rejected(s, dtype, converted);
   try {
     ndbuf::convert_from_r(view, dtype, out.data(), count);
   } catch (const ndbuf::ConversionError& e) {
@@ -492,12 +586,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const size_t start = in.pos();
   for (int k = 0; k < 1024 && !in.empty(); ++k) s.push(in, false);
   int64_t count = s.length;
-  if (mode == 2) count = s.length + 1;  // a length that does not match
+  if (mode == 2) count = s.length + 1;               // a length that does not match
   if (mode == 3 && s.length == 1) count = recycled;  // recycling one value
   check_missing_scan(s, dtype, check);
-  ndbuf::dispatch(dtype, [&](auto tag) {
-    check_conversion<typename decltype(tag)::type>(s, dtype, count);
-  });
+  ndbuf::dispatch(
+      dtype, [&](auto tag) { check_conversion<typename decltype(tag)::type>(s, dtype, count); });
   check_patterns(dtype, data + start, size - start);
   return 0;
 }

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "ndbuf/error.hpp"
+#include "ndbuf/base/error.hpp"
 #include "program/exec/compile.hpp"
 
 namespace {

@@ -11,12 +11,12 @@
 #include <string>
 #include <vector>
 
-#include "ndbuf/buffer.hpp"
-#include "ndbuf/convert.hpp"
-#include "ndbuf/error.hpp"
-#include "ndbuf/format_buffer.hpp"
-#include "ndbuf/format_nested.hpp"
-#include "ndbuf/harray.hpp"
+#include "ndbuf/base/error.hpp"
+#include "ndbuf/convert/buffer.hpp"
+#include "ndbuf/convert/convert.hpp"
+#include "ndbuf/format/format_buffer.hpp"
+#include "ndbuf/format/format_nested.hpp"
+#include "ndbuf/harray/harray.hpp"
 
 namespace {
 
@@ -43,8 +43,16 @@ class Input {
 // shapes R code can hand over after as_shape() (below 2^31) and the ones only C++ callers can.
 int64_t fuzzed_dim(Input& in) {
   static const int64_t kExtremes[] = {
-      -1, INT32_MAX, int64_t{1} << 31, int64_t{1} << 32, 3037000500, int64_t{1} << 62,
-      INT64_MAX, INT64_MIN, int64_t{1} << 61, 1,
+      -1,
+      INT32_MAX,
+      int64_t{1} << 31,
+      int64_t{1} << 32,
+      3037000500,
+      int64_t{1} << 62,
+      INT64_MAX,
+      INT64_MIN,
+      int64_t{1} << 61,
+      1,
   };
   const uint8_t kind = in.byte();
   if (kind < 224) return kind % 5;
@@ -77,10 +85,13 @@ Expect model_shape(const ndbuf::Shape& shape, size_t itemsize, int64_t* needed) 
 size_t r_item_size(ndbuf::DType dtype) {
   switch (ndbuf::r_vector_type_for(dtype)) {
     case ndbuf::RVectorType::kLogical:
-    case ndbuf::RVectorType::kInteger: return 4;
-    case ndbuf::RVectorType::kComplex: return 16;
+    case ndbuf::RVectorType::kInteger:
+      return 4;
+    case ndbuf::RVectorType::kComplex:
+      return 16;
     case ndbuf::RVectorType::kDouble:
-    case ndbuf::RVectorType::kInteger64: break;
+    case ndbuf::RVectorType::kInteger64:
+      break;
   }
   return 8;
 }
@@ -187,7 +198,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   REQUIRE(nbytes == 0 || std::memcmp(back.data(), bytes, static_cast<size_t>(nbytes)) == 0);
   // Through the other order and back: the same buffer.
   ndbuf::copy_to_dense(t, back.data(), other);
-  const ndbuf::Tensor again = ndbuf::buffer_from_bytes(back.data(), nbytes, dtype, shape, other, {});
+  const ndbuf::Tensor again =
+      ndbuf::buffer_from_bytes(back.data(), nbytes, dtype, shape, other, {});
   std::vector<uint8_t> twice(static_cast<size_t>(nbytes) + 1);
   ndbuf::copy_to_dense(again, twice.data(), order);
   REQUIRE(nbytes == 0 || std::memcmp(twice.data(), bytes, static_cast<size_t>(nbytes)) == 0);

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "ndbuf/error.hpp"
-#include "ndbuf/safetensors.hpp"
+#include "ndbuf/base/error.hpp"
+#include "ndbuf/io/safetensors.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // An allocation of exactly `size` bytes, so that AddressSanitizer sees any overread.

@@ -7,12 +7,12 @@
 #include <cstring>
 #include <vector>
 
-#include "ndbuf/compare.hpp"
-#include "ndbuf/convert.hpp"
-#include "ndbuf/error.hpp"
-#include "ndbuf/format_nested.hpp"
-#include "ndbuf/harray.hpp"
-#include "ndbuf/slice.hpp"
+#include "ndbuf/base/error.hpp"
+#include "ndbuf/convert/convert.hpp"
+#include "ndbuf/format/format_nested.hpp"
+#include "ndbuf/harray/compare.hpp"
+#include "ndbuf/harray/harray.hpp"
+#include "ndbuf/harray/slice.hpp"
 
 namespace {
 

@@ -1,7 +1,7 @@
 // The compile pipeline and the public API of ndbuf/program.hpp.
 #include "program/exec/compile.hpp"
 
-#include "ndbuf/program.hpp"
+#include "ndbuf/program/program.hpp"
 #include "program/exec/builders.hpp"
 #include "program/text/parser.hpp"
 #include "program/verify/verifier.hpp"

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "ndbuf/tensor.hpp"
+#include "ndbuf/memory/tensor.hpp"
 #include "program/ir/location.hpp"
 #include "program/ir/type.hpp"
 

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "ndbuf/error.hpp"
+#include "ndbuf/base/error.hpp"
 
 namespace ndbuf::program {
 

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "ndbuf/dtype.hpp"
-#include "ndbuf/shape.hpp"
+#include "ndbuf/base/dtype.hpp"
+#include "ndbuf/base/shape.hpp"
 
 namespace ndbuf::program {
 

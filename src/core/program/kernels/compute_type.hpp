@@ -5,7 +5,7 @@
 #include <complex>
 #include <type_traits>
 
-#include "ndbuf/dtype.hpp"
+#include "ndbuf/base/dtype.hpp"
 
 namespace ndbuf::program {
 

@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "ndbuf/parallel.hpp"
+#include "ndbuf/memory/parallel.hpp"
 #include "program/kernels/element_cast.hpp"
 #include "program/kernels/fast_combine.hpp"
 #include "program/kernels/kernel_values.hpp"
@@ -111,18 +111,30 @@ void contract(const Tensor& lhs, const Tensor& rhs, const DotSide& l, const DotS
   pack(lhs, lhs_order, a.get());
   pack(rhs, rhs_order, b.get());
   auto add = [](A x, A y) -> A {
-    if constexpr (kPred) return x || y; else return add_values(x, y);
+    if constexpr (kPred)
+      return x || y;
+    else
+      return add_values(x, y);
   };
   auto mul = [](A x, A y) -> A {
-    if constexpr (kPred) return x && y; else return multiply_values(x, y);
+    if constexpr (kPred)
+      return x && y;
+    else
+      return multiply_values(x, y);
   };
   const int64_t bytes = static_cast<int64_t>(sizeof(A)) * std::max<int64_t>(1, k * n);
-  for_each_block(batch * m, bytes, [&](int64_t begin, int64_t end) {
-    multiply_rows(a.get(), b.get(), c.get(), m, k, n, begin, end, add, mul);
-  }, std::max<int64_t>(1, k * n));
+  for_each_block(
+      batch * m, bytes,
+      [&](int64_t begin, int64_t end) {
+        multiply_rows(a.get(), b.get(), c.get(), m, k, n, begin, end, add, mul);
+      },
+      std::max<int64_t>(1, k * n));
   T* out = static_cast<T*>(result.data());
   for (int64_t i = 0; i < result.numel(); ++i) {
-    if constexpr (kPred) out[i] = c[i] ? 1 : 0; else out[i] = store<T>(c[i]);
+    if constexpr (kPred)
+      out[i] = c[i] ? 1 : 0;
+    else
+      out[i] = store<T>(c[i]);
   }
 }
 
@@ -145,10 +157,10 @@ void check_matching_sizes(const Tensor& lhs, const Tensor& rhs, const std::vecto
 
 Tensor dot_general(const Tensor& lhs, const Tensor& rhs, const DotDimensions& dims,
                    DType result_dtype) {
-  const DotSide l = split_dims(lhs.rank(), dims.lhs_batching_dimensions,
-                               dims.lhs_contracting_dimensions, "lhs");
-  const DotSide r = split_dims(rhs.rank(), dims.rhs_batching_dimensions,
-                               dims.rhs_contracting_dimensions, "rhs");
+  const DotSide l =
+      split_dims(lhs.rank(), dims.lhs_batching_dimensions, dims.lhs_contracting_dimensions, "lhs");
+  const DotSide r =
+      split_dims(rhs.rank(), dims.rhs_batching_dimensions, dims.rhs_contracting_dimensions, "rhs");
   check_matching_sizes(lhs, rhs, l.batch, r.batch, "batching");
   check_matching_sizes(lhs, rhs, l.contracting, r.contracting, "contracting");
   Shape shape;
@@ -156,9 +168,7 @@ Tensor dot_general(const Tensor& lhs, const Tensor& rhs, const DotDimensions& di
   for (int64_t d : l.free) shape.push_back(lhs.shape()[d]);
   for (int64_t d : r.free) shape.push_back(rhs.shape()[d]);
   Tensor result = Tensor::allocate(result_dtype, shape, Order::kRowMajor);
-  dispatch(result_dtype, [&](auto tag) {
-    contract<decltype(tag)::value>(lhs, rhs, l, r, result);
-  });
+  dispatch(result_dtype, [&](auto tag) { contract<decltype(tag)::value>(lhs, rhs, l, r, result); });
   return result;
 }
 

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "ndbuf/dtype.hpp"
-#include "ndbuf/tensor.hpp"
+#include "ndbuf/base/dtype.hpp"
+#include "ndbuf/memory/tensor.hpp"
 
 namespace ndbuf::program {
 

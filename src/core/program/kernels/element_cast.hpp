@@ -7,7 +7,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "ndbuf/dtype.hpp"
+#include "ndbuf/base/dtype.hpp"
 #include "program/kernels/compute_type.hpp"
 
 namespace ndbuf::program {

@@ -14,11 +14,16 @@ void with_cell(size_t itemsize, F&& f) {
     unsigned char bytes[16];
   };
   switch (itemsize) {
-    case 1: return f(uint8_t{});
-    case 2: return f(uint16_t{});
-    case 4: return f(uint32_t{});
-    case 8: return f(uint64_t{});
-    default: return f(Cell16{});
+    case 1:
+      return f(uint8_t{});
+    case 2:
+      return f(uint16_t{});
+    case 4:
+      return f(uint32_t{});
+    case 8:
+      return f(uint64_t{});
+    default:
+      return f(Cell16{});
   }
 }
 

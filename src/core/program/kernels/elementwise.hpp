@@ -6,31 +6,78 @@
 #include <optional>
 #include <string_view>
 
-#include "ndbuf/dtype.hpp"
-#include "ndbuf/shape.hpp"
-#include "ndbuf/tensor.hpp"
+#include "ndbuf/base/dtype.hpp"
+#include "ndbuf/base/shape.hpp"
+#include "ndbuf/memory/tensor.hpp"
 
 namespace ndbuf::program {
 
 // One operand in, one result out (same shape). The result dtype is the operand's except for
 // abs / real / imag of complex (the real part type) and the predicates (pred).
 enum class UnaryOp : uint8_t {
-  kNegate, kAbs, kSign, kNot, kPopcnt, kCountLeadingZeros,
-  kExponential, kExponentialMinusOne, kLog, kLogPlusOne, kLogistic,
-  kSqrt, kRsqrt, kCbrt, kSquare,
-  kSine, kCosine, kTan, kTanh, kSinh, kCosh,
-  kAsin, kAcos, kAtan, kAsinh, kAcosh, kAtanh,
-  kFloor, kCeil, kRoundNearestEven, kRoundNearestAfz,
-  kIsFinite, kIsInf, kIsPosInf, kIsNegInf,
-  kReal, kImag,
-  kErf, kErfc, kErfInv, kLgamma, kDigamma,
+  kNegate,
+  kAbs,
+  kSign,
+  kNot,
+  kPopcnt,
+  kCountLeadingZeros,
+  kExponential,
+  kExponentialMinusOne,
+  kLog,
+  kLogPlusOne,
+  kLogistic,
+  kSqrt,
+  kRsqrt,
+  kCbrt,
+  kSquare,
+  kSine,
+  kCosine,
+  kTan,
+  kTanh,
+  kSinh,
+  kCosh,
+  kAsin,
+  kAcos,
+  kAtan,
+  kAsinh,
+  kAcosh,
+  kAtanh,
+  kFloor,
+  kCeil,
+  kRoundNearestEven,
+  kRoundNearestAfz,
+  kIsFinite,
+  kIsInf,
+  kIsPosInf,
+  kIsNegInf,
+  kReal,
+  kImag,
+  kErf,
+  kErfc,
+  kErfInv,
+  kLgamma,
+  kDigamma,
 };
 
 // Two operands of one shape and dtype in; the result has that dtype, except kComplex
 // (f32 -> c64, f64 -> c128).
 enum class BinaryOp : uint8_t {
-  kAdd, kSubtract, kMultiply, kDivide, kRemainder, kPower, kMaximum, kMinimum, kAtan2,
-  kAnd, kOr, kXor, kShiftLeft, kShiftRightArithmetic, kShiftRightLogical, kComplex,
+  kAdd,
+  kSubtract,
+  kMultiply,
+  kDivide,
+  kRemainder,
+  kPower,
+  kMaximum,
+  kMinimum,
+  kAtan2,
+  kAnd,
+  kOr,
+  kXor,
+  kShiftLeft,
+  kShiftRightArithmetic,
+  kShiftRightLogical,
+  kComplex,
 };
 
 enum class CompareDirection : uint8_t { kEQ, kNE, kGE, kGT, kLE, kLT };
@@ -62,8 +109,7 @@ void check_compare_type(CompareType type, DType dtype);
 Tensor unary(UnaryOp op, const Tensor& x, DType result);
 Tensor binary(BinaryOp op, const Tensor& lhs, const Tensor& rhs, DType result);
 // pred result. Complex operands compare (real, imag) lexicographically.
-Tensor compare(CompareDirection direction, CompareType type, const Tensor& lhs,
-               const Tensor& rhs);
+Tensor compare(CompareDirection direction, CompareType type, const Tensor& lhs, const Tensor& rhs);
 // `pred` is pred-typed, of the operands' shape or 0-d.
 Tensor select(const Tensor& pred, const Tensor& on_true, const Tensor& on_false);
 // min(max(x, min), max); `min` and `max` are of x's shape or 0-d.

@@ -17,9 +17,12 @@ Tensor pred_binary(BinaryOp op, const Tensor& a, const Tensor& b) {
   switch (op) {
     case BinaryOp::kAnd:
     case BinaryOp::kMultiply:
-    case BinaryOp::kMinimum: return logic([](uint8_t u, uint8_t v) { return uint8_t(u & v); });
-    case BinaryOp::kXor: return logic([](uint8_t u, uint8_t v) { return uint8_t(u ^ v); });
-    default: break;
+    case BinaryOp::kMinimum:
+      return logic([](uint8_t u, uint8_t v) { return uint8_t(u & v); });
+    case BinaryOp::kXor:
+      return logic([](uint8_t u, uint8_t v) { return uint8_t(u ^ v); });
+    default:
+      break;
   }
   return logic([](uint8_t u, uint8_t v) { return uint8_t(u | v); });  // or, add, maximum
 }
@@ -28,23 +31,36 @@ template <class T>
 Tensor integer_binary(BinaryOp op, const Tensor& a, const Tensor& b) {
   const auto same = [&](auto f) { return map_binary<T, T>(a, b, a.dtype(), f); };
   switch (op) {
-    case BinaryOp::kAdd: return same([](T u, T v) { return wrap_add(u, v); });
-    case BinaryOp::kSubtract: return same([](T u, T v) { return wrap_sub(u, v); });
-    case BinaryOp::kMultiply: return same([](T u, T v) { return wrap_mul(u, v); });
-    case BinaryOp::kDivide: return same([](T u, T v) { return int_divide(u, v); });
-    case BinaryOp::kRemainder: return same([](T u, T v) { return int_remainder(u, v); });
-    case BinaryOp::kPower: return same([](T u, T v) { return int_power(u, v); });
-    case BinaryOp::kMaximum: return same([](T u, T v) { return u < v ? v : u; });
-    case BinaryOp::kMinimum: return same([](T u, T v) { return v < u ? v : u; });
-    case BinaryOp::kAnd: return same([](T u, T v) { return static_cast<T>(u & v); });
-    case BinaryOp::kOr: return same([](T u, T v) { return static_cast<T>(u | v); });
-    case BinaryOp::kXor: return same([](T u, T v) { return static_cast<T>(u ^ v); });
-    case BinaryOp::kShiftLeft: return same([](T u, T v) { return shift_left(u, v); });
+    case BinaryOp::kAdd:
+      return same([](T u, T v) { return wrap_add(u, v); });
+    case BinaryOp::kSubtract:
+      return same([](T u, T v) { return wrap_sub(u, v); });
+    case BinaryOp::kMultiply:
+      return same([](T u, T v) { return wrap_mul(u, v); });
+    case BinaryOp::kDivide:
+      return same([](T u, T v) { return int_divide(u, v); });
+    case BinaryOp::kRemainder:
+      return same([](T u, T v) { return int_remainder(u, v); });
+    case BinaryOp::kPower:
+      return same([](T u, T v) { return int_power(u, v); });
+    case BinaryOp::kMaximum:
+      return same([](T u, T v) { return u < v ? v : u; });
+    case BinaryOp::kMinimum:
+      return same([](T u, T v) { return v < u ? v : u; });
+    case BinaryOp::kAnd:
+      return same([](T u, T v) { return static_cast<T>(u & v); });
+    case BinaryOp::kOr:
+      return same([](T u, T v) { return static_cast<T>(u | v); });
+    case BinaryOp::kXor:
+      return same([](T u, T v) { return static_cast<T>(u ^ v); });
+    case BinaryOp::kShiftLeft:
+      return same([](T u, T v) { return shift_left(u, v); });
     case BinaryOp::kShiftRightArithmetic:
       return same([](T u, T v) { return shift_right_arithmetic(u, v); });
     case BinaryOp::kShiftRightLogical:
       return same([](T u, T v) { return shift_right_logical(u, v); });
-    default: break;
+    default:
+      break;
   }
   fail_dtype(op_name(op), a.dtype());  // atan2, complex: excluded by binary_result_dtype()
 }

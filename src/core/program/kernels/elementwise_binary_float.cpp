@@ -15,17 +15,27 @@ Tensor float_binary(BinaryOp op, const Tensor& a, const Tensor& b, DType out) {
   using C = Compute<T>;
   const auto same = [&](auto f) { return map_binary<T, T>(a, b, out, f); };
   switch (op) {
-    case BinaryOp::kAdd: return same([](C u, C v) { return u + v; });
-    case BinaryOp::kSubtract: return same([](C u, C v) { return u - v; });
-    case BinaryOp::kMultiply: return same([](C u, C v) { return u * v; });
-    case BinaryOp::kDivide: return same([](C u, C v) { return u / v; });
+    case BinaryOp::kAdd:
+      return same([](C u, C v) { return u + v; });
+    case BinaryOp::kSubtract:
+      return same([](C u, C v) { return u - v; });
+    case BinaryOp::kMultiply:
+      return same([](C u, C v) { return u * v; });
+    case BinaryOp::kDivide:
+      return same([](C u, C v) { return u / v; });
     // fmod: lhs - trunc(lhs / rhs) * rhs computed exactly, the sign of the dividend (spec).
-    case BinaryOp::kRemainder: return same([](C u, C v) { return std::fmod(u, v); });
-    case BinaryOp::kPower: return same([](C u, C v) { return std::pow(u, v); });
-    case BinaryOp::kMaximum: return same([](C u, C v) { return float_maximum(u, v); });
-    case BinaryOp::kMinimum: return same([](C u, C v) { return float_minimum(u, v); });
-    case BinaryOp::kAtan2: return same([](C u, C v) { return std::atan2(u, v); });
-    default: break;
+    case BinaryOp::kRemainder:
+      return same([](C u, C v) { return std::fmod(u, v); });
+    case BinaryOp::kPower:
+      return same([](C u, C v) { return std::pow(u, v); });
+    case BinaryOp::kMaximum:
+      return same([](C u, C v) { return float_maximum(u, v); });
+    case BinaryOp::kMinimum:
+      return same([](C u, C v) { return float_minimum(u, v); });
+    case BinaryOp::kAtan2:
+      return same([](C u, C v) { return std::atan2(u, v); });
+    default:
+      break;
   }
   // kComplex: the parts become one complex element.
   using Z = std::complex<C>;
@@ -37,16 +47,25 @@ Tensor complex_binary(BinaryOp op, const Tensor& a, const Tensor& b) {
   using Z = std::complex<R>;
   const auto same = [&](auto f) { return map_binary<Z, Z>(a, b, a.dtype(), f); };
   switch (op) {
-    case BinaryOp::kAdd: return same([](Z u, Z v) { return u + v; });
-    case BinaryOp::kSubtract: return same([](Z u, Z v) { return u - v; });
-    case BinaryOp::kMultiply: return same([](Z u, Z v) { return u * v; });
-    case BinaryOp::kDivide: return same([](Z u, Z v) { return u / v; });
-    case BinaryOp::kPower: return same([](Z u, Z v) { return std::pow(u, v); });
-    case BinaryOp::kAtan2: return same([](Z u, Z v) { return complex_atan2(u, v); });
+    case BinaryOp::kAdd:
+      return same([](Z u, Z v) { return u + v; });
+    case BinaryOp::kSubtract:
+      return same([](Z u, Z v) { return u - v; });
+    case BinaryOp::kMultiply:
+      return same([](Z u, Z v) { return u * v; });
+    case BinaryOp::kDivide:
+      return same([](Z u, Z v) { return u / v; });
+    case BinaryOp::kPower:
+      return same([](Z u, Z v) { return std::pow(u, v); });
+    case BinaryOp::kAtan2:
+      return same([](Z u, Z v) { return complex_atan2(u, v); });
     // Lexicographic (real, imag) order; ties keep the left operand.
-    case BinaryOp::kMaximum: return same([](Z u, Z v) { return complex_less(u, v) ? v : u; });
-    case BinaryOp::kMinimum: return same([](Z u, Z v) { return complex_less(v, u) ? v : u; });
-    default: break;
+    case BinaryOp::kMaximum:
+      return same([](Z u, Z v) { return complex_less(u, v) ? v : u; });
+    case BinaryOp::kMinimum:
+      return same([](Z u, Z v) { return complex_less(v, u) ? v : u; });
+    default:
+      break;
   }
   fail_dtype(op_name(op), a.dtype());  // remainder and the bitwise ops
 }

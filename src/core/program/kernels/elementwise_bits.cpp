@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "ndbuf/error.hpp"
+#include "ndbuf/base/error.hpp"
 #include "program/kernels/elementwise.hpp"
 #include "program/kernels/elementwise_loop.hpp"
 
@@ -137,10 +137,14 @@ Tensor reduce_precision(const Tensor& x, int exponent_bits, int mantissa_bits) {
     return out;
   };
   switch (x.dtype()) {
-    case DType::kF16: return run(Half{}, uint16_t{}, 5, 10);
-    case DType::kBF16: return run(BFloat16{}, uint16_t{}, 8, 7);
-    case DType::kF32: return run(float{}, uint32_t{}, 8, 23);
-    default: return run(double{}, uint64_t{}, 11, 52);
+    case DType::kF16:
+      return run(Half{}, uint16_t{}, 5, 10);
+    case DType::kBF16:
+      return run(BFloat16{}, uint16_t{}, 8, 7);
+    case DType::kF32:
+      return run(float{}, uint32_t{}, 8, 23);
+    default:
+      return run(double{}, uint64_t{}, 11, 52);
   }
 }
 

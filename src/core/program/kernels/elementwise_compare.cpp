@@ -3,7 +3,7 @@
 #include <string>
 #include <type_traits>
 
-#include "ndbuf/error.hpp"
+#include "ndbuf/base/error.hpp"
 #include "program/kernels/elementwise.hpp"
 #include "program/kernels/elementwise_loop.hpp"
 #include "program/kernels/elementwise_scalar.hpp"
@@ -18,12 +18,18 @@ template <class F>
 Tensor compare_with(CompareDirection direction, const Tensor& a, const Tensor& b, F compare3) {
   // compare3(u, v, direction-specific functor) keeps one loop per direction.
   switch (direction) {
-    case CompareDirection::kEQ: return compare3(a, b, [](auto u, auto v) { return u == v; });
-    case CompareDirection::kNE: return compare3(a, b, [](auto u, auto v) { return u != v; });
-    case CompareDirection::kGE: return compare3(a, b, [](auto u, auto v) { return u >= v; });
-    case CompareDirection::kGT: return compare3(a, b, [](auto u, auto v) { return u > v; });
-    case CompareDirection::kLE: return compare3(a, b, [](auto u, auto v) { return u <= v; });
-    case CompareDirection::kLT: break;
+    case CompareDirection::kEQ:
+      return compare3(a, b, [](auto u, auto v) { return u == v; });
+    case CompareDirection::kNE:
+      return compare3(a, b, [](auto u, auto v) { return u != v; });
+    case CompareDirection::kGE:
+      return compare3(a, b, [](auto u, auto v) { return u >= v; });
+    case CompareDirection::kGT:
+      return compare3(a, b, [](auto u, auto v) { return u > v; });
+    case CompareDirection::kLE:
+      return compare3(a, b, [](auto u, auto v) { return u <= v; });
+    case CompareDirection::kLT:
+      break;
   }
   return compare3(a, b, [](auto u, auto v) { return u < v; });
 }
@@ -70,16 +76,15 @@ void check_pred(const char* op, const char* what, const Tensor& t) {
 // A bound of clamp or the predicate of select: of the operand's shape, or 0-d (broadcast).
 void check_shape_or_scalar(const char* op, const char* what, const Tensor& t, const Shape& shape) {
   if (t.rank() != 0 && t.shape() != shape) {
-    fail(ErrorKind::kInvalidArgument,
-         std::string(op) + " needs " + what + " of shape " + shape_to_tuple(shape) +
-             " or a scalar, not " + shape_to_tuple(t.shape()) + ".");
+    fail(ErrorKind::kInvalidArgument, std::string(op) + " needs " + what + " of shape " +
+                                          shape_to_tuple(shape) + " or a scalar, not " +
+                                          shape_to_tuple(t.shape()) + ".");
   }
 }
 
 }  // namespace
 
-Tensor compare(CompareDirection direction, CompareType type, const Tensor& lhs,
-               const Tensor& rhs) {
+Tensor compare(CompareDirection direction, CompareType type, const Tensor& lhs, const Tensor& rhs) {
   detail::check_same_dtype("stablehlo.compare", lhs, rhs);
   detail::check_same_shape("stablehlo.compare", lhs, rhs);
   check_compare_type(type, lhs.dtype());
@@ -101,7 +106,8 @@ Tensor select(const Tensor& pred, const Tensor& on_true, const Tensor& on_false)
     const Operand<uint8_t> p = detail::read_operand<uint8_t>(pred, shape);
     const Operand<T> t = detail::read_operand<T>(on_true, shape);
     const Operand<T> f = detail::read_operand<T>(on_false, shape);
-    detail::map_into<T>(out, [](uint8_t c, T u, T v) { return c ? u : v; }, false, p, t, f);
+    detail::map_into<T>(
+        out, [](uint8_t c, T u, T v) { return c ? u : v; }, false, p, t, f);
     return out;
   });
 }

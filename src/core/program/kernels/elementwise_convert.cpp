@@ -44,9 +44,9 @@ double integer_to_double_odd(I v) {
 template <class I>
 I saturate_to_integer(double d) {
   if (std::isnan(d)) return 0;
-  constexpr int kDigits = std::numeric_limits<I>::digits;  // 63 for i64, 64 for ui64
+  constexpr int kDigits = std::numeric_limits<I>::digits;   // 63 for i64, 64 for ui64
   const double upper = std::ldexp(1.0, kDigits);            // max + 1, exact in double
-  const double lower = std::is_signed_v<I> ? -upper : 0.0;   // min, exact in double
+  const double lower = std::is_signed_v<I> ? -upper : 0.0;  // min, exact in double
   const double t = std::trunc(d);
   if (t >= upper) return std::numeric_limits<I>::max();
   if (t <= lower) return std::numeric_limits<I>::min();
@@ -71,19 +71,27 @@ auto real_to_real(typename ElementType<From>::type v) {
   } else if constexpr (std::is_integral_v<T>) {
     return saturate_to_integer<T>(to_double_value(v));
   } else if constexpr (std::is_integral_v<F>) {
-    if constexpr (std::is_same_v<T, Half>) return to_half(integer_to_double_odd(v));
-    else if constexpr (std::is_same_v<T, BFloat16>) return to_bfloat16(integer_to_double_odd(v));
-    else return static_cast<T>(v);  // one correctly rounded conversion
+    if constexpr (std::is_same_v<T, Half>)
+      return to_half(integer_to_double_odd(v));
+    else if constexpr (std::is_same_v<T, BFloat16>)
+      return to_bfloat16(integer_to_double_odd(v));
+    else
+      return static_cast<T>(v);  // one correctly rounded conversion
   } else {
     const double d = to_double_value(v);  // exact widening
-    if constexpr (std::is_same_v<T, Half>) return to_half(d);
-    else if constexpr (std::is_same_v<T, BFloat16>) return to_bfloat16(d);
-    else return static_cast<T>(d);
+    if constexpr (std::is_same_v<T, Half>)
+      return to_half(d);
+    else if constexpr (std::is_same_v<T, BFloat16>)
+      return to_bfloat16(d);
+    else
+      return static_cast<T>(d);
   }
 }
 
-template <DType D> constexpr bool kComplexDType = D == DType::kC64 || D == DType::kC128;
-template <DType D> constexpr DType kPartDType = D == DType::kC64 ? DType::kF32 : DType::kF64;
+template <DType D>
+constexpr bool kComplexDType = D == DType::kC64 || D == DType::kC128;
+template <DType D>
+constexpr DType kPartDType = D == DType::kC64 ? DType::kF32 : DType::kF64;
 
 template <DType To, DType From>
 auto convert_value(typename ElementType<From>::type v) {
@@ -111,7 +119,8 @@ Tensor convert(const Tensor& x, DType to) {
       using F = typename decltype(from_tag)::type;
       Tensor out = Tensor::allocate(to, x.shape(), Order::kRowMajor);
       const detail::Operand<F> in = detail::read_operand<F>(x, x.shape());
-      detail::map_into<T>(out, [](F v) { return T(convert_value<kTo, kFrom>(v)); }, false, in);
+      detail::map_into<T>(
+          out, [](F v) { return T(convert_value<kTo, kFrom>(v)); }, false, in);
       return out;
     });
   });

@@ -2,7 +2,7 @@
 // the family. Operand dtypes and the result dtype are already validated by the callers.
 #pragma once
 
-#include "ndbuf/tensor.hpp"
+#include "ndbuf/memory/tensor.hpp"
 #include "program/kernels/elementwise.hpp"
 
 namespace ndbuf::program::detail {

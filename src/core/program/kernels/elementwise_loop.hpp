@@ -9,11 +9,11 @@
 #include <utility>
 #include <vector>
 
-#include "ndbuf/dtype.hpp"
-#include "ndbuf/half.hpp"
-#include "ndbuf/parallel.hpp"
-#include "ndbuf/shape.hpp"
-#include "ndbuf/tensor.hpp"
+#include "ndbuf/base/dtype.hpp"
+#include "ndbuf/base/half.hpp"
+#include "ndbuf/base/shape.hpp"
+#include "ndbuf/memory/parallel.hpp"
+#include "ndbuf/memory/tensor.hpp"
 #include "program/kernels/compute_type.hpp"
 
 namespace ndbuf::program::detail {

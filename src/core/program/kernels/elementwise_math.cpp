@@ -1,8 +1,8 @@
 // erf_inv and digamma in double precision (the float types compute through them).
+#include "program/kernels/elementwise_math.hpp"
+
 #include <cmath>
 #include <limits>
-
-#include "program/kernels/elementwise_math.hpp"
 
 namespace ndbuf::program::detail {
 namespace {
@@ -60,10 +60,10 @@ double digamma(double x) {
   const double inv2 = 1 / (x * x);
   // ln x - 1/(2x) - sum B_2k / (2k x^2k), k = 1..6.
   const double series =
-      inv2 * (1.0 / 12 -
-              inv2 * (1.0 / 120 -
-                      inv2 * (1.0 / 252 - inv2 * (1.0 / 240 - inv2 * (1.0 / 132 -
-                                                                        inv2 * 691.0 / 32760)))));
+      inv2 *
+      (1.0 / 12 - inv2 * (1.0 / 120 -
+                          inv2 * (1.0 / 252 -
+                                  inv2 * (1.0 / 240 - inv2 * (1.0 / 132 - inv2 * 691.0 / 32760)))));
   return result + std::log(x) - 0.5 / x - series;
 }
 

@@ -3,7 +3,7 @@
 #include <string>
 #include <utility>
 
-#include "ndbuf/error.hpp"
+#include "ndbuf/base/error.hpp"
 #include "program/kernels/elementwise.hpp"
 #include "program/kernels/elementwise_loop.hpp"
 
@@ -76,7 +76,7 @@ constexpr std::array<std::pair<BinaryOp, std::string_view>, 16> kBinaryNames = {
 
 constexpr std::array<std::string_view, 6> kDirectionNames = {"EQ", "NE", "GE", "GT", "LE", "LT"};
 constexpr std::array<std::string_view, 4> kCompareTypeNames = {"FLOAT", "TOTALORDER", "SIGNED",
-                                                                "UNSIGNED"};
+                                                               "UNSIGNED"};
 
 bool is_signed_int(DType d) { return dtype_info(d).cls == DTypeClass::kSigned; }
 bool is_pred(DType d) { return d == DType::kPred; }
@@ -93,12 +93,16 @@ DType part_dtype(DType d) {
 bool unary_allows(UnaryOp op, DType d) {
   switch (op) {
     case UnaryOp::kNegate:
-    case UnaryOp::kSquare: return is_numeric(d);
+    case UnaryOp::kSquare:
+      return is_numeric(d);
     case UnaryOp::kAbs:
-    case UnaryOp::kSign: return is_signed_int(d) || is_float_or_complex(d);
-    case UnaryOp::kNot: return is_pred(d) || is_integer(d);
+    case UnaryOp::kSign:
+      return is_signed_int(d) || is_float_or_complex(d);
+    case UnaryOp::kNot:
+      return is_pred(d) || is_integer(d);
     case UnaryOp::kPopcnt:
-    case UnaryOp::kCountLeadingZeros: return is_integer(d);
+    case UnaryOp::kCountLeadingZeros:
+      return is_integer(d);
     case UnaryOp::kFloor:
     case UnaryOp::kCeil:
     case UnaryOp::kRoundNearestEven:
@@ -111,8 +115,10 @@ bool unary_allows(UnaryOp op, DType d) {
     case UnaryOp::kErfc:
     case UnaryOp::kErfInv:
     case UnaryOp::kLgamma:
-    case UnaryOp::kDigamma: return is_floating(d);
-    default: return is_float_or_complex(d);  // the analytic functions, real, imag
+    case UnaryOp::kDigamma:
+      return is_floating(d);
+    default:
+      return is_float_or_complex(d);  // the analytic functions, real, imag
   }
 }
 
@@ -155,12 +161,15 @@ DType unary_result_dtype(UnaryOp op, DType operand) {
   switch (op) {
     case UnaryOp::kAbs:
     case UnaryOp::kReal:
-    case UnaryOp::kImag: return part_dtype(operand);
+    case UnaryOp::kImag:
+      return part_dtype(operand);
     case UnaryOp::kIsFinite:
     case UnaryOp::kIsInf:
     case UnaryOp::kIsPosInf:
-    case UnaryOp::kIsNegInf: return DType::kPred;
-    default: return operand;
+    case UnaryOp::kIsNegInf:
+      return DType::kPred;
+    default:
+      return operand;
   }
 }
 
@@ -176,20 +185,34 @@ DType binary_result_dtype(BinaryOp op, DType lhs, DType rhs) {
     case BinaryOp::kAdd:
     case BinaryOp::kMultiply:
     case BinaryOp::kMaximum:
-    case BinaryOp::kMinimum: allowed = true; break;
+    case BinaryOp::kMinimum:
+      allowed = true;
+      break;
     case BinaryOp::kSubtract:
     case BinaryOp::kDivide:
-    case BinaryOp::kPower: allowed = is_numeric(lhs); break;
+    case BinaryOp::kPower:
+      allowed = is_numeric(lhs);
+      break;
     // Complex remainder is left undefined by the spec ("TBD").
-    case BinaryOp::kRemainder: allowed = is_integer(lhs) || is_floating(lhs); break;
-    case BinaryOp::kAtan2: allowed = is_float_or_complex(lhs); break;
+    case BinaryOp::kRemainder:
+      allowed = is_integer(lhs) || is_floating(lhs);
+      break;
+    case BinaryOp::kAtan2:
+      allowed = is_float_or_complex(lhs);
+      break;
     case BinaryOp::kAnd:
     case BinaryOp::kOr:
-    case BinaryOp::kXor: allowed = is_pred(lhs) || is_integer(lhs); break;
+    case BinaryOp::kXor:
+      allowed = is_pred(lhs) || is_integer(lhs);
+      break;
     case BinaryOp::kShiftLeft:
     case BinaryOp::kShiftRightArithmetic:
-    case BinaryOp::kShiftRightLogical: allowed = is_integer(lhs); break;
-    case BinaryOp::kComplex: allowed = lhs == DType::kF32 || lhs == DType::kF64; break;
+    case BinaryOp::kShiftRightLogical:
+      allowed = is_integer(lhs);
+      break;
+    case BinaryOp::kComplex:
+      allowed = lhs == DType::kF32 || lhs == DType::kF64;
+      break;
   }
   if (!allowed) detail::fail_dtype(name, lhs);
   if (op == BinaryOp::kComplex) return lhs == DType::kF32 ? DType::kC64 : DType::kC128;
@@ -222,18 +245,18 @@ void fail_dtype(std::string_view op, DType dtype) {
 
 void check_same_shape(std::string_view op, const Tensor& lhs, const Tensor& rhs) {
   if (lhs.shape() != rhs.shape()) {
-    fail(ErrorKind::kInvalidArgument,
-         std::string(op) + " needs operands of one shape, not " + shape_to_tuple(lhs.shape()) +
-             " and " + shape_to_tuple(rhs.shape()) + ".");
+    fail(ErrorKind::kInvalidArgument, std::string(op) + " needs operands of one shape, not " +
+                                          shape_to_tuple(lhs.shape()) + " and " +
+                                          shape_to_tuple(rhs.shape()) + ".");
   }
 }
 
 void check_same_dtype(std::string_view op, const Tensor& lhs, const Tensor& rhs) {
   if (lhs.dtype() != rhs.dtype()) {
-    fail(ErrorKind::kInvalidArgument,
-         std::string(op) + " needs operands of one element type, not " +
-             std::string(dtype_name(lhs.dtype())) + " and " +
-             std::string(dtype_name(rhs.dtype())) + ".");
+    fail(ErrorKind::kInvalidArgument, std::string(op) +
+                                          " needs operands of one element type, not " +
+                                          std::string(dtype_name(lhs.dtype())) + " and " +
+                                          std::string(dtype_name(rhs.dtype())) + ".");
   }
 }
 

@@ -18,10 +18,22 @@ template <class T>
 using Wide = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
 
 // Two's complement wrap-around, computed without signed overflow.
-template <class T> inline T wrap_add(T a, T b) { return static_cast<T>(Wide<T>(a) + Wide<T>(b)); }
-template <class T> inline T wrap_sub(T a, T b) { return static_cast<T>(Wide<T>(a) - Wide<T>(b)); }
-template <class T> inline T wrap_mul(T a, T b) { return static_cast<T>(Wide<T>(a) * Wide<T>(b)); }
-template <class T> inline T wrap_neg(T a) { return static_cast<T>(Wide<T>(0) - Wide<T>(a)); }
+template <class T>
+inline T wrap_add(T a, T b) {
+  return static_cast<T>(Wide<T>(a) + Wide<T>(b));
+}
+template <class T>
+inline T wrap_sub(T a, T b) {
+  return static_cast<T>(Wide<T>(a) - Wide<T>(b));
+}
+template <class T>
+inline T wrap_mul(T a, T b) {
+  return static_cast<T>(Wide<T>(a) * Wide<T>(b));
+}
+template <class T>
+inline T wrap_neg(T a) {
+  return static_cast<T>(Wide<T>(0) - Wide<T>(a));
+}
 
 // XLA's integer division: x / 0 has all bits set (-1 signed, the maximum unsigned) and
 // INT_MIN / -1 wraps to INT_MIN; otherwise C++'s truncating division.

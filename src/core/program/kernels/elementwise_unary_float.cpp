@@ -23,12 +23,18 @@ Tensor float_unary_other(UnaryOp op, const Tensor& x, DType out) {
   using C = Compute<T>;
   const auto pred = [&](auto f) { return map_unary<uint8_t, T>(x, out, f); };
   switch (op) {
-    case UnaryOp::kIsFinite: return pred([](C v) { return std::isfinite(v); });
-    case UnaryOp::kIsInf: return pred([](C v) { return std::isinf(v); });
-    case UnaryOp::kIsPosInf: return pred([](C v) { return v == std::numeric_limits<C>::infinity(); });
-    case UnaryOp::kIsNegInf: return pred([](C v) { return v == -std::numeric_limits<C>::infinity(); });
-    case UnaryOp::kImag: return map_unary<T, T>(x, out, [](C) { return C(0); });
-    default: break;
+    case UnaryOp::kIsFinite:
+      return pred([](C v) { return std::isfinite(v); });
+    case UnaryOp::kIsInf:
+      return pred([](C v) { return std::isinf(v); });
+    case UnaryOp::kIsPosInf:
+      return pred([](C v) { return v == std::numeric_limits<C>::infinity(); });
+    case UnaryOp::kIsNegInf:
+      return pred([](C v) { return v == -std::numeric_limits<C>::infinity(); });
+    case UnaryOp::kImag:
+      return map_unary<T, T>(x, out, [](C) { return C(0); });
+    default:
+      break;
   }
   // kReal (and kAbs, whose result for reals is the operand's type as well) never reach here.
   return map_unary<T, T>(x, out, [](C v) { return v; });
@@ -40,44 +46,78 @@ Tensor float_unary_same(UnaryOp op, const Tensor& x, DType out) {
   using C = Compute<T>;
   const auto same = [&](auto f) { return map_unary<T, T>(x, out, f); };
   switch (op) {
-    case UnaryOp::kNegate: return same([](C v) { return -v; });
-    case UnaryOp::kAbs: return same([](C v) { return std::fabs(v); });
-    case UnaryOp::kSign: return same([](C v) { return float_sign(v); });
-    case UnaryOp::kSquare: return same([](C v) { return v * v; });
-    case UnaryOp::kExponential: return same([](C v) { return std::exp(v); });
-    case UnaryOp::kExponentialMinusOne: return same([](C v) { return std::expm1(v); });
-    case UnaryOp::kLog: return same([](C v) { return std::log(v); });
-    case UnaryOp::kLogPlusOne: return same([](C v) { return std::log1p(v); });
-    case UnaryOp::kLogistic: return same([](C v) { return C(1) / (C(1) + std::exp(-v)); });
-    case UnaryOp::kSqrt: return same([](C v) { return std::sqrt(v); });
-    case UnaryOp::kRsqrt: return same([](C v) { return C(1) / std::sqrt(v); });
-    case UnaryOp::kCbrt: return same([](C v) { return std::cbrt(v); });
-    case UnaryOp::kSine: return same([](C v) { return std::sin(v); });
-    case UnaryOp::kCosine: return same([](C v) { return std::cos(v); });
-    case UnaryOp::kTan: return same([](C v) { return std::tan(v); });
-    case UnaryOp::kTanh: return same([](C v) { return std::tanh(v); });
-    case UnaryOp::kSinh: return same([](C v) { return std::sinh(v); });
-    case UnaryOp::kCosh: return same([](C v) { return std::cosh(v); });
-    case UnaryOp::kAsin: return same([](C v) { return std::asin(v); });
-    case UnaryOp::kAcos: return same([](C v) { return std::acos(v); });
-    case UnaryOp::kAtan: return same([](C v) { return std::atan(v); });
-    case UnaryOp::kAsinh: return same([](C v) { return std::asinh(v); });
-    case UnaryOp::kAcosh: return same([](C v) { return std::acosh(v); });
-    case UnaryOp::kAtanh: return same([](C v) { return std::atanh(v); });
-    case UnaryOp::kFloor: return same([](C v) { return std::floor(v); });
-    case UnaryOp::kCeil: return same([](C v) { return std::ceil(v); });
+    case UnaryOp::kNegate:
+      return same([](C v) { return -v; });
+    case UnaryOp::kAbs:
+      return same([](C v) { return std::fabs(v); });
+    case UnaryOp::kSign:
+      return same([](C v) { return float_sign(v); });
+    case UnaryOp::kSquare:
+      return same([](C v) { return v * v; });
+    case UnaryOp::kExponential:
+      return same([](C v) { return std::exp(v); });
+    case UnaryOp::kExponentialMinusOne:
+      return same([](C v) { return std::expm1(v); });
+    case UnaryOp::kLog:
+      return same([](C v) { return std::log(v); });
+    case UnaryOp::kLogPlusOne:
+      return same([](C v) { return std::log1p(v); });
+    case UnaryOp::kLogistic:
+      return same([](C v) { return C(1) / (C(1) + std::exp(-v)); });
+    case UnaryOp::kSqrt:
+      return same([](C v) { return std::sqrt(v); });
+    case UnaryOp::kRsqrt:
+      return same([](C v) { return C(1) / std::sqrt(v); });
+    case UnaryOp::kCbrt:
+      return same([](C v) { return std::cbrt(v); });
+    case UnaryOp::kSine:
+      return same([](C v) { return std::sin(v); });
+    case UnaryOp::kCosine:
+      return same([](C v) { return std::cos(v); });
+    case UnaryOp::kTan:
+      return same([](C v) { return std::tan(v); });
+    case UnaryOp::kTanh:
+      return same([](C v) { return std::tanh(v); });
+    case UnaryOp::kSinh:
+      return same([](C v) { return std::sinh(v); });
+    case UnaryOp::kCosh:
+      return same([](C v) { return std::cosh(v); });
+    case UnaryOp::kAsin:
+      return same([](C v) { return std::asin(v); });
+    case UnaryOp::kAcos:
+      return same([](C v) { return std::acos(v); });
+    case UnaryOp::kAtan:
+      return same([](C v) { return std::atan(v); });
+    case UnaryOp::kAsinh:
+      return same([](C v) { return std::asinh(v); });
+    case UnaryOp::kAcosh:
+      return same([](C v) { return std::acosh(v); });
+    case UnaryOp::kAtanh:
+      return same([](C v) { return std::atanh(v); });
+    case UnaryOp::kFloor:
+      return same([](C v) { return std::floor(v); });
+    case UnaryOp::kCeil:
+      return same([](C v) { return std::ceil(v); });
     // nearbyint rounds in the current mode, which is to nearest, ties to even (never changed
     // by this library).
-    case UnaryOp::kRoundNearestEven: return same([](C v) { return std::nearbyint(v); });
-    case UnaryOp::kRoundNearestAfz: return same([](C v) { return std::round(v); });
-    case UnaryOp::kErf: return same([](C v) { return std::erf(v); });
-    case UnaryOp::kErfc: return same([](C v) { return std::erfc(v); });
-    case UnaryOp::kErfInv: return same([](C v) { return static_cast<C>(erf_inv(v)); });
-    case UnaryOp::kDigamma: return same([](C v) { return static_cast<C>(digamma(v)); });
+    case UnaryOp::kRoundNearestEven:
+      return same([](C v) { return std::nearbyint(v); });
+    case UnaryOp::kRoundNearestAfz:
+      return same([](C v) { return std::round(v); });
+    case UnaryOp::kErf:
+      return same([](C v) { return std::erf(v); });
+    case UnaryOp::kErfc:
+      return same([](C v) { return std::erfc(v); });
+    case UnaryOp::kErfInv:
+      return same([](C v) { return static_cast<C>(erf_inv(v)); });
+    case UnaryOp::kDigamma:
+      return same([](C v) { return static_cast<C>(digamma(v)); });
     // std::lgamma writes the global `signgam` on common C libraries: one thread only.
     case UnaryOp::kLgamma:
-      return map_unary<T, T>(x, out, [](C v) { return std::lgamma(v); }, true);
-    default: break;
+      return map_unary<T, T>(
+          x, out, [](C v) { return std::lgamma(v); }, true);
+    default:
+      break;
   }
   return float_unary_other<T>(op, x, out);
 }

@@ -24,14 +24,21 @@ template <class T>
 Tensor integer_unary(UnaryOp op, const Tensor& x, DType out) {
   const auto same = [&](auto f) { return map_unary<T, T>(x, out, f); };
   switch (op) {
-    case UnaryOp::kNegate: return same([](T v) { return wrap_neg(v); });
-    case UnaryOp::kSquare: return same([](T v) { return wrap_mul(v, v); });
+    case UnaryOp::kNegate:
+      return same([](T v) { return wrap_neg(v); });
+    case UnaryOp::kSquare:
+      return same([](T v) { return wrap_mul(v, v); });
     // abs(INT_MIN) wraps to INT_MIN, as two's complement negation does.
-    case UnaryOp::kAbs: return same([](T v) { return is_negative(v) ? wrap_neg(v) : v; });
-    case UnaryOp::kSign: return same([](T v) { return static_cast<T>(is_negative(v) ? -1 : v != 0); });
-    case UnaryOp::kPopcnt: return same([](T v) { return popcount(v); });
-    case UnaryOp::kCountLeadingZeros: return same([](T v) { return count_leading_zeros(v); });
-    default: break;
+    case UnaryOp::kAbs:
+      return same([](T v) { return is_negative(v) ? wrap_neg(v) : v; });
+    case UnaryOp::kSign:
+      return same([](T v) { return static_cast<T>(is_negative(v) ? -1 : v != 0); });
+    case UnaryOp::kPopcnt:
+      return same([](T v) { return popcount(v); });
+    case UnaryOp::kCountLeadingZeros:
+      return same([](T v) { return count_leading_zeros(v); });
+    default:
+      break;
   }
   // kNot: the only other op unary_result_dtype() lets through.
   return same([](T v) { return static_cast<T>(~v); });

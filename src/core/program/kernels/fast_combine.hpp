@@ -7,8 +7,8 @@
 #include <string>
 #include <type_traits>
 
-#include "ndbuf/dtype.hpp"
-#include "ndbuf/error.hpp"
+#include "ndbuf/base/dtype.hpp"
+#include "ndbuf/base/error.hpp"
 #include "program/kernels/compute_type.hpp"
 #include "program/kernels/region_body.hpp"
 

@@ -60,8 +60,8 @@ void check_operand_side(const Shape& operand, const Shape& indices, const Gather
   const int64_t index_length = vector_dim_inside ? indices[dims.index_vector_dim] : 1;
   if (static_cast<int64_t>(dims.start_index_map.size()) != index_length) {
     kernel_error(kOp, "start_index_map has " + std::to_string(dims.start_index_map.size()) +
-                          " entries for index vectors of length " +
-                          std::to_string(index_length) + ".");
+                          " entries for index vectors of length " + std::to_string(index_length) +
+                          ".");
   }
 }
 
@@ -159,8 +159,10 @@ Tensor gather(const Tensor& operand_in, const Tensor& indices_in, const GatherDi
       }
       for (size_t i = 0; i < dims.start_index_map.size(); ++i) {
         const int64_t d = dims.start_index_map[i];
-        const int64_t start = read_index(indices.data(), indices.dtype(), ix_base + i * vector_step);
-        in_base += std::clamp<int64_t>(start, 0, operand.shape()[d] - slice_sizes[d]) * op_strides[d];
+        const int64_t start =
+            read_index(indices.data(), indices.dtype(), ix_base + i * vector_step);
+        in_base +=
+            std::clamp<int64_t>(start, 0, operand.shape()[d] - slice_sizes[d]) * op_strides[d];
       }
       for (size_t i = 0; i < dims.operand_batching_dims.size(); ++i) {
         const auto pos = std::find(batch.begin(), batch.end(), dims.start_indices_batching_dims[i]);

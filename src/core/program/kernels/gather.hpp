@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "ndbuf/tensor.hpp"
+#include "ndbuf/memory/tensor.hpp"
 
 namespace ndbuf::program {
 

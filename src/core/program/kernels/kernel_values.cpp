@@ -5,8 +5,8 @@
 #include <limits>
 #include <type_traits>
 
-#include "ndbuf/device.hpp"
-#include "ndbuf/error.hpp"
+#include "ndbuf/base/error.hpp"
+#include "ndbuf/memory/device.hpp"
 
 namespace ndbuf::program {
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "ndbuf/dtype.hpp"
-#include "ndbuf/tensor.hpp"
+#include "ndbuf/base/dtype.hpp"
+#include "ndbuf/memory/tensor.hpp"
 
 namespace ndbuf::program {
 

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <type_traits>
 
-#include "ndbuf/dtype.hpp"
+#include "ndbuf/base/dtype.hpp"
 #include "program/kernels/fast_combine.hpp"
 
 namespace ndbuf::program {

@@ -36,8 +36,7 @@ ReducePlan plan_reduce(const Shape& shape, const std::vector<int64_t>& dimension
 
 // Folds the dense input row by row (its last dim) into `acc`, in row-major order.
 template <class T, class A, class Combine>
-void fold_rows(const T* x, const Shape& shape, const Strides& to_result, A* acc,
-               Combine combine) {
+void fold_rows(const T* x, const Shape& shape, const Strides& to_result, A* acc, Combine combine) {
   const size_t rank = shape.size();
   const int64_t inner = rank == 0 ? 1 : shape[rank - 1];
   const int64_t inner_step = rank == 0 ? 0 : to_result[rank - 1];
@@ -63,8 +62,7 @@ void fold_rows(const T* x, const Shape& shape, const Strides& to_result, A* acc,
 }
 
 template <DType D>
-Tensor reduce_fast(const Tensor& input, const Tensor& init, const ReducePlan& plan,
-                   FastBody body) {
+Tensor reduce_fast(const Tensor& input, const Tensor& init, const ReducePlan& plan, FastBody body) {
   using T = typename ElementType<D>::type;
   using A = Compute<T>;
   Tensor result = Tensor::allocate(D, plan.result_shape, Order::kRowMajor);
@@ -113,8 +111,8 @@ std::vector<Tensor> reduce_generic(const std::vector<Tensor>& inputs,
     }
     for (size_t i = 0; i < n; ++i) {
       const size_t size = itemsize(inputs[i].dtype());
-      args.push_back(scalar_from(inputs[i].dtype(),
-                                 static_cast<const char*>(inputs[i].data()) + flat * size));
+      args.push_back(
+          scalar_from(inputs[i].dtype(), static_cast<const char*>(inputs[i].data()) + flat * size));
     }
     const std::vector<Tensor> returned = body(args);
     const auto values = region_values(returned, dtypes, kOp);
@@ -139,8 +137,8 @@ std::vector<Tensor> reduce(const std::vector<Tensor>& inputs,
   check_same_shapes(inputs, kOp, "inputs");
   for (const Tensor& init : init_values) check_scalar(init, kOp, "an init value");
   const ReducePlan plan = plan_reduce(inputs[0].shape(), dimensions);
-  const bool fast_fits = fast != FastBody::kNone && inputs.size() == 1 &&
-                         inputs[0].dtype() == init_values[0].dtype();
+  const bool fast_fits =
+      fast != FastBody::kNone && inputs.size() == 1 && inputs[0].dtype() == init_values[0].dtype();
   if (fast_fits) {
     check_fast_body(fast, inputs[0].dtype(), kOp);
     const Tensor input = dense_host(inputs[0]);

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "ndbuf/tensor.hpp"
+#include "ndbuf/memory/tensor.hpp"
 #include "program/kernels/region_body.hpp"
 
 namespace ndbuf::program {

@@ -34,8 +34,8 @@ Tensor reduce_window_fast(const Tensor& input, const Tensor& init, const WindowG
 }
 
 std::vector<Tensor> reduce_window_generic(const std::vector<Tensor>& inputs,
-                                          const std::vector<Tensor>& inits,
-                                          const WindowGeometry& g, const RegionFn& body) {
+                                          const std::vector<Tensor>& inits, const WindowGeometry& g,
+                                          const RegionFn& body) {
   const size_t n = inputs.size();
   std::vector<Tensor> results;
   std::vector<DType> dtypes;
@@ -49,17 +49,17 @@ std::vector<Tensor> reduce_window_generic(const std::vector<Tensor>& inputs,
       std::vector<Tensor> args = acc;
       for (size_t i = 0; i < n; ++i) {
         const DType t = inputs[i].dtype();
-        args.push_back(at < 0 ? inits[i]
-                              : scalar_from(t, static_cast<const char*>(inputs[i].data()) +
-                                                   at * itemsize(t)));
+        args.push_back(
+            at < 0 ? inits[i]
+                   : scalar_from(t, static_cast<const char*>(inputs[i].data()) + at * itemsize(t)));
       }
       const std::vector<Tensor> returned = body(args);
       const auto values = region_values(returned, dtypes, kOp);
       for (size_t i = 0; i < n; ++i) acc[i] = scalar_from(dtypes[i], values[i]);
     }
     for (size_t i = 0; i < n; ++i) {
-      std::memcpy(static_cast<char*>(results[i].data()) + r * itemsize(dtypes[i]),
-                  acc[i].data(), itemsize(dtypes[i]));
+      std::memcpy(static_cast<char*>(results[i].data()) + r * itemsize(dtypes[i]), acc[i].data(),
+                  itemsize(dtypes[i]));
     }
   });
   return results;
@@ -73,8 +73,7 @@ Shape reduce_window_shape(const Shape& operand_shape, const WindowConfig& window
 
 std::vector<Tensor> reduce_window(const std::vector<Tensor>& inputs,
                                   const std::vector<Tensor>& init_values,
-                                  const WindowConfig& window, const RegionFn& body,
-                                  FastBody fast) {
+                                  const WindowConfig& window, const RegionFn& body, FastBody fast) {
   if (inputs.empty() || inputs.size() != init_values.size()) {
     kernel_error(kOp, "needs one init value per input and at least one input.");
   }

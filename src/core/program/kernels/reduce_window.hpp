@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "ndbuf/tensor.hpp"
+#include "ndbuf/memory/tensor.hpp"
 #include "program/kernels/region_body.hpp"
 
 namespace ndbuf::program {

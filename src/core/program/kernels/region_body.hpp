@@ -5,7 +5,7 @@
 #include <functional>
 #include <vector>
 
-#include "ndbuf/tensor.hpp"
+#include "ndbuf/memory/tensor.hpp"
 
 namespace ndbuf::program {
 

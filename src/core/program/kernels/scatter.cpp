@@ -20,7 +20,7 @@ bool contains(const std::vector<int64_t>& v, int64_t x) {
 
 // Everything the loops need, derived and checked once.
 struct ScatterPlan {
-  std::vector<int64_t> window_input_dims;  // input dim of each update window dim
+  std::vector<int64_t> window_input_dims;    // input dim of each update window dim
   std::vector<int64_t> scatter_update_dims;  // update dims that are not window dims
   std::vector<int64_t> index_batch_dims;     // scatter_indices dims except index_vector_dim
   Shape window_extent;                       // per input dim: window size (1 if inserted)
@@ -38,8 +38,10 @@ ScatterPlan plan_scatter(const Shape& input, const Shape& indices, const Shape& 
   removed.insert(removed.end(), dims.input_batching_dims.begin(), dims.input_batching_dims.end());
   check_axes(removed, input.size(), kOp, "inserted window or input batching dim");
   check_axes(dims.update_window_dims, updates.size(), kOp, "update window dim");
-  check_axes(dims.scatter_dims_to_operand_dims, input.size(), kOp, "scatter_dims_to_operand_dims entry");
-  check_axes(dims.scatter_indices_batching_dims, indices.size(), kOp, "scatter indices batching dim");
+  check_axes(dims.scatter_dims_to_operand_dims, input.size(), kOp,
+             "scatter_dims_to_operand_dims entry");
+  check_axes(dims.scatter_indices_batching_dims, indices.size(), kOp,
+             "scatter indices batching dim");
   for (int64_t d = 0; d < static_cast<int64_t>(input.size()); ++d) {
     if (!contains(removed, d)) plan.window_input_dims.push_back(d);
   }
@@ -121,7 +123,8 @@ void for_each_update(const Shape& input, const Tensor& indices, const Shape& upd
       in_base += start[d] * in_strides[d];
     }
     if (!inside) continue;
-    for (int64_t s = 0; s < window_count; ++s) visit(in_base + window_in[s], up_base + window_up[s]);
+    for (int64_t s = 0; s < window_count; ++s)
+      visit(in_base + window_in[s], up_base + window_up[s]);
   } while (next_index(b, scatter_shape));
 }
 
@@ -132,10 +135,9 @@ void scatter_fast(Tensor& result, const Tensor& indices, const Tensor& updates,
   T* r = static_cast<T*>(result.data());
   const T* u = static_cast<const T*>(updates.data());
   with_combiner<D>(body, [&](auto combine) {
-    for_each_update(result.shape(), indices, updates.shape(), dims, plan,
-                    [&](int64_t at, int64_t from) {
-                      r[at] = store<T>(combine(load(r[at]), load(u[from])));
-                    });
+    for_each_update(
+        result.shape(), indices, updates.shape(), dims, plan,
+        [&](int64_t at, int64_t from) { r[at] = store<T>(combine(load(r[at]), load(u[from]))); });
   });
 }
 
@@ -145,25 +147,25 @@ void scatter_generic(std::vector<Tensor>& results, const Tensor& indices,
   std::vector<DType> dtypes;
   for (const Tensor& r : results) dtypes.push_back(r.dtype());
   const size_t n = results.size();
-  for_each_update(results[0].shape(), indices, updates[0].shape(), dims, plan,
-                  [&](int64_t at, int64_t from) {
-                    std::vector<Tensor> args;
-                    for (size_t i = 0; i < n; ++i) {
-                      args.push_back(scalar_from(
-                          dtypes[i], static_cast<char*>(results[i].data()) + at * itemsize(dtypes[i])));
-                    }
-                    for (size_t i = 0; i < n; ++i) {
-                      const DType t = updates[i].dtype();
-                      args.push_back(scalar_from(
-                          t, static_cast<const char*>(updates[i].data()) + from * itemsize(t)));
-                    }
-                    const std::vector<Tensor> returned = body(args);
-                    const auto values = region_values(returned, dtypes, kOp);
-                    for (size_t i = 0; i < n; ++i) {
-                      std::memcpy(static_cast<char*>(results[i].data()) + at * itemsize(dtypes[i]),
-                                  values[i], itemsize(dtypes[i]));
-                    }
-                  });
+  for_each_update(
+      results[0].shape(), indices, updates[0].shape(), dims, plan, [&](int64_t at, int64_t from) {
+        std::vector<Tensor> args;
+        for (size_t i = 0; i < n; ++i) {
+          args.push_back(scalar_from(
+              dtypes[i], static_cast<char*>(results[i].data()) + at * itemsize(dtypes[i])));
+        }
+        for (size_t i = 0; i < n; ++i) {
+          const DType t = updates[i].dtype();
+          args.push_back(
+              scalar_from(t, static_cast<const char*>(updates[i].data()) + from * itemsize(t)));
+        }
+        const std::vector<Tensor> returned = body(args);
+        const auto values = region_values(returned, dtypes, kOp);
+        for (size_t i = 0; i < n; ++i) {
+          std::memcpy(static_cast<char*>(results[i].data()) + at * itemsize(dtypes[i]), values[i],
+                      itemsize(dtypes[i]));
+        }
+      });
 }
 
 }  // namespace

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "ndbuf/tensor.hpp"
+#include "ndbuf/memory/tensor.hpp"
 #include "program/kernels/region_body.hpp"
 
 namespace ndbuf::program {
@@ -27,7 +27,6 @@ struct ScatterDimensions {
 // `fast` (one input) replaces update_computation, which may then be empty.
 std::vector<Tensor> scatter(const std::vector<Tensor>& inputs, const Tensor& scatter_indices,
                             const std::vector<Tensor>& updates, const ScatterDimensions& dims,
-                            const RegionFn& update_computation,
-                            FastBody fast = FastBody::kNone);
+                            const RegionFn& update_computation, FastBody fast = FastBody::kNone);
 
 }  // namespace ndbuf::program

@@ -20,18 +20,26 @@ bool fast_select(T a, T b, FastComparator c) {
   if (c.total_order) {
     const auto x = total_order_key(a), y = total_order_key(b);
     switch (c.direction) {
-      case ComparatorOrder::kLessThan: return key_less(x, y);
-      case ComparatorOrder::kLessEqual: return key_less(x, y) || x == y;
-      case ComparatorOrder::kGreaterThan: return key_less(y, x);
-      default: return key_less(y, x) || x == y;
+      case ComparatorOrder::kLessThan:
+        return key_less(x, y);
+      case ComparatorOrder::kLessEqual:
+        return key_less(x, y) || x == y;
+      case ComparatorOrder::kGreaterThan:
+        return key_less(y, x);
+      default:
+        return key_less(y, x) || x == y;
     }
   }
   const auto x = ieee_key(a), y = ieee_key(b);
   switch (c.direction) {
-    case ComparatorOrder::kLessThan: return key_less(x, y);
-    case ComparatorOrder::kLessEqual: return key_less(x, y) || x == y;
-    case ComparatorOrder::kGreaterThan: return key_less(y, x);
-    default: return key_less(y, x) || x == y;
+    case ComparatorOrder::kLessThan:
+      return key_less(x, y);
+    case ComparatorOrder::kLessEqual:
+      return key_less(x, y) || x == y;
+    case ComparatorOrder::kGreaterThan:
+      return key_less(y, x);
+    default:
+      return key_less(y, x) || x == y;
   }
 }
 
@@ -53,13 +61,13 @@ std::vector<int64_t> picks(const Tensor& operand, const WindowGeometry& g, const
       if (fast.direction != ComparatorOrder::kNone) {
         keep = dispatch(t, [&](auto tag) {
           using T = typename decltype(tag)::type;
-          return fast_select(reinterpret_cast<const T*>(x)[pick],
-                             reinterpret_cast<const T*>(x)[at], fast);
+          return fast_select(reinterpret_cast<const T*>(x)[pick], reinterpret_cast<const T*>(x)[at],
+                             fast);
         });
       } else {
-        keep = region_truth(select({scalar_from(t, x + pick * itemsize(t)),
-                                    scalar_from(t, x + at * itemsize(t))}),
-                            kOp);
+        keep = region_truth(
+            select({scalar_from(t, x + pick * itemsize(t)), scalar_from(t, x + at * itemsize(t))}),
+            kOp);
       }
       if (!keep) pick = at;
     }

@@ -1,7 +1,7 @@
 // stablehlo.select_and_scatter: scatter `source` onto the element each window selects.
 #pragma once
 
-#include "ndbuf/tensor.hpp"
+#include "ndbuf/memory/tensor.hpp"
 #include "program/kernels/reduce_window.hpp"
 #include "program/kernels/region_body.hpp"
 

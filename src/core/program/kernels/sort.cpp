@@ -36,11 +36,16 @@ void merge_sort(std::vector<int64_t>& perm, std::vector<int64_t>& buffer, Less&&
 template <class K>
 bool compare_keys(const K& a, const K& b, ComparatorOrder direction) {
   switch (direction) {
-    case ComparatorOrder::kLessThan: return key_less(a, b);
-    case ComparatorOrder::kLessEqual: return key_less(a, b) || a == b;
-    case ComparatorOrder::kGreaterThan: return key_less(b, a);
-    case ComparatorOrder::kGreaterEqual: return key_less(b, a) || a == b;
-    case ComparatorOrder::kNone: break;
+    case ComparatorOrder::kLessThan:
+      return key_less(a, b);
+    case ComparatorOrder::kLessEqual:
+      return key_less(a, b) || a == b;
+    case ComparatorOrder::kGreaterThan:
+      return key_less(b, a);
+    case ComparatorOrder::kGreaterEqual:
+      return key_less(b, a) || a == b;
+    case ComparatorOrder::kNone:
+      break;
   }
   return false;
 }

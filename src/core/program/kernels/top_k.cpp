@@ -15,8 +15,7 @@ namespace {
 const char kOp[] = "top_k";
 
 template <class T>
-void top_k_rows(const T* x, int64_t rows, int64_t length, int64_t k, T* values,
-                int32_t* indices) {
+void top_k_rows(const T* x, int64_t rows, int64_t length, int64_t k, T* values, int32_t* indices) {
   using K = decltype(total_order_key(x[0]));
   std::vector<K> keys(length);
   std::vector<int32_t> perm(length);

@@ -1,12 +1,12 @@
 // Where the elements of each window of reduce_window / select_and_scatter come from.
 #pragma once
 
-#include <functional>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
-#include "ndbuf/shape.hpp"
+#include "ndbuf/base/shape.hpp"
 #include "program/kernels/reduce_window.hpp"
 
 namespace ndbuf::program {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "ndbuf/tensor.hpp"
+#include "ndbuf/memory/tensor.hpp"
 #include "program/ir/location.hpp"
 #include "program/ir/type.hpp"
 

@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
-#include "ndbuf/buffer.hpp"
-#include "ndbuf/device_api.hpp"
-#include "ndbuf/error.hpp"
-#include "ndbuf/tensor.hpp"
+#include "ndbuf/base/error.hpp"
+#include "ndbuf/convert/buffer.hpp"
+#include "ndbuf/memory/device_api.hpp"
+#include "ndbuf/memory/tensor.hpp"
 
 namespace ndbuf {
 namespace {
@@ -119,8 +119,11 @@ TEST_F(CudaTest, ListsAndResolvesDevices) {
   EXPECT_EQ(error_of([&] { resolve_device("cuda:" + n); }, ErrorKind::kDevice),
             "Device index " + n + " out of range for platform cuda (" + n +
                 (gpus_ == 1 ? " device)" : " devices)"));
-  EXPECT_EQ(error_of([&] { allocate_storage(8, Device{Platform::kCuda, gpus_}); },
-                     ErrorKind::kDevice),
+  EXPECT_EQ(error_of(
+                [&] {
+                  allocate_storage(8, Device{Platform::kCuda, gpus_});
+                },
+                ErrorKind::kDevice),
             "Device index " + n + " out of range for platform cuda (" + n +
                 (gpus_ == 1 ? " device)" : " devices)"));
 }
@@ -149,8 +152,8 @@ TEST_F(CudaTest, EveryDTypeRoundTripsThroughGpuMemory) {
     EXPECT_EQ(direct.device(), kGpu0);
     EXPECT_EQ(dense_bytes(direct, Order::kColumnMajor), bytes);
     const auto row_major = dense_bytes(host, Order::kRowMajor);
-    const Tensor from_rows = buffer_from_bytes(row_major.data(), nbytes, info.dtype, shape,
-                                               Order::kRowMajor, kGpu0);
+    const Tensor from_rows =
+        buffer_from_bytes(row_major.data(), nbytes, info.dtype, shape, Order::kRowMajor, kGpu0);
     EXPECT_EQ(dense_bytes(from_rows, Order::kColumnMajor), bytes);
 
     // Back to a CPU buffer.
@@ -167,8 +170,8 @@ TEST_F(CudaTest, RVectorsConvertOnTheHostThenUploadOnce) {
   std::vector<double> source = values;
   const AliasStorage alias = [&]() {
     ++aliased;
-    return std::make_shared<Storage>(source.data(), source.size() * sizeof(double), kCpu0,
-                                     nullptr, true);
+    return std::make_shared<Storage>(source.data(), source.size() * sizeof(double), kCpu0, nullptr,
+                                     true);
   };
 
   // Converting: f32 on the GPU.
@@ -217,7 +220,8 @@ TEST_F(CudaTest, RVectorsConvertOnTheHostThenUploadOnce) {
 
   // A length-1 vector is recycled.
   const RVectorView one{RVectorType::kDouble, values.data(), 1};
-  const BufferFromR filled = buffer_from_r(one, DType::kF64, {5}, MissingCheck::kWarn, kGpu0, alias);
+  const BufferFromR filled =
+      buffer_from_r(one, DType::kF64, {5}, MissingCheck::kWarn, kGpu0, alias);
   std::vector<double> five(5);
   copy_to_dense(filled.tensor, five.data(), Order::kColumnMajor);
   EXPECT_EQ(five, std::vector<double>(5, 1.5));
@@ -248,11 +252,11 @@ TEST_F(CudaTest, StridedViewsOfGpuMemoryReadBack) {
   const auto views = [](const Tensor& t) {
     return std::vector<Tensor>{
         t.reversed_axes(),
-        Tensor(t.storage(), DType::kI32, {2, 3}, {2, 8}, 1),   // every other row, some columns
-        Tensor(t.storage(), DType::kI32, {4}, {-1}, 3),        // reversed first column
+        Tensor(t.storage(), DType::kI32, {2, 3}, {2, 8}, 1),     // every other row, some columns
+        Tensor(t.storage(), DType::kI32, {4}, {-1}, 3),          // reversed first column
         Tensor(t.storage(), DType::kI32, {3, 2}, {-4, -1}, 19),  // both axes reversed
-        Tensor(t.storage(), DType::kI32, {}, {}, 7),            // one element
-        Tensor(t.storage(), DType::kI32, {5}, {4}, 2),          // a row
+        Tensor(t.storage(), DType::kI32, {}, {}, 7),             // one element
+        Tensor(t.storage(), DType::kI32, {5}, {4}, 2),           // a row
     };
   };
   const auto on_gpu = views(gpu);
@@ -265,8 +269,7 @@ TEST_F(CudaTest, StridedViewsOfGpuMemoryReadBack) {
     const Tensor read = to_host(on_gpu[k]);
     EXPECT_TRUE(is_host(read.device()));
     EXPECT_EQ(read.strides(), on_gpu[k].strides());
-    EXPECT_EQ(dense_bytes(read, Order::kColumnMajor),
-              dense_bytes(on_host[k], Order::kColumnMajor));
+    EXPECT_EQ(dense_bytes(read, Order::kColumnMajor), dense_bytes(on_host[k], Order::kColumnMajor));
     const Tensor copied = copy_to(on_gpu[k], kGpu0, Order::kColumnMajor);
     EXPECT_EQ(dense_bytes(copied, Order::kColumnMajor),
               dense_bytes(on_host[k], Order::kColumnMajor));
@@ -306,17 +309,18 @@ TEST_F(CudaTest, OutOfMemoryReclaimsOnceThenFailsClearly) {
 
   const std::string plain =
       error_of([&] { allocate_storage(too_much, kGpu0); }, ErrorKind::kOutOfMemory);
-  EXPECT_EQ(plain.rfind("Cannot allocate " + format_bytes(too_much) + " on CudaDevice(id=0): "
-                        "the GPU is out of memory (",
+  EXPECT_EQ(plain.rfind("Cannot allocate " + format_bytes(too_much) +
+                            " on CudaDevice(id=0): "
+                            "the GPU is out of memory (",
                         0),
             0u)
       << plain;
 
   g_reclaims = 0;
   set_memory_reclaimer(&release_held);
-  const std::string after = error_of(
-      [&] { buffer_empty(DType::kU8, {static_cast<int64_t>(too_much)}, kGpu0); },
-      ErrorKind::kOutOfMemory);
+  const std::string after =
+      error_of([&] { buffer_empty(DType::kU8, {static_cast<int64_t>(too_much)}, kGpu0); },
+               ErrorKind::kOutOfMemory);
   EXPECT_EQ(g_reclaims, 1);
   const std::string tail = ", even after unused buffers were released.";
   ASSERT_GT(after.size(), tail.size());
@@ -404,12 +408,14 @@ TEST_F(CudaTest, UnavailableDriverMessages) {
   const std::string prefix = "The cuda platform is not available on this machine: ";
   setenv("NDBUF_FAKE_CUDA_INIT_ERROR", "100", 1);
   EXPECT_EQ(error_of([] { load_cuda_api(NDBUF_FAKE_CUDA_DRIVER); }, ErrorKind::kDevice),
-            prefix + "the CUDA driver found no GPU (CUDA_ERROR_NO_DEVICE: no CUDA-capable "
-                     "device is detected).");
+            prefix +
+                "the CUDA driver found no GPU (CUDA_ERROR_NO_DEVICE: no CUDA-capable "
+                "device is detected).");
   setenv("NDBUF_FAKE_CUDA_INIT_ERROR", "3", 1);
   EXPECT_EQ(error_of([] { load_cuda_api(NDBUF_FAKE_CUDA_DRIVER); }, ErrorKind::kDevice),
-            prefix + "the CUDA driver could not be initialised (CUDA_ERROR_NOT_INITIALIZED: "
-                     "initialization error).");
+            prefix +
+                "the CUDA driver could not be initialised (CUDA_ERROR_NOT_INITIALIZED: "
+                "initialization error).");
   unsetenv("NDBUF_FAKE_CUDA_INIT_ERROR");
   // A second instance over the same driver shares its primary contexts.
   const auto api = load_cuda_api(NDBUF_FAKE_CUDA_DRIVER);

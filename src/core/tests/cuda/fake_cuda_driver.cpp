@@ -117,7 +117,8 @@ CUresult cuInit(unsigned int flags) {
   const std::lock_guard<std::mutex> lock(s.mutex);
   if (s.initialized) return kSuccess;
   const long devices = env_number("NDBUF_FAKE_CUDA_DEVICES", 2);
-  s.device_count = devices < 0 ? 0 : (devices > kMaxDevices ? kMaxDevices : static_cast<int>(devices));
+  s.device_count =
+      devices < 0 ? 0 : (devices > kMaxDevices ? kMaxDevices : static_cast<int>(devices));
   s.capacity = static_cast<size_t>(env_number("NDBUF_FAKE_CUDA_MEMORY_MB", 256)) << 20;
   for (int d = 0; d < kMaxDevices; ++d) {
     s.contexts[d].device = d;
@@ -236,8 +237,7 @@ CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t size) {
   return kSuccess;
 }
 
-CUresult cuMemcpyPeer(CUdeviceptr dst, void* dst_ctx, CUdeviceptr src, void* src_ctx,
-                      size_t size) {
+CUresult cuMemcpyPeer(CUdeviceptr dst, void* dst_ctx, CUdeviceptr src, void* src_ctx, size_t size) {
   const Context* to_context = as_context(dst_ctx);
   const Context* from_context = as_context(src_ctx);
   if (to_context == nullptr || from_context == nullptr) return kInvalidContext;
@@ -263,29 +263,65 @@ CUresult cuMemGetInfo_v2(size_t* free_bytes, size_t* total_bytes) {
 
 CUresult cuGetErrorName(CUresult error, const char** name) {
   switch (error) {
-    case 0: *name = "CUDA_SUCCESS"; return kSuccess;
-    case 1: *name = "CUDA_ERROR_INVALID_VALUE"; return kSuccess;
-    case 2: *name = "CUDA_ERROR_OUT_OF_MEMORY"; return kSuccess;
-    case 3: *name = "CUDA_ERROR_NOT_INITIALIZED"; return kSuccess;
-    case 100: *name = "CUDA_ERROR_NO_DEVICE"; return kSuccess;
-    case 101: *name = "CUDA_ERROR_INVALID_DEVICE"; return kSuccess;
-    case 201: *name = "CUDA_ERROR_INVALID_CONTEXT"; return kSuccess;
-    case 700: *name = "CUDA_ERROR_ILLEGAL_ADDRESS"; return kSuccess;
-    default: *name = nullptr; return kInvalidValue;
+    case 0:
+      *name = "CUDA_SUCCESS";
+      return kSuccess;
+    case 1:
+      *name = "CUDA_ERROR_INVALID_VALUE";
+      return kSuccess;
+    case 2:
+      *name = "CUDA_ERROR_OUT_OF_MEMORY";
+      return kSuccess;
+    case 3:
+      *name = "CUDA_ERROR_NOT_INITIALIZED";
+      return kSuccess;
+    case 100:
+      *name = "CUDA_ERROR_NO_DEVICE";
+      return kSuccess;
+    case 101:
+      *name = "CUDA_ERROR_INVALID_DEVICE";
+      return kSuccess;
+    case 201:
+      *name = "CUDA_ERROR_INVALID_CONTEXT";
+      return kSuccess;
+    case 700:
+      *name = "CUDA_ERROR_ILLEGAL_ADDRESS";
+      return kSuccess;
+    default:
+      *name = nullptr;
+      return kInvalidValue;
   }
 }
 
 CUresult cuGetErrorString(CUresult error, const char** text) {
   switch (error) {
-    case 0: *text = "no error"; return kSuccess;
-    case 1: *text = "invalid argument"; return kSuccess;
-    case 2: *text = "out of memory"; return kSuccess;
-    case 3: *text = "initialization error"; return kSuccess;
-    case 100: *text = "no CUDA-capable device is detected"; return kSuccess;
-    case 101: *text = "invalid device ordinal"; return kSuccess;
-    case 201: *text = "invalid device context"; return kSuccess;
-    case 700: *text = "an illegal memory access was encountered"; return kSuccess;
-    default: *text = nullptr; return kInvalidValue;
+    case 0:
+      *text = "no error";
+      return kSuccess;
+    case 1:
+      *text = "invalid argument";
+      return kSuccess;
+    case 2:
+      *text = "out of memory";
+      return kSuccess;
+    case 3:
+      *text = "initialization error";
+      return kSuccess;
+    case 100:
+      *text = "no CUDA-capable device is detected";
+      return kSuccess;
+    case 101:
+      *text = "invalid device ordinal";
+      return kSuccess;
+    case 201:
+      *text = "invalid device context";
+      return kSuccess;
+    case 700:
+      *text = "an illegal memory access was encountered";
+      return kSuccess;
+    default:
+      *text = nullptr;
+      return kInvalidValue;
   }
 }
 

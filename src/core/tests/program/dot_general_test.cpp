@@ -8,7 +8,7 @@
 #include <numeric>
 
 #include "kernel_tensors.hpp"
-#include "ndbuf/error.hpp"
+#include "ndbuf/base/error.hpp"
 
 namespace ndbuf::program {
 namespace {
@@ -135,8 +135,10 @@ TEST(ProgramDotGeneral, MatchesNaiveReferenceOnRandomDimOrders) {
     for (auto& v : rx) v = static_cast<int64_t>(rng() % 21) - 10;
     // Result dims: batch, lhs free in lhs order, rhs free in rhs order.
     std::vector<int> lfree, rfree;
-    for (int id : lkind) if (id >= nb + nc) lfree.push_back(id);
-    for (int id : rkind) if (id >= nb + nc) rfree.push_back(id);
+    for (int id : lkind)
+      if (id >= nb + nc) lfree.push_back(id);
+    for (int id : rkind)
+      if (id >= nb + nc) rfree.push_back(id);
     Shape out_shape = bsz;
     for (int id : lfree) out_shape.push_back(lsz[id - nb - nc]);
     for (int id : rfree) out_shape.push_back(rsz[id - nb - nc]);
@@ -171,8 +173,9 @@ TEST(ProgramDotGeneral, RejectsInconsistentDims) {
     dot(a, a, DType::kF32);
     FAIL();
   } catch (const Error& e) {
-    EXPECT_STREQ(e.what(), "dot_general: contracting dimension 1 of lhs has size 3 but dimension "
-                           "0 of rhs has size 2.");
+    EXPECT_STREQ(e.what(),
+                 "dot_general: contracting dimension 1 of lhs has size 3 but dimension "
+                 "0 of rhs has size 2.");
   }
 }
 

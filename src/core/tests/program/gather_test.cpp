@@ -7,7 +7,7 @@
 #include <numeric>
 
 #include "kernel_tensors.hpp"
-#include "ndbuf/error.hpp"
+#include "ndbuf/base/error.hpp"
 
 namespace ndbuf::program {
 namespace {
@@ -26,7 +26,8 @@ std::vector<int64_t> naive_gather(const std::vector<int64_t>& operand, const Sha
   for (size_t r = 0; r < out.size(); ++r) {
     const auto ri = unflatten(r, rs);
     std::vector<int64_t> batch, offset;
-    for (size_t d = 0; d < rs.size(); ++d) (has(g.offset_dims, d) ? offset : batch).push_back(ri[d]);
+    for (size_t d = 0; d < rs.size(); ++d)
+      (has(g.offset_dims, d) ? offset : batch).push_back(ri[d]);
     std::vector<int64_t> oi(os.size(), 0);
     for (size_t j = 0; j < g.start_index_map.size(); ++j) {
       std::vector<int64_t> ii = batch;
@@ -87,7 +88,8 @@ TEST(ProgramGather, MatchesSpecFormulaOnRandomIndices) {
       for (auto& v : operand) v = static_cast<int64_t>(rng() % 1000);
       for (auto& v : indices) v = static_cast<int64_t>(rng() % 9) - 2;
       const Shape rs = gather_shape(c.operand, c.indices, c.dims, c.slice);
-      const auto expected = naive_gather(operand, c.operand, indices, c.indices, c.dims, c.slice, rs);
+      const auto expected =
+          naive_gather(operand, c.operand, indices, c.indices, c.dims, c.slice, rs);
       Tensor op = i64(c.operand, operand);
       if (trial % 2) op = column_major(op);
       const Tensor r = gather(op, i64(c.indices, indices), c.dims, c.slice);

@@ -6,8 +6,8 @@
 #include <random>
 #include <vector>
 
-#include "ndbuf/dtype.hpp"
-#include "ndbuf/tensor.hpp"
+#include "ndbuf/base/dtype.hpp"
+#include "ndbuf/memory/tensor.hpp"
 #include "program/kernels/region_body.hpp"
 
 namespace ndbuf::program::testing {

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "kernel_tensors.hpp"
-#include "ndbuf/error.hpp"
-#include "ndbuf/program.hpp"
+#include "ndbuf/base/error.hpp"
+#include "ndbuf/program/program.hpp"
 
 namespace ndbuf::program::testing {
 

@@ -8,7 +8,7 @@
 #include <limits>
 
 #include "kernel_tensors.hpp"
-#include "ndbuf/error.hpp"
+#include "ndbuf/base/error.hpp"
 
 namespace ndbuf::program {
 namespace {
@@ -69,10 +69,12 @@ TEST(ProgramReduce, MaxAndMinPropagateNaN) {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const Tensor x = f32({2, 3}, {1, nan, 3, 4, 5, -6});
   const float inf = std::numeric_limits<float>::infinity();
-  const auto mx = values<float>(reduce({x}, {scalar_f32(-inf)}, {1}, nullptr, FastBody::kMaximum)[0]);
+  const auto mx =
+      values<float>(reduce({x}, {scalar_f32(-inf)}, {1}, nullptr, FastBody::kMaximum)[0]);
   EXPECT_TRUE(std::isnan(mx[0]));
   EXPECT_EQ(mx[1], 5);
-  const auto mn = values<float>(reduce({x}, {scalar_f32(inf)}, {1}, nullptr, FastBody::kMinimum)[0]);
+  const auto mn =
+      values<float>(reduce({x}, {scalar_f32(inf)}, {1}, nullptr, FastBody::kMinimum)[0]);
   EXPECT_TRUE(std::isnan(mn[0]));
   EXPECT_EQ(mn[1], -6);
 }
@@ -96,14 +98,13 @@ TEST(ProgramReduce, ComplexSumAndLexicographicMax) {
 }
 
 TEST(ProgramReduce, ZeroDimAndEmptyInputs) {
-  EXPECT_EQ(values<int32_t>(reduce({i32({}, {5})}, {scalar_i32(10)}, {}, nullptr,
-                                   FastBody::kAdd)[0]),
-            (std::vector<int32_t>{15}));
+  EXPECT_EQ(
+      values<int32_t>(reduce({i32({}, {5})}, {scalar_i32(10)}, {}, nullptr, FastBody::kAdd)[0]),
+      (std::vector<int32_t>{15}));
   const Tensor empty = i32({0, 3}, {});
   EXPECT_EQ(values<int32_t>(reduce({empty}, {scalar_i32(7)}, {0}, nullptr, FastBody::kAdd)[0]),
             (std::vector<int32_t>{7, 7, 7}));
-  EXPECT_EQ(reduce({empty}, {scalar_i32(7)}, {1}, nullptr, FastBody::kAdd)[0].shape(),
-            (Shape{0}));
+  EXPECT_EQ(reduce({empty}, {scalar_i32(7)}, {1}, nullptr, FastBody::kAdd)[0].shape(), (Shape{0}));
 }
 
 // Reference: for each result index, every input index whose kept coordinates match.
@@ -166,8 +167,8 @@ TEST(ProgramReduce, VariadicArgmaxThroughTheRegion) {
   const Tensor v = f32({2, 4}, {3, 9, 1, 9, -1, -5, -2, -1});
   const Tensor idx = i32({2, 4}, {0, 1, 2, 3, 0, 1, 2, 3});
   const float low = -std::numeric_limits<float>::infinity();
-  const auto r = reduce({v, column_major(idx)}, {scalar_f32(low), scalar_i32(-1)}, {1},
-                        argmax_body);
+  const auto r =
+      reduce({v, column_major(idx)}, {scalar_f32(low), scalar_i32(-1)}, {1}, argmax_body);
   ASSERT_EQ(r.size(), 2u);
   EXPECT_EQ(values<float>(r[0]), (std::vector<float>{9, -1}));
   EXPECT_EQ(values<int32_t>(r[1]), (std::vector<int32_t>{1, 0}));
@@ -181,7 +182,9 @@ TEST(ProgramReduce, RejectsBadArguments) {
   EXPECT_THROW(reduce({x}, {i32({1}, {0})}, {0}, nullptr, FastBody::kAdd), Error);
   EXPECT_THROW(reduce({f32({1}, {1})}, {scalar_f32(0)}, {0}, nullptr, FastBody::kAnd), Error);
   EXPECT_THROW(reduce({x}, {scalar_i32(0)}, {0}, nullptr), Error);
-  const RegionFn wrong = [](const std::vector<Tensor>&) { return std::vector<Tensor>{scalar_f32(0)}; };
+  const RegionFn wrong = [](const std::vector<Tensor>&) {
+    return std::vector<Tensor>{scalar_f32(0)};
+  };
   try {
     reduce({x}, {scalar_i32(0)}, {0}, wrong);
     FAIL();

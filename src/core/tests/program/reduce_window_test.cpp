@@ -7,14 +7,15 @@
 #include <limits>
 
 #include "kernel_tensors.hpp"
-#include "ndbuf/error.hpp"
+#include "ndbuf/base/error.hpp"
 
 namespace ndbuf::program {
 namespace {
 
 using namespace testing;
 
-const RegionFn kAddF64 = binary_region<double>(DType::kF64, [](double a, double b) { return a + b; });
+const RegionFn kAddF64 =
+    binary_region<double>(DType::kF64, [](double a, double b) { return a + b; });
 
 std::vector<double> sum_windows(const Tensor& x, const WindowConfig& w, double init = 0) {
   return values<double>(reduce_window({x}, {f64({}, {init})}, w, nullptr, FastBody::kAdd)[0]);
@@ -45,15 +46,17 @@ TEST(ProgramReduceWindow, MaxPoolOfAStridedInput) {
 }
 
 TEST(ProgramReduceWindow, HalfNaNAndEmptyResults) {
-  EXPECT_EQ(half_values(reduce_window({f16({3}, {2048, 1, 1})}, {f16({}, {0})}, {{3}, {}, {}, {}, {}},
-                                      nullptr, FastBody::kAdd)[0]),
+  EXPECT_EQ(half_values(reduce_window({f16({3}, {2048, 1, 1})}, {f16({}, {0})},
+                                      {{3}, {}, {}, {}, {}}, nullptr, FastBody::kAdd)[0]),
             (std::vector<double>{2050}));
   const float nan = std::numeric_limits<float>::quiet_NaN();
-  const auto m = values<float>(reduce_window({f32({3}, {1, nan, 2})}, {scalar_f32(-1e30f)},
-                                             {{2}, {}, {}, {}, {}}, nullptr, FastBody::kMaximum)[0]);
+  const auto m =
+      values<float>(reduce_window({f32({3}, {1, nan, 2})}, {scalar_f32(-1e30f)},
+                                  {{2}, {}, {}, {}, {}}, nullptr, FastBody::kMaximum)[0]);
   EXPECT_TRUE(std::isnan(m[0]) && std::isnan(m[1]));
   EXPECT_EQ(reduce_window({f32({2}, {1, 2})}, {scalar_f32(0)}, {{3}, {}, {}, {}, {}}, nullptr,
-                          FastBody::kAdd)[0].shape(),
+                          FastBody::kAdd)[0]
+                .shape(),
             (Shape{0}));
   EXPECT_EQ(sum_windows(f64({0}, {}), {{1}, {}, {}, {}, {{1, 1}}}, 2), (std::vector<double>{4, 4}));
 }
@@ -93,7 +96,8 @@ std::vector<double> naive(const std::vector<double>& x, const Shape& s, const Wi
     const auto oi = unflatten(o, out_shape);
     for (int64_t k = 0; k < checked_numel(w.window_dimensions); ++k) {
       auto wi = unflatten(k, w.window_dimensions);
-      for (size_t d = 0; d < rank; ++d) wi[d] = oi[d] * w.window_strides[d] + wi[d] * w.window_dilations[d];
+      for (size_t d = 0; d < rank; ++d)
+        wi[d] = oi[d] * w.window_strides[d] + wi[d] * w.window_dilations[d];
       out[o] += padded[flatten(wi, ps)];
     }
   }

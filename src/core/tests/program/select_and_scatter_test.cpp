@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "kernel_tensors.hpp"
-#include "ndbuf/error.hpp"
+#include "ndbuf/base/error.hpp"
 
 namespace ndbuf::program {
 namespace {
@@ -13,7 +13,8 @@ using namespace testing;
 
 const FastComparator kGe{ComparatorOrder::kGreaterEqual, false};
 const RegionFn kGeRegion = comparator_region<int64_t>([](int64_t a, int64_t b) { return a >= b; });
-const RegionFn kAdd = binary_region<int64_t>(DType::kI64, [](int64_t a, int64_t b) { return a + b; });
+const RegionFn kAdd =
+    binary_region<int64_t>(DType::kI64, [](int64_t a, int64_t b) { return a + b; });
 
 TEST(ProgramSelectAndScatter, MaxPoolGradientByHand) {
   // Column 0 windows pick row 2 (8) twice; column 1 picks row 1 (9), then row 3 (5).
@@ -33,14 +34,14 @@ TEST(ProgramSelectAndScatter, TiesFollowTheComparator) {
   const Tensor operand = f32({2}, {5, 5});
   const WindowConfig w{{2}, {}, {}, {}, {}};
   const Tensor source = f32({1}, {3});
-  EXPECT_EQ(values<float>(select_and_scatter(operand, source, scalar_f32(0), w, nullptr, nullptr,
-                                             {ComparatorOrder::kGreaterEqual, false},
-                                             FastBody::kAdd)),
-            (std::vector<float>{3, 0}));
-  EXPECT_EQ(values<float>(select_and_scatter(operand, source, scalar_f32(0), w, nullptr, nullptr,
-                                             {ComparatorOrder::kGreaterThan, false},
-                                             FastBody::kAdd)),
-            (std::vector<float>{0, 3}));
+  EXPECT_EQ(
+      values<float>(select_and_scatter(operand, source, scalar_f32(0), w, nullptr, nullptr,
+                                       {ComparatorOrder::kGreaterEqual, false}, FastBody::kAdd)),
+      (std::vector<float>{3, 0}));
+  EXPECT_EQ(
+      values<float>(select_and_scatter(operand, source, scalar_f32(0), w, nullptr, nullptr,
+                                       {ComparatorOrder::kGreaterThan, false}, FastBody::kAdd)),
+      (std::vector<float>{0, 3}));
 }
 
 TEST(ProgramSelectAndScatter, PaddingOnlyWindowsSelectNothing) {
@@ -57,8 +58,8 @@ TEST(ProgramSelectAndScatter, RejectsMismatches) {
                Error);
   EXPECT_THROW(select_and_scatter(operand, f32({2}, {1, 2}), i64({}, {0}), w, kGeRegion, kAdd),
                Error);
-  EXPECT_THROW(select_and_scatter(operand, i64({2}, {1, 2}), i64({}, {0}),
-                                  {{2}, {2}, {2}, {}, {}}, kGeRegion, kAdd),
+  EXPECT_THROW(select_and_scatter(operand, i64({2}, {1, 2}), i64({}, {0}), {{2}, {2}, {2}, {}, {}},
+                                  kGeRegion, kAdd),
                Error);
   EXPECT_THROW(select_and_scatter(operand, i64({2}, {1, 2}), i64({}, {0}), w, nullptr, kAdd),
                Error);

@@ -9,7 +9,7 @@
 #include <numeric>
 
 #include "kernel_tensors.hpp"
-#include "ndbuf/error.hpp"
+#include "ndbuf/base/error.hpp"
 
 namespace ndbuf::program {
 namespace {
@@ -60,7 +60,8 @@ TEST(ProgramSort, TotalOrderPlacesNaNsAndSignedZeros) {
   EXPECT_EQ(r[4], 1);
   EXPECT_TRUE(std::isnan(r[5]) && !std::signbit(r[5]));
   const Tensor h = f16({4}, {2, nan, -3, 0.5});
-  const auto hr = half_values(sort({h}, 0, true, nullptr, {ComparatorOrder::kGreaterThan, true})[0]);
+  const auto hr =
+      half_values(sort({h}, 0, true, nullptr, {ComparatorOrder::kGreaterThan, true})[0]);
   EXPECT_TRUE(std::isnan(hr[0]));
   EXPECT_EQ(std::vector<double>(hr.begin() + 1, hr.end()), (std::vector<double>{2, 0.5, -3}));
 }

@@ -7,7 +7,7 @@
 #include <limits>
 
 #include "kernel_tensors.hpp"
-#include "ndbuf/error.hpp"
+#include "ndbuf/base/error.hpp"
 
 namespace ndbuf::program {
 namespace {

@@ -1,0 +1,105 @@
+// Element conversions from ndbuf dtypes to R's vector representations (as_array()).
+#include <atomic>
+#include <complex>
+#include <cstring>
+#include <memory>
+#include <type_traits>
+
+#include "ndbuf/convert/convert.hpp"
+#include "ndbuf/memory/parallel.hpp"
+
+namespace ndbuf {
+namespace {
+
+template <class Out, class In, class Cast>
+void widen_all(const In* in, Out* out, int64_t count, Cast cast) {
+  for_each_block(count, sizeof(In) + sizeof(Out), [&](int64_t begin, int64_t end) {
+#pragma omp simd
+    for (int64_t i = begin; i < end; ++i) out[i] = cast(in[i]);
+  });
+}
+
+// Copies `count` elements and counts those equal to `value` in the same pass.
+template <class T>
+int64_t copy_counting(const T* in, T* out, int64_t count, T value) {
+  std::atomic<int64_t> found{0};
+  for_each_block(count, 2 * sizeof(T), [&](int64_t begin, int64_t end) {
+    int64_t local = 0;
+#pragma omp simd reduction(+ : local)
+    for (int64_t i = begin; i < end; ++i) {
+      out[i] = in[i];
+      local += in[i] == value;
+    }
+    if (local > 0) found += local;
+  });
+  return found.load();
+}
+
+int64_t u64_to_integer64(const uint64_t* in, int64_t* out, int64_t count) {
+  std::atomic<int64_t> unrepresentable{0};
+  for_each_block(count, 16, [&](int64_t begin, int64_t end) {
+    int64_t local = 0;
+#pragma omp simd reduction(+ : local)
+    for (int64_t i = begin; i < end; ++i) {
+      const bool too_large = in[i] >= (uint64_t{1} << 63);
+      out[i] = too_large ? kRInteger64NA : static_cast<int64_t>(in[i]);
+      local += too_large;
+    }
+    if (local > 0) unrepresentable += local;
+  });
+  return unrepresentable.load();
+}
+
+template <class T>
+int64_t to_r(const T* in, void* out, int64_t count, DType dtype) {
+  if constexpr (std::is_same_v<T, double> || std::is_same_v<T, std::complex<double>>) {
+    copy_bytes(out, in, static_cast<size_t>(count) * sizeof(T));
+  } else if constexpr (std::is_same_v<T, int32_t>) {
+    return copy_counting(in, static_cast<int32_t*>(out), count, kRIntegerNA);
+  } else if constexpr (std::is_same_v<T, int64_t>) {
+    return copy_counting(in, static_cast<int64_t*>(out), count, kRInteger64NA);
+  } else if constexpr (std::is_same_v<T, uint64_t>) {
+    return u64_to_integer64(in, static_cast<int64_t*>(out), count);
+  } else if constexpr (std::is_same_v<T, uint32_t>) {
+    widen_all(in, static_cast<int64_t*>(out), count, [](uint32_t x) { return int64_t{x}; });
+  } else if constexpr (std::is_integral_v<T>) {
+    if (dtype == DType::kPred) {
+      widen_all(in, static_cast<int32_t*>(out), count, [](T x) { return int32_t{x != 0}; });
+    } else {
+      widen_all(in, static_cast<int32_t*>(out), count, [](T x) { return int32_t{x}; });
+    }
+  } else if constexpr (std::is_same_v<T, std::complex<float>>) {
+    widen_all(in, static_cast<std::complex<double>*>(out), count,
+              [](std::complex<float> z) { return std::complex<double>(z); });
+  } else {
+    widen_all(in, static_cast<double*>(out), count, [](T x) { return to_double_value(x); });
+  }
+  return 0;
+}
+
+}  // namespace
+
+int64_t convert_to_r(DType dtype, const void* in, void* out, int64_t count) {
+  if (count == 0) return 0;  // an empty vector's pointers may be null, even for memcpy of 0 bytes
+  return dispatch(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    return to_r<T>(static_cast<const T*>(in), out, count, dtype);
+  });
+}
+
+int64_t tensor_to_r(const Tensor& tensor, void* out, Order order) {
+  if (tensor.numel() == 0) return 0;  // `out` may be null then
+  if (!is_host(tensor.device())) return tensor_to_r(to_host(tensor), out, order);
+  const DType dtype = tensor.dtype();
+  if (tensor.is_contiguous(order)) return convert_to_r(dtype, tensor.data(), out, tensor.numel());
+  if (dtype == DType::kF64 || dtype == DType::kC128) {  // R's own bytes: one strided copy
+    copy_to_dense(tensor, out, order);
+    return 0;
+  }
+  // Other types: gather the elements densely, then convert them.
+  const std::unique_ptr<char[]> dense(new char[static_cast<size_t>(tensor.nbytes())]);
+  copy_to_dense(tensor, dense.get(), order);
+  return convert_to_r(dtype, dense.get(), out, tensor.numel());
+}
+
+}  // namespace ndbuf

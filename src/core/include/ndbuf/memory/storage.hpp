@@ -1,0 +1,56 @@
+// A block of memory on a device: pointer, byte size, device, deleter and a read-only flag
+// (the DLPack managed-tensor descriptor is the model). Views share a Storage through
+// std::shared_ptr, so whichever view dies last frees it.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+
+#include "ndbuf/memory/device.hpp"
+
+namespace ndbuf {
+
+class Storage {
+ public:
+  // Called exactly once with `data`; must not throw.
+  using Deleter = std::function<void(void*)>;
+
+  Storage(void* data, size_t nbytes, Device device, Deleter deleter, bool read_only)
+      : data_(data),
+        nbytes_(nbytes),
+        device_(device),
+        deleter_(std::move(deleter)),
+        read_only_(read_only) {}
+  ~Storage() {
+    if (deleter_) deleter_(data_);
+  }
+  Storage(const Storage&) = delete;
+  Storage& operator=(const Storage&) = delete;
+
+  void* data() const noexcept { return data_; }
+  size_t nbytes() const noexcept { return nbytes_; }
+  const Device& device() const noexcept { return device_; }
+  // Memory ndbuf does not own outright (an R vector, a mapped file) is read-only.
+  bool read_only() const noexcept { return read_only_; }
+
+ private:
+  void* data_;
+  size_t nbytes_;
+  Device device_;
+  Deleter deleter_;
+  bool read_only_;
+};
+
+inline constexpr size_t kHostAlignment = 64;
+
+// Host allocations go through a replaceable allocator so that an embedding runtime (R) can
+// make its garbage collector see them. The default uses aligned operator new.
+using HostAllocator = std::shared_ptr<Storage> (*)(size_t nbytes, Device device);
+void set_host_allocator(HostAllocator allocator);
+std::shared_ptr<Storage> default_host_allocator(size_t nbytes, Device device);
+
+// Uninitialised, kHostAlignment-aligned host memory; throws kOutOfMemory on failure.
+std::shared_ptr<Storage> allocate_host(size_t nbytes, Device device = Device{});
+
+}  // namespace ndbuf

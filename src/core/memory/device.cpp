@@ -1,0 +1,109 @@
+#include "ndbuf/memory/device.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+#include <string>
+
+#include "ndbuf/base/error.hpp"
+#include "ndbuf/memory/device_api.hpp"
+
+namespace ndbuf {
+namespace {
+
+constexpr int kMaxCpuDevices = 1024;
+
+int parse_index(std::string_view text, std::string_view spec) {
+  const std::string digits(text);
+  char* end = nullptr;
+  errno = 0;
+  const long value = std::strtol(digits.c_str(), &end, 10);
+  if (digits.empty() || *end != '\0' || errno != 0 || value < 0 || value > kMaxCpuDevices * 1024) {
+    fail(ErrorKind::kInvalidArgument,
+         "Device \"" + std::string(spec) +
+             "\" is not of the form \"<platform>:<index>\" with a non-negative index.");
+  }
+  return static_cast<int>(value);
+}
+
+int cpu_device_count() {
+  const char* env = std::getenv("PJRT_CPU_DEVICE_COUNT");
+  if (env == nullptr || *env == '\0') return 1;
+  char* end = nullptr;
+  const long value = std::strtol(env, &end, 10);
+  if (*end != '\0' || value < 1 || value > kMaxCpuDevices) {
+    fail(ErrorKind::kInvalidArgument, "PJRT_CPU_DEVICE_COUNT must be a whole number from 1 to " +
+                                          std::to_string(kMaxCpuDevices) + ", not \"" + env +
+                                          "\".");
+  }
+  return static_cast<int>(value);
+}
+
+}  // namespace
+
+Platform parse_platform(std::string_view name) {
+  if (name == "cpu") return Platform::kCpu;
+  if (name == "cuda") return Platform::kCuda;
+  fail(ErrorKind::kInvalidArgument,
+       "Unknown platform \"" + std::string(name) + "\"; valid platforms are cpu, cuda.");
+}
+
+std::string_view platform_name(Platform platform) {
+  return platform == Platform::kCpu ? "cpu" : "cuda";
+}
+
+std::string platform_label(Platform platform) {
+  return platform == Platform::kCpu ? "CPU" : "CUDA";
+}
+
+std::string device_label(const Device& device) {
+  const char* kind = device.platform == Platform::kCpu ? "CpuDevice" : "CudaDevice";
+  return std::string(kind) + "(id=" + std::to_string(device.index) + ")";
+}
+
+std::string device_spec(const Device& device) {
+  return std::string(platform_name(device.platform)) + ":" + std::to_string(device.index);
+}
+
+int device_count(Platform platform) {
+  if (platform == Platform::kCpu) return cpu_device_count();
+  return device_api(platform).count();
+}
+
+std::vector<Device> list_devices(Platform platform) {
+  const int count = device_count(platform);
+  std::vector<Device> devices;
+  for (int index = 0; index < count; ++index) devices.push_back(Device{platform, index});
+  return devices;
+}
+
+Platform default_platform() {
+  const char* env = std::getenv("PJRT_PLATFORM");
+  if (env == nullptr || *env == '\0') return Platform::kCpu;
+  const std::string name(env);
+  if (name != "cpu" && name != "cuda") {
+    fail(ErrorKind::kInvalidArgument,
+         "The environment variable PJRT_PLATFORM names an unknown platform \"" + name +
+             "\"; valid platforms are cpu, cuda.");
+  }
+  return parse_platform(name);
+}
+
+Device resolve_device(std::string_view spec) {
+  // Only the default device depends on PJRT_PLATFORM; an explicit one never does.
+  Device device{spec.empty() ? default_platform() : Platform::kCpu, 0};
+  if (!spec.empty()) {
+    const size_t colon = spec.find(':');
+    device.platform = parse_platform(spec.substr(0, colon));
+    if (colon != std::string_view::npos) device.index = parse_index(spec.substr(colon + 1), spec);
+  }
+  const int count = device_count(device.platform);
+  if (device.index >= count) {
+    fail(ErrorKind::kDevice, "Device index " + std::to_string(device.index) +
+                                 " out of range for platform " +
+                                 std::string(platform_name(device.platform)) + " (" +
+                                 std::to_string(count) + (count == 1 ? " device)" : " devices)"));
+  }
+  return device;
+}
+
+}  // namespace ndbuf

@@ -1,0 +1,58 @@
+#include "ndbuf/base/dtype.hpp"
+
+#include <gtest/gtest.h>
+
+#include "ndbuf/base/error.hpp"
+
+namespace ndbuf {
+namespace {
+
+TEST(DType, TableIsIndexedByEnum) {
+  for (size_t k = 0; k < kNumDTypes; ++k) {
+    EXPECT_EQ(static_cast<size_t>(kDTypeTable[k].dtype), k);
+  }
+}
+
+TEST(DType, ItemSizesMatchElementTypes) {
+  for (const auto& info : kDTypeTable) {
+    const size_t size =
+        dispatch(info.dtype, [](auto tag) { return sizeof(typename decltype(tag)::type); });
+    EXPECT_EQ(size, info.itemsize) << info.name;
+  }
+}
+
+TEST(DType, ParsesNamesAndAliases) {
+  EXPECT_EQ(parse_dtype("f32"), DType::kF32);
+  EXPECT_EQ(parse_dtype("ui64"), DType::kU64);
+  EXPECT_EQ(parse_dtype("bool"), DType::kPred);
+  EXPECT_EQ(parse_dtype("i1"), DType::kPred);
+  EXPECT_EQ(parse_dtype("s16"), DType::kI16);
+  EXPECT_EQ(parse_dtype("u8"), DType::kU8);
+  EXPECT_EQ(parse_dtype("bf16"), DType::kBF16);
+  EXPECT_EQ(parse_dtype("c128"), DType::kC128);
+  EXPECT_FALSE(parse_dtype("float32").has_value());
+  EXPECT_FALSE(parse_dtype("").has_value());
+  EXPECT_FALSE(parse_dtype("F32").has_value());
+}
+
+TEST(DType, UnknownNameErrorListsValidNames) {
+  try {
+    parse_dtype_or_throw("float");
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kInvalidArgument);
+    EXPECT_STREQ(e.what(),
+                 "Unknown dtype \"float\"; valid dtypes are pred, i8, i16, i32, i64, ui8, ui16, "
+                 "ui32, ui64, f16, bf16, f32, f64, c64, c128.");
+  }
+}
+
+TEST(DType, SafetensorsTagsRoundTrip) {
+  for (const auto& info : kDTypeTable) {
+    EXPECT_EQ(dtype_from_safetensors(info.safetensors), info.dtype);
+  }
+  EXPECT_FALSE(dtype_from_safetensors("F8_E4M3").has_value());
+}
+
+}  // namespace
+}  // namespace ndbuf

@@ -1,0 +1,266 @@
+// Mapped files changing underneath: truncation and in-place rewrites become errors, never a
+// dead process; and forked children of a process that ran parallel loops do not hang.
+#include "ndbuf/io/mapped_file.hpp"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "ndbuf/base/error.hpp"
+#include "ndbuf/io/safetensors.hpp"
+#include "ndbuf/memory/parallel.hpp"
+#include "safetensors_bytes.hpp"
+
+namespace ndbuf {
+namespace {
+
+std::string temp_path(const std::string& tag) {
+  return "/tmp/ndbuf-mapped-" + tag + "-" + std::to_string(::getpid());
+}
+
+void write_file(const std::string& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+// Runs `body` in a forked child and reports how the child ended: its exit status, or -signal,
+// or 999 when it ran past `seconds` (and was killed), so a hang or a crash fails the test.
+template <class Body>
+int in_child(Body&& body, int seconds = 20) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    int status = 1;
+    try {
+      status = body();
+    } catch (...) {
+      status = 2;
+    }
+    ::_exit(status);
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  int status = 0;
+  while (::waitpid(pid, &status, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, &status, 0);
+      return 999;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
+}
+
+std::string expected_message(const std::string& path) {
+  return "The file '" + path +
+         "' changed on disk after it was loaded (it was truncated or rewritten in place), so "
+         "buffers loaded from it cannot be read; load it again.";
+}
+
+constexpr size_t kBig = size_t{4} << 20;  // above kReadWholeFileBytes: mapped
+
+TEST(MappedFile, TruncationIsAnErrorNotABusError) {
+  const std::string path = temp_path("truncate");
+  write_file(path, std::string(kBig, 'x'));
+  const int outcome = in_child([&] {
+    const auto file = map_file(path);
+    ::truncate(path.c_str(), 0);
+    const uint64_t before = mapping_fault_count();
+    const volatile char* bytes = static_cast<const char*>(file->data());
+    const char seen = bytes[kBig - 1];  // a page the file no longer has
+    if (seen != 0) return 3;
+    try {
+      check_no_mapping_faults(before);
+      return 4;
+    } catch (const Error& e) {
+      if (std::string(e.what()) != expected_message(path)) return 5;
+    }
+    try {
+      check_mapping_intact(file->data());
+      return 6;
+    } catch (const Error& e) {
+      return e.kind() == ErrorKind::kIo ? 0 : 7;
+    }
+  });
+  EXPECT_EQ(outcome, 0);
+  ::unlink(path.c_str());
+}
+
+TEST(MappedFile, InPlaceRewriteIsDetected) {
+  const std::string path = temp_path("rewrite");
+  write_file(path, std::string(kBig, 'x'));
+  const auto file = map_file(path);
+  EXPECT_NO_THROW(check_mapping_intact(file->data()));
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));  // a later modification time
+  {
+    std::fstream out(path, std::ios::binary | std::ios::in | std::ios::out);
+    out.write("y", 1);
+  }
+  try {
+    check_mapping_intact(static_cast<const char*>(file->data()) + 100);
+    ADD_FAILURE() << "not detected";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), expected_message(path));
+  }
+  ::unlink(path.c_str());
+}
+
+TEST(MappedFile, ReplacingOrDeletingTheFileIsNoChange) {
+  const std::string path = temp_path("replace");
+  write_file(path, std::string(kBig, 'x'));
+  const auto file = map_file(path);
+  write_file(path + ".new", "other");
+  ASSERT_EQ(::rename((path + ".new").c_str(), path.c_str()), 0);
+  EXPECT_NO_THROW(check_mapping_intact(file->data()));
+  ::unlink(path.c_str());
+  EXPECT_NO_THROW(check_mapping_intact(file->data()));
+  EXPECT_EQ(static_cast<const char*>(file->data())[kBig - 1], 'x');
+}
+
+// A fault the guard does not own reaches the previous handler: the default one ends the
+// process with SIGBUS; under AddressSanitizer, ASan's handler reports it and exits with 1.
+#ifdef __SANITIZE_ADDRESS__
+constexpr int kForeignFaultOutcome = 1;
+#else
+constexpr int kForeignFaultOutcome = -SIGBUS;
+#endif
+
+TEST(MappedFile, FaultsOutsideMappingsStillEndTheProcess) {
+  const int outcome = in_child([] {
+    map_file("/proc/self/exe");  // installs the handler (and maps a file that stays intact)
+    ::raise(SIGBUS);
+    return 0;
+  });
+  EXPECT_EQ(outcome, kForeignFaultOutcome);
+  // A real fault in a mapping ndbuf did not make.
+  const std::string path = temp_path("foreign");
+  write_file(path, std::string(kBig, 'x'));
+  const int foreign = in_child([&] {
+    map_file("/proc/self/exe");
+    const int fd = ::open(path.c_str(), O_RDONLY);
+    void* p = ::mmap(nullptr, kBig, PROT_READ, MAP_PRIVATE, fd, 0);
+    ::truncate(path.c_str(), 0);
+    return static_cast<const volatile char*>(p)[kBig - 1] == 0 ? 3 : 4;
+  });
+  EXPECT_EQ(foreign, kForeignFaultOutcome);
+  ::unlink(path.c_str());
+}
+
+// Small files, and any file loaded with `copy`, are read into memory: later changes to the
+// file cannot reach the loaded tensors.
+TEST(MappedFile, SmallFilesAndCopiesAreImmuneToChanges) {
+  for (const bool big : {false, true}) {
+    const std::string path = temp_path("copy");
+    const size_t n = big ? kBig : 4;
+    const std::string header = "{\"a\":{\"dtype\":\"U8\",\"shape\":[" + std::to_string(n) +
+                               "],\"data_offsets\":[0," + std::to_string(n) + "]}}";
+    write_file(path, safetensors_bytes::file_bytes(header, std::string(n, '\3')));
+    SafetensorsLoadOptions options;
+    options.copy = big;  // the small file is read without asking
+    const auto contents = load_safetensors(path, options);
+    ::truncate(path.c_str(), 0);
+    const Tensor& t = contents.tensors[0].tensor;
+    EXPECT_NO_THROW(check_mapping_intact(t.data()));
+    EXPECT_EQ(static_cast<const unsigned char*>(t.data())[n - 1], 3);
+    ::unlink(path.c_str());
+  }
+}
+
+TEST(MappedFile, LoadingAFileTruncatedMidwayIsAnError) {
+  const std::string path = temp_path("midway");
+  const std::string header = "{\"a\":{\"dtype\":\"U8\",\"shape\":[" + std::to_string(kBig) +
+                             "],\"data_offsets\":[0," + std::to_string(kBig) + "]}}";
+  write_file(path, safetensors_bytes::file_bytes(header, std::string(kBig, '\1')));
+  const int outcome = in_child([&] {
+    SafetensorsLoadOptions options;
+    bool truncated = false;
+    options.progress = [&](uint64_t, uint64_t) {
+      if (!truncated) ::truncate(path.c_str(), 4096);
+      truncated = true;
+    };
+    options.device = Device{};
+    try {
+      const auto contents = load_safetensors(path, options);
+      // Zero-copy: nothing was read while loading; the first read must see the change.
+      check_mapping_intact(contents.tensors[0].tensor.data());
+      return 3;
+    } catch (const Error& e) {
+      return std::string(e.what()) == expected_message(path) ? 0 : 4;
+    }
+  });
+  EXPECT_EQ(outcome, 0);
+  ::unlink(path.c_str());
+}
+
+#ifndef __SANITIZE_ADDRESS__  // AddressSanitizer needs far more address space than it allows
+// Each mapping counts against vm.max_map_count; running out (or out of address space, which
+// a child can provoke with RLIMIT_AS) must say so rather than look like any allocation error.
+TEST(MappedFile, RunningOutOfMapsSaysWhatHappened) {
+  const std::string path = temp_path("nomaps");
+  write_file(path, std::string(kBig, 'x'));
+  const int outcome = in_child([&] {
+    std::ifstream statm("/proc/self/statm");
+    uint64_t pages = 0;
+    statm >> pages;
+    const rlim_t used = pages * static_cast<rlim_t>(::sysconf(_SC_PAGESIZE));
+    const struct rlimit limit = {used + (rlim_t{1} << 20), used + (rlim_t{1} << 20)};
+    if (::setrlimit(RLIMIT_AS, &limit) != 0) return 3;
+    try {
+      map_file(path);
+      return 4;
+    } catch (const Error& e) {
+      const std::string expected =
+          "Cannot map '" + path +
+          "': the process is out of memory maps or address space (Linux allows "
+          "vm.max_map_count maps per process, and each loaded file keeps one while buffers "
+          "from it are alive); release buffers loaded from other files, or raise "
+          "vm.max_map_count.";
+      return std::string(e.what()) == expected ? 0 : 5;
+    }
+  });
+  EXPECT_EQ(outcome, 0);
+  ::unlink(path.c_str());
+}
+#endif
+
+// The sum of 0..count-1 through a block-parallel loop (threads wherever count is large).
+int64_t parallel_sum(int64_t count) {
+  std::vector<int64_t> values(static_cast<size_t>(count));
+  for_each_block(count, 16, [&](int64_t begin, int64_t end) {
+    for (int64_t k = begin; k < end; ++k) values[static_cast<size_t>(k)] = k;
+  });
+  std::vector<char> copy(values.size() * sizeof(int64_t));
+  copy_bytes(copy.data(), values.data(), copy.size());
+  int64_t sum = 0;
+  for (size_t k = 0; k < values.size(); ++k) {
+    int64_t v = 0;
+    std::memcpy(&v, copy.data() + k * sizeof v, sizeof v);
+    sum += v;
+  }
+  return sum;
+}
+
+TEST(ForkedChild, ParallelLoopsRunSeriallyAfterTheParentUsedThreads) {
+  const int64_t n = int64_t{1} << 21;
+  const int64_t expected = n * (n - 1) / 2;
+  EXPECT_EQ(parallel_sum(n), expected);  // the parent's thread pool now exists
+  EXPECT_FALSE(in_forked_child());
+  const int outcome = in_child([&] {
+    if (!in_forked_child() || max_threads() != 1) return 3;
+    return parallel_sum(n) == expected ? 0 : 4;
+  });
+  EXPECT_EQ(outcome, 0);
+}
+
+}  // namespace
+}  // namespace ndbuf

@@ -1,0 +1,104 @@
+#include "ndbuf/memory/storage.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ndbuf/base/error.hpp"
+#include "ndbuf/memory/tensor.hpp"
+
+namespace ndbuf {
+namespace {
+
+TEST(Storage, DeleterRunsOnceWhenTheLastOwnerGoes) {
+  int calls = 0;
+  void* seen = nullptr;
+  char block[32];
+  {
+    auto storage = std::make_shared<Storage>(
+        block, sizeof block, Device{Platform::kCpu, 1},
+        [&](void* p) {
+          ++calls;
+          seen = p;
+        },
+        true);
+    EXPECT_EQ(storage->data(), block);
+    EXPECT_EQ(storage->nbytes(), 32u);
+    EXPECT_EQ(storage->device(), (Device{Platform::kCpu, 1}));
+    EXPECT_TRUE(storage->read_only());
+    {
+      const Tensor view(storage, DType::kF32, {4}, {2}, 1);
+      const Tensor other = view.reversed_axes();
+      storage.reset();
+      EXPECT_EQ(calls, 0);  // the views still hold it
+    }
+  }
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(seen, block);
+}
+
+TEST(Storage, NoDeleterIsAllowed) {
+  char block[4];
+  { const Storage storage(block, 4, Device{}, nullptr, true); }
+  SUCCEED();  // destroying it must not call an empty std::function (that would throw)
+}
+
+TEST(AllocateHost, AlignedWritableAndSized) {
+  for (size_t nbytes : {size_t{0}, size_t{1}, size_t{63}, size_t{4096}}) {
+    const auto storage = allocate_host(nbytes);
+    ASSERT_NE(storage->data(), nullptr);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(storage->data()) % kHostAlignment, 0u);
+    EXPECT_EQ(storage->nbytes(), nbytes);
+    EXPECT_FALSE(storage->read_only());
+    EXPECT_EQ(storage->device(), Device{});
+    std::memset(storage->data(), 0x5A, nbytes);  // writable (ASan checks the extent)
+  }
+  EXPECT_EQ(allocate_host(8, Device{Platform::kCpu, 3})->device(), (Device{Platform::kCpu, 3}));
+}
+
+TEST(AllocateHost, ImpossibleSizeIsAnOutOfMemoryError) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "AddressSanitizer aborts on impossible allocation sizes";
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  GTEST_SKIP() << "AddressSanitizer aborts on impossible allocation sizes";
+#endif
+#endif
+  const size_t huge = size_t{1} << 62;
+  try {
+    allocate_host(huge);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kOutOfMemory);
+    EXPECT_EQ(std::string(e.what()), "Cannot allocate 4611686018427387904 bytes of host memory.");
+  }
+}
+
+int g_custom_calls = 0;
+
+std::shared_ptr<Storage> counting_allocator(size_t nbytes, Device device) {
+  ++g_custom_calls;
+  return default_host_allocator(nbytes, device);
+}
+
+TEST(AllocateHost, ReplaceableAllocator) {
+  g_custom_calls = 0;
+  set_host_allocator(&counting_allocator);
+  const auto storage = allocate_host(16);
+  const Tensor t = Tensor::allocate(DType::kF64, {3}, Order::kRowMajor);
+  const Tensor copy = make_dense(t.reversed_axes(), Order::kColumnMajor);  // already dense
+  set_host_allocator(nullptr);                                             // back to the default
+  EXPECT_EQ(g_custom_calls, 2);
+  EXPECT_EQ(copy.storage().get(), t.storage().get());
+  EXPECT_EQ(storage->nbytes(), 16u);
+  EXPECT_EQ(t.storage()->nbytes(), 24u);
+  allocate_host(16);
+  EXPECT_EQ(g_custom_calls, 2);
+}
+
+}  // namespace
+}  // namespace ndbuf
