@@ -3,6 +3,7 @@
 
 #include "ndbuf/convert/convert.hpp"
 #include "ndbuf/memory/device.hpp"
+#include "ndbuf/memory/transfer.hpp"
 #include "r_tensor.h"
 
 namespace {

@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "ndbuf/memory/transfer.hpp"
 #include "ndbuf/program/program.hpp"
 #include "r_tensor.h"
 

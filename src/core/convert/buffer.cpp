@@ -4,9 +4,10 @@
 #include <string>
 
 #include "ndbuf/base/error.hpp"
+#include "ndbuf/memory/copy.hpp"
 #include "ndbuf/memory/device_api.hpp"
 #include "ndbuf/memory/parallel.hpp"
-#include "ndbuf/memory/reorder.hpp"
+#include "ndbuf/memory/transfer.hpp"
 
 namespace ndbuf {
 namespace {
@@ -82,12 +83,8 @@ Tensor buffer_from_bytes(const void* bytes, int64_t nbytes, DType dtype, const S
                    Order::kColumnMajor);
   }
   Tensor tensor = Tensor::allocate(dtype, shape, Order::kColumnMajor, device);
-  if (order == Order::kColumnMajor) {
-    copy_bytes(tensor.data(), bytes, static_cast<size_t>(nbytes));
-    return tensor;
-  }
-  copy_strided_parallel(bytes, contiguous_strides(shape, order), tensor.data(), tensor.strides(),
-                        shape, itemsize(dtype));
+  copy_elements(bytes, contiguous_strides(shape, order), tensor.data(), tensor.strides(), shape,
+                itemsize(dtype));
   return tensor;
 }
 

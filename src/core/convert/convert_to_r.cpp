@@ -7,6 +7,7 @@
 
 #include "ndbuf/convert/convert.hpp"
 #include "ndbuf/memory/parallel.hpp"
+#include "ndbuf/memory/transfer.hpp"
 
 namespace ndbuf {
 namespace {

@@ -6,20 +6,22 @@
 #include <type_traits>
 #include <vector>
 
+#include "memory/strided_walk.hpp"
 #include "ndbuf/base/dtype.hpp"
 #include "ndbuf/base/error.hpp"
 #include "ndbuf/base/shape.hpp"
 #include "ndbuf/format/format_cell.hpp"
 #include "ndbuf/memory/device.hpp"
+#include "ndbuf/memory/transfer.hpp"
 
-// Where SPEC 2.7 leaves room, these choices were made (the seed printer is the reference):
+// Where SPEC 2.7 leaves room, these choices were made:
 // - Data lines are the cell lines only; slice headers, "Columns a to b", scale lines and
 //   blank lines do not count towards max_rows.
 // - Every column chunk counts its rows against the budget, and a chunk prints no more rows
-//   than the budget has left (the seed overran it by up to one chunk).
+//   than the budget has left (never overrunning it by a chunk).
 // - A matrix that cannot show a single row (budget spent, or max_rows_slice = 0) is not
-//   announced; printing stops there and the truncation line follows (the seed printed an
-//   empty "(3,.,.) =" header).
+//   announced (no empty "(3,.,.) =" header); printing stops there and the truncation line
+//   follows.
 // - The truncation line appears once, when any element was left out: rows cut by the budget
 //   or by max_rows_slice, column chunks or whole matrices never reached.
 // - Empty buffers print the header and the footer only.
@@ -226,20 +228,11 @@ void emit_matrix(const Writer& writer, const MatrixView& m, const std::vector<Ch
   }
 }
 
-// "(1,2,.,.) =": 1-based leading indices.
-std::string slice_header(const std::vector<int64_t>& index) {
+// "(1,2,.,.) =": the 1-based indices of the first `count` axes.
+std::string slice_header(const std::vector<int64_t>& index, size_t count) {
   std::string out = "(";
-  for (int64_t k : index) out += std::to_string(k + 1) + ",";
+  for (size_t k = 0; k < count; ++k) out += std::to_string(index[k] + 1) + ",";
   return out + ".,.) =";
-}
-
-// Advances a row-major odometer over `dims` (last index fastest); false after the last.
-bool next_index(std::vector<int64_t>& index, const std::vector<int64_t>& dims) {
-  for (size_t k = index.size(); k-- > 0;) {
-    if (++index[k] < dims[k]) return true;
-    index[k] = 0;
-  }
-  return false;
 }
 
 // The matrix over the last two dims at leading index (0, ..., 0): a 0-d tensor is a 1x1
@@ -279,8 +272,7 @@ void format_data(const Tensor& tensor, const BufferPrintOptions& options,
   MatrixView m = last_two_dims(tensor, item);
   const char* const origin = m.base;
   const size_t nlead = tensor.rank() > 2 ? tensor.rank() - 2 : 0;
-  const std::vector<int64_t> lead_dims(tensor.shape().begin(), tensor.shape().begin() + nlead);
-  std::vector<int64_t> lead(nlead, 0);
+  StridedOdometer lead(tensor.shape(), tensor.strides(), tensor.strides(), leading_axes(nlead));
   Limits limits = limits_of(options, m.nrows);
 
   CellWriter<D> writer;
@@ -291,13 +283,12 @@ void format_data(const Tensor& tensor, const BufferPrintOptions& options,
       cut = true;
       break;
     }
-    m.base = origin;
-    for (size_t k = 0; k < nlead; ++k) m.base += lead[k] * tensor.strides()[k] * item;
+    m.base = origin + lead.a() * item;
     const std::vector<Chunk> chunks = choose_layout(writer, m, limits);
 
     if (!first) lines.emplace_back();  // a blank line between matrices
     first = false;
-    if (nlead > 0) lines.push_back(slice_header(lead));
+    if (nlead > 0) lines.push_back(slice_header(lead.index(), nlead));
     emit_matrix(writer, m, chunks, lines);
 
     int64_t printed_cols = 0;
@@ -307,7 +298,7 @@ void format_data(const Tensor& tensor, const BufferPrintOptions& options,
       if (limits.budget != kUnlimited) limits.budget -= chunk.nrows;
     }
     if (printed_cols < m.ncols) cut = true;
-  } while (next_index(lead, lead_dims));
+  } while (lead.next());
 
   if (cut) lines.emplace_back(kTruncationLine);
 }
@@ -325,7 +316,7 @@ std::vector<std::string> format_buffer(const Tensor& tensor, const BufferPrintOp
   if (tensor.numel() > 0) {
     // A GPU buffer is read through one copy to the host (its cost grows with the buffer, unlike
     // printing from host memory); the footer still names the buffer's own platform.
-    const Tensor host = is_host(tensor.device()) ? tensor : to_host(tensor);
+    const Tensor host = to_host(tensor);
     dispatch(host.dtype(),
              [&](auto tag) { format_data<decltype(tag)::value>(host, options, lines); });
   }

@@ -72,8 +72,8 @@ FloatFormat FloatStats::choose() const noexcept {
 }
 
 int decimal_exponent(double value) noexcept {
-  // log10 is used as the seed did: a decimal literal such as 1e-7, whose double lies a hair
-  // below 10^-7, gets exponent -7 (log10 rounds to exactly -7), as a user would expect.
+  // log10 rather than an exact decimal exponent: a decimal literal such as 1e-7, whose double
+  // lies a hair below 10^-7, gets exponent -7 (log10 rounds to exactly -7), as a user would expect.
   return static_cast<int>(std::floor(std::log10(std::fabs(value))));
 }
 

@@ -9,6 +9,7 @@
 
 #include "ndbuf/base/error.hpp"
 #include "ndbuf/format/format_shortest.hpp"
+#include "ndbuf/memory/transfer.hpp"
 
 namespace ndbuf {
 namespace {
@@ -148,11 +149,8 @@ void append_element(std::string& out, DType dtype, const void* data) {
   appender_for(dtype)(out, static_cast<const char*>(data));
 }
 
-std::string format_nested(const Tensor& tensor, const NestedFormatOptions& options) {
-  if (tensor.device().platform != Platform::kCpu) {
-    fail(ErrorKind::kDevice, "Printing needs the tensor in host memory; it is on " +
-                                 device_label(tensor.device()) + ".");
-  }
+std::string format_nested(const Tensor& device_tensor, const NestedFormatOptions& options) {
+  const Tensor tensor = to_host(device_tensor);
   std::string out;
   if (tensor.numel() == 0) {
     out.append(tensor.rank(), '[');

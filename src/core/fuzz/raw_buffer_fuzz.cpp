@@ -17,6 +17,7 @@
 #include "ndbuf/format/format_buffer.hpp"
 #include "ndbuf/format/format_nested.hpp"
 #include "ndbuf/harray/harray.hpp"
+#include "ndbuf/memory/transfer.hpp"
 
 namespace {
 

@@ -3,9 +3,9 @@
 #include <complex>
 #include <cstring>
 #include <type_traits>
-#include <vector>
 
-#include "ndbuf/base/error.hpp"
+#include "memory/strided_walk.hpp"
+#include "ndbuf/memory/transfer.hpp"
 
 namespace ndbuf {
 namespace {
@@ -36,48 +36,29 @@ bool equal_typed(const Tensor& a, const Tensor& b) {
   if (a.is_contiguous(Order::kRowMajor) && b.is_contiguous(Order::kRowMajor)) {
     return rows_equal(pa, 1, pb, 1, numel);
   }
-  const Shape& shape = a.shape();
-  const size_t rank = shape.size();
+  const size_t rank = a.rank();
   if (rank == 0) return element_equal(*pa, *pb);
-  // Row-major odometer over the outer axes; the last axis is one strided row.
-  const int64_t inner = shape[rank - 1];
-  const int64_t rows = numel / inner;
-  std::vector<int64_t> counter(rank, 0);
-  int64_t oa = 0;
-  int64_t ob = 0;
-  for (int64_t row = 0; row < rows; ++row) {
-    if (!rows_equal(pa + oa, a.strides()[rank - 1], pb + ob, b.strides()[rank - 1], inner)) {
+  // Row-major over the outer axes; the last axis is one strided row.
+  const int64_t inner = a.shape()[rank - 1];
+  StridedOdometer rows(a.shape(), a.strides(), b.strides(), leading_axes(rank - 1));
+  do {
+    if (!rows_equal(pa + rows.a(), a.strides()[rank - 1], pb + rows.b(), b.strides()[rank - 1],
+                    inner)) {
       return false;
     }
-    for (size_t k = rank - 1; k-- > 0;) {
-      if (++counter[k] < shape[k]) {
-        oa += a.strides()[k];
-        ob += b.strides()[k];
-        break;
-      }
-      oa -= a.strides()[k] * (shape[k] - 1);
-      ob -= b.strides()[k] * (shape[k] - 1);
-      counter[k] = 0;
-    }
-  }
+  } while (rows.next());
   return true;
-}
-
-void require_host(const Tensor& t) {
-  if (t.device().platform != Platform::kCpu) {
-    fail(ErrorKind::kDevice,
-         "Comparing needs tensors in host memory; one is on " + device_label(t.device()) + ".");
-  }
 }
 
 }  // namespace
 
 bool tensors_equal(const Tensor& a, const Tensor& b) {
   if (a.dtype() != b.dtype() || a.shape() != b.shape()) return false;
-  require_host(a);
-  require_host(b);
-  return dispatch(a.dtype(),
-                  [&](auto tag) { return equal_typed<typename decltype(tag)::type>(a, b); });
+  const Tensor host_a = to_host(a);
+  const Tensor host_b = to_host(b);
+  return dispatch(a.dtype(), [&](auto tag) {
+    return equal_typed<typename decltype(tag)::type>(host_a, host_b);
+  });
 }
 
 }  // namespace ndbuf

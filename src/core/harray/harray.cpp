@@ -7,6 +7,7 @@
 
 #include "ndbuf/base/error.hpp"
 #include "ndbuf/convert/convert.hpp"
+#include "ndbuf/memory/transfer.hpp"
 
 namespace ndbuf {
 
@@ -71,7 +72,7 @@ HArray::HArray(Tensor tensor) : tensor_(std::move(tensor)) {
 }
 
 HArray HArray::from_buffer(const Tensor& buffer) {
-  if (buffer.device().platform != Platform::kCpu) {
+  if (!is_host(buffer.device())) {
     fail(ErrorKind::kDevice, "An HArray lives in host memory, but the buffer is on " +
                                  device_label(buffer.device()) +
                                  "; copy it to the CPU first (copy_buffer(x, \"cpu\")).");
@@ -108,10 +109,6 @@ Tensor HArray::to_buffer() const {
 }
 
 void copy_to_r_row_major(const Tensor& tensor, void* out) {
-  if (tensor.device().platform != Platform::kCpu) {
-    fail(ErrorKind::kDevice, "Collecting needs the tensor in host memory; it is on " +
-                                 device_label(tensor.device()) + ".");
-  }
   tensor_to_r(tensor, out, Order::kRowMajor);
 }
 

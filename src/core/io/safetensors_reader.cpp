@@ -8,7 +8,7 @@
 #include "ndbuf/convert/buffer.hpp"
 #include "ndbuf/io/mapped_file.hpp"
 #include "ndbuf/io/safetensors.hpp"
-#include "ndbuf/memory/reorder.hpp"
+#include "ndbuf/memory/copy.hpp"
 
 namespace ndbuf {
 namespace {
@@ -82,8 +82,8 @@ Tensor load_entry(const std::shared_ptr<Storage>& file, uint64_t data_start,
                          order);
   }
   Tensor out = Tensor::allocate(entry.dtype, entry.shape, Order::kColumnMajor, device);
-  reorder_dense(src, Order::kRowMajor, out.data(), Order::kColumnMajor, entry.shape,
-                itemsize(entry.dtype), tick);
+  copy_elements_in_slabs(src, contiguous_strides(entry.shape, Order::kRowMajor), out.data(),
+                         out.strides(), entry.shape, itemsize(entry.dtype), tick);
   return out;
 }
 
@@ -91,7 +91,7 @@ Tensor load_entry(const std::shared_ptr<Storage>& file, uint64_t data_start,
 
 SafetensorsContents load_safetensors(const std::shared_ptr<Storage>& file,
                                      const SafetensorsLoadOptions& options) {
-  if (file->device().platform != Platform::kCpu) {
+  if (!is_host(file->device())) {
     fail(ErrorKind::kInvalidArgument, "A safetensors file must be read from host memory.");
   }
   SafetensorsHeader header = parse_safetensors(file->data(), file->nbytes());
@@ -113,7 +113,7 @@ SafetensorsContents load_safetensors(const std::shared_ptr<Storage>& file,
   uint64_t total = 0;
   for (const auto* entry : chosen) total += entry->end - entry->begin;
   // Host devices take the tensors as loaded; others take a copy of each, one at a time.
-  const bool on_host = options.device.platform == Platform::kCpu;
+  const bool on_host = is_host(options.device);
   const Device host = on_host ? options.device : Device{};
   SafetensorsContents out;
   out.tensors.reserve(chosen.size());

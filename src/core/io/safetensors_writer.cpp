@@ -18,12 +18,10 @@
 #include "ndbuf/base/error.hpp"
 #include "ndbuf/io/mapped_file.hpp"
 #include "ndbuf/io/safetensors.hpp"
-#include "ndbuf/memory/reorder.hpp"
+#include "ndbuf/memory/copy.hpp"
 
 namespace ndbuf {
 namespace {
-
-constexpr int64_t kChunkBytes = int64_t{16} << 20;
 
 // A JSON string literal (quotes and escapes) for valid UTF-8 text.
 std::string json_string(const std::string& s) { return nlohmann::json(s).dump(); }
@@ -52,7 +50,7 @@ void check_tensors(const std::vector<NamedTensor>& tensors, const SafetensorsSav
                "\" has dtype c128, which safetensors readers other than pjrt reject; allow "
                "writing it as C128 explicitly or convert it to c64.");
     }
-    if (tensor.device().platform != Platform::kCpu) {
+    if (!is_host(tensor.device())) {
       fail(ErrorKind::kInvalidArgument, "Tensor \"" + name + "\" is on " +
                                             device_label(tensor.device()) +
                                             "; copy it to the host before writing it.");
@@ -214,41 +212,26 @@ class Staging {
   size_t size_ = 0;
 };
 
-// Writes the tensor's elements in row-major order, transposing through a bounded buffer
-// when the tensor is not already laid out that way.
+// Writes the tensor's elements in row-major order, slab by slab: straight from the tensor when
+// it is already laid out that way, else transposed through a bounded buffer.
 void write_tensor(Output& file, const Tensor& t, Staging& staging, const Tick& tick) {
-  const auto nbytes = static_cast<uint64_t>(t.nbytes());
-  if (nbytes == 0) return;
   const char* src = static_cast<const char*>(t.data());
-  if (t.is_contiguous(Order::kRowMajor)) {
-    for (uint64_t done = 0; done < nbytes;) {
-      const uint64_t step = std::min<uint64_t>(kChunkBytes, nbytes - done);
-      file.write(src + done, step);
-      done += step;
-      tick(done);
+  const auto item = static_cast<int64_t>(itemsize(t.dtype()));
+  const bool direct = t.is_contiguous(Order::kRowMajor);
+  const Strides dst_strides = contiguous_strides(t.shape(), Order::kRowMajor);
+  for_each_slab(t.strides(), dst_strides, t.shape(), itemsize(t.dtype()), [&](const Slab& slab) {
+    const char* from = src + slab.src_offset * item;
+    const auto nbytes = static_cast<size_t>(slab.nbytes);
+    if (direct) {
+      file.write(from, nbytes);
+    } else {
+      char* buffer = staging.get(nbytes);
+      copy_elements(from, slab.src_strides, buffer, slab.dst_strides, slab.shape,
+                    itemsize(t.dtype()));
+      file.write(buffer, nbytes);
     }
-    return;
-  }
-  const Shape& shape = t.shape();
-  const size_t item = itemsize(t.dtype());
-  size_t slow = 0;  // the first axis longer than 1: row-major output is sliced along it
-  while (shape[slow] == 1) ++slow;
-  const int64_t unit = t.numel() / shape[slow];
-  const int64_t per_chunk = std::max<int64_t>(1, kChunkBytes / (unit * static_cast<int64_t>(item)));
-  const size_t chunk_bytes = static_cast<size_t>(std::min(per_chunk, shape[slow]) * unit) * item;
-  char* buffer = staging.get(chunk_bytes);
-  const Strides dst_strides = contiguous_strides(shape, Order::kRowMajor);
-  uint64_t done = 0;
-  for (int64_t i0 = 0; i0 < shape[slow]; i0 += per_chunk) {
-    Shape sub = shape;
-    sub[slow] = std::min(shape[slow], i0 + per_chunk) - i0;
-    const auto offset = i0 * t.strides()[slow] * static_cast<int64_t>(item);
-    copy_strided_parallel(src + offset, t.strides(), buffer, dst_strides, sub, item);
-    const uint64_t bytes = static_cast<uint64_t>(sub[slow] * unit) * item;
-    file.write(buffer, bytes);
-    done += bytes;
-    tick(done);
-  }
+    tick(static_cast<uint64_t>(slab.bytes_done));
+  });
 }
 
 }  // namespace

@@ -220,11 +220,7 @@ class CudaApi final : public DeviceApi {
 
   // The primary context of GPU `index`, retained on first use.
   CUcontext context(int index) {
-    if (index < 0 || index >= count_) {
-      fail(ErrorKind::kDevice, "Device index " + std::to_string(index) +
-                                   " out of range for platform cuda (" + std::to_string(count_) +
-                                   (count_ == 1 ? " device)" : " devices)"));
-    }
+    check_device_index(Platform::kCuda, index, count_);
     CUcontext context = contexts_[index].load();
     if (context != nullptr) return context;
     const std::lock_guard<std::mutex> lock(retain_mutex_);

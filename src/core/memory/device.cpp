@@ -96,14 +96,17 @@ Device resolve_device(std::string_view spec) {
     device.platform = parse_platform(spec.substr(0, colon));
     if (colon != std::string_view::npos) device.index = parse_index(spec.substr(colon + 1), spec);
   }
-  const int count = device_count(device.platform);
-  if (device.index >= count) {
-    fail(ErrorKind::kDevice, "Device index " + std::to_string(device.index) +
+  check_device_index(device.platform, device.index, device_count(device.platform));
+  return device;
+}
+
+void check_device_index(Platform platform, int index, int count) {
+  if (index < 0 || index >= count) {
+    fail(ErrorKind::kDevice, "Device index " + std::to_string(index) +
                                  " out of range for platform " +
-                                 std::string(platform_name(device.platform)) + " (" +
+                                 std::string(platform_name(platform)) + " (" +
                                  std::to_string(count) + (count == 1 ? " device)" : " devices)"));
   }
-  return device;
 }
 
 }  // namespace ndbuf

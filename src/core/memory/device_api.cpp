@@ -18,12 +18,7 @@ namespace {
 std::atomic<MemoryReclaimer> g_reclaimer{nullptr};
 
 void check_cpu_index(int index) {
-  const int count = device_count(Platform::kCpu);
-  if (index < 0 || index >= count) {
-    fail(ErrorKind::kDevice, "Device index " + std::to_string(index) +
-                                 " out of range for platform cpu (" + std::to_string(count) +
-                                 (count == 1 ? " device)" : " devices)"));
-  }
+  check_device_index(Platform::kCpu, index, device_count(Platform::kCpu));
 }
 
 // Host memory. Storage for CPU devices comes from the replaceable host allocator
@@ -36,14 +31,10 @@ class CpuApi final : public DeviceApi {
   void* allocate(int index, size_t nbytes) override {
     check_cpu_index(index);
     if (nbytes == 0) return nullptr;
-    void* data = ::operator new (nbytes, std::align_val_t{kHostAlignment}, std::nothrow);
-    if (data == nullptr) {
-      fail(ErrorKind::kOutOfMemory, "Cannot allocate " + format_bytes(nbytes) + " of host memory.");
-    }
-    return data;
+    return allocate_host_bytes(nbytes);
   }
   void free(int, void* ptr) noexcept override {
-    if (ptr != nullptr) ::operator delete (ptr, std::align_val_t{kHostAlignment});
+    if (ptr != nullptr) free_host_bytes(ptr);
   }
   void copy_host_to_device(int, void* dst, const void* src, size_t nbytes) override {
     if (nbytes > 0) std::memcpy(dst, src, nbytes);

@@ -1,3 +1,4 @@
+// Storage and the host allocation every CPU tensor starts from.
 #include "ndbuf/memory/storage.hpp"
 
 #include <atomic>
@@ -17,16 +18,28 @@ void set_host_allocator(HostAllocator allocator) {
   g_host_allocator.store(allocator != nullptr ? allocator : &default_host_allocator);
 }
 
-std::shared_ptr<Storage> default_host_allocator(size_t nbytes, Device device) {
-  const std::align_val_t alignment{kHostAlignment};
-  void* data = ::operator new(nbytes > 0 ? nbytes : 1, alignment, std::nothrow);
+void* allocate_host_bytes(size_t nbytes) {
+  void* data =
+      ::operator new (nbytes > 0 ? nbytes : 1, std::align_val_t{kHostAlignment}, std::nothrow);
   if (data == nullptr) {
     fail(ErrorKind::kOutOfMemory,
          "Cannot allocate " + std::to_string(nbytes) + " bytes of host memory.");
   }
-  return std::make_shared<Storage>(
-      data, nbytes, device,
-      [](void* p) { ::operator delete (p, std::align_val_t{kHostAlignment}); }, false);
+  return data;
+}
+
+void free_host_bytes(void* data) noexcept {
+  ::operator delete (data, std::align_val_t{kHostAlignment});
+}
+
+std::shared_ptr<Storage> default_host_allocator(size_t nbytes, Device device) {
+  void* data = allocate_host_bytes(nbytes);
+  try {
+    return std::make_shared<Storage>(data, nbytes, device, &free_host_bytes, false);
+  } catch (...) {
+    free_host_bytes(data);
+    throw;
+  }
 }
 
 std::shared_ptr<Storage> allocate_host(size_t nbytes, Device device) {

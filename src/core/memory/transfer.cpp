@@ -1,9 +1,9 @@
-// Moving tensors between devices: to_host() for everything that reads values, copy_to() for
-// copies between any two devices.
-#include <cstring>
+// Reading and moving tensors across devices and layouts: to_host() for everything that reads
+// values, copy_to_dense() and make_dense() for dense host copies, copy_to() between devices.
+#include "ndbuf/memory/transfer.hpp"
 
+#include "ndbuf/memory/copy.hpp"
 #include "ndbuf/memory/device_api.hpp"
-#include "ndbuf/memory/tensor.hpp"
 
 namespace ndbuf {
 namespace {
@@ -40,6 +40,30 @@ Tensor to_host(const Tensor& src) {
       .copy_device_to_host(src.device().index, host->data(), first, nbytes);
   return Tensor(std::move(host), src.dtype(), src.shape(), src.strides(),
                 src.offset() - span.first);
+}
+
+void copy_to_dense(const Tensor& src, void* dst, Order order) {
+  if (src.numel() == 0) return;  // `dst` may be null then, even for memcpy of 0 bytes
+  if (!is_host(src.device())) {
+    if (!src.is_contiguous(order)) return copy_to_dense(to_host(src), dst, order);
+    device_api(src.device().platform)
+        .copy_device_to_host(src.device().index, dst, src.data(),
+                             static_cast<size_t>(src.nbytes()));
+    return;
+  }
+  copy_elements(src.data(), src.strides(), dst, contiguous_strides(src.shape(), order), src.shape(),
+                itemsize(src.dtype()));
+}
+
+Tensor make_dense(const Tensor& src, Order order) {
+  if (!is_host(src.device())) return make_dense(to_host(src), order);
+  if (src.is_contiguous(order) && src.offset() == 0 &&
+      static_cast<int64_t>(src.storage()->nbytes()) == src.nbytes()) {
+    return src;
+  }
+  Tensor out = Tensor::allocate(src.dtype(), src.shape(), order, src.device());
+  copy_to_dense(src, out.data(), order);
+  return out;
 }
 
 Tensor copy_to(const Tensor& src, Device device, Order order) {

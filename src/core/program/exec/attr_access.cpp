@@ -3,6 +3,8 @@
 
 #include <set>
 
+#include "ndbuf/memory/transfer.hpp"
+
 namespace ndbuf::program {
 
 void op_error(const Op& op, const std::string& message) {

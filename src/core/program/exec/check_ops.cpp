@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "ndbuf/memory/transfer.hpp"
 #include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
 

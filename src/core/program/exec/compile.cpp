@@ -1,6 +1,7 @@
 // The compile pipeline and the public API of ndbuf/program.hpp.
 #include "program/exec/compile.hpp"
 
+#include "ndbuf/memory/transfer.hpp"
 #include "ndbuf/program/program.hpp"
 #include "program/exec/builders.hpp"
 #include "program/text/parser.hpp"
@@ -65,7 +66,7 @@ std::string signature_to_string(const Signature& signature) {
 }
 
 std::shared_ptr<const Executable> compile(std::string_view text, Device device) {
-  if (device.platform != Platform::kCpu) {
+  if (!is_host(device)) {
     fail(ErrorKind::kDevice,
          "programs run only on CPU devices in this version, not on " + device_spec(device));
   }

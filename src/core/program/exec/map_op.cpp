@@ -1,6 +1,7 @@
 // stablehlo.map: the region applied to each element position of the operands.
 #include <cstring>
 
+#include "ndbuf/memory/transfer.hpp"
 #include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "ndbuf/memory/parallel.hpp"
+#include "ndbuf/memory/transfer.hpp"
 #include "program/kernels/element_cast.hpp"
 #include "program/kernels/fast_combine.hpp"
 #include "program/kernels/kernel_values.hpp"

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ndbuf/base/error.hpp"
+#include "ndbuf/memory/transfer.hpp"
 #include "program/kernels/elementwise.hpp"
 #include "program/kernels/elementwise_loop.hpp"
 

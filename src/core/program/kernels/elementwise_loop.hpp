@@ -14,6 +14,7 @@
 #include "ndbuf/base/shape.hpp"
 #include "ndbuf/memory/parallel.hpp"
 #include "ndbuf/memory/tensor.hpp"
+#include "ndbuf/memory/transfer.hpp"
 #include "program/kernels/compute_type.hpp"
 
 namespace ndbuf::program::detail {

@@ -7,6 +7,7 @@
 
 #include "ndbuf/base/error.hpp"
 #include "ndbuf/memory/device.hpp"
+#include "ndbuf/memory/transfer.hpp"
 
 namespace ndbuf::program {
 

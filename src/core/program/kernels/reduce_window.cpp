@@ -3,6 +3,7 @@
 
 #include <cstring>
 
+#include "ndbuf/memory/transfer.hpp"
 #include "program/kernels/fast_combine.hpp"
 #include "program/kernels/kernel_values.hpp"
 #include "program/kernels/window_geometry.hpp"

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string>
 
+#include "ndbuf/memory/transfer.hpp"
 #include "program/kernels/fast_combine.hpp"
 #include "program/kernels/kernel_values.hpp"
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "ndbuf/memory/copy.hpp"
 #include "ndbuf/memory/tensor.hpp"
 
 namespace ndbuf::program {

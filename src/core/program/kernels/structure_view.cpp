@@ -11,7 +11,7 @@ Tensor copy_view(const Tensor& x, int64_t offset, const Shape& shape, const Stri
   if (out.numel() == 0) return out;
   const size_t item = itemsize(x.dtype());
   const char* base = static_cast<const char*>(x.data()) + offset * static_cast<int64_t>(item);
-  copy_strided(base, strides, out.data(), out.strides(), shape, item);
+  copy_elements(base, strides, out.data(), out.strides(), shape, item);
   return out;
 }
 
@@ -25,7 +25,7 @@ void write_window(Tensor& dst, const Tensor& src, const Dims& start, const Dims&
     strides[k] = dst.strides()[k] * steps[k];
   }
   char* base = static_cast<char*>(dst.data()) + offset * static_cast<int64_t>(item);
-  copy_strided(src.data(), src.strides(), base, strides, src.shape(), item);
+  copy_elements(src.data(), src.strides(), base, strides, src.shape(), item);
 }
 
 Tensor transpose(const Tensor& x, const Dims& perm) {

@@ -19,6 +19,7 @@
 #include "ndbuf/convert/buffer.hpp"
 #include "ndbuf/memory/device_api.hpp"
 #include "ndbuf/memory/tensor.hpp"
+#include "ndbuf/memory/transfer.hpp"
 
 namespace ndbuf {
 namespace {

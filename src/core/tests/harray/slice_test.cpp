@@ -7,6 +7,7 @@
 
 #include "ndbuf/base/error.hpp"
 #include "ndbuf/convert/convert.hpp"
+#include "ndbuf/memory/transfer.hpp"
 
 namespace ndbuf {
 namespace {

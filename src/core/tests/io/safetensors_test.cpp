@@ -17,6 +17,7 @@
 
 #include "ndbuf/base/error.hpp"
 #include "ndbuf/io/mapped_file.hpp"
+#include "ndbuf/memory/transfer.hpp"
 #include "safetensors_bytes.hpp"
 
 namespace ndbuf {

@@ -11,6 +11,7 @@
 #include "ndbuf/base/error.hpp"
 #include "ndbuf/convert/buffer.hpp"
 #include "ndbuf/memory/tensor.hpp"
+#include "ndbuf/memory/transfer.hpp"
 
 namespace ndbuf {
 namespace {

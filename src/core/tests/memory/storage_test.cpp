@@ -10,6 +10,7 @@
 
 #include "ndbuf/base/error.hpp"
 #include "ndbuf/memory/tensor.hpp"
+#include "ndbuf/memory/transfer.hpp"
 
 namespace ndbuf {
 namespace {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ndbuf/base/error.hpp"
+#include "ndbuf/memory/transfer.hpp"
 
 namespace ndbuf {
 namespace {
@@ -261,9 +262,9 @@ TEST(CopyStrided, BetweenRowAndColumnMajor) {
       fill_pattern(src.data(), n, item);
       const Strides c = contiguous_strides(shape, Order::kRowMajor);
       const Strides f = contiguous_strides(shape, Order::kColumnMajor);
-      copy_strided(src.data(), c, dst.data(), f, shape, item);
+      copy_elements(src.data(), c, dst.data(), f, shape, item);
       expect_same_elements(src.data(), c, dst.data(), Order::kColumnMajor, shape, item);
-      copy_strided(dst.data(), f, back.data(), c, shape, item);
+      copy_elements(dst.data(), f, back.data(), c, shape, item);
       EXPECT_EQ(back, src) << "itemsize " << item << ", shape " << shape_to_tuple(shape);
       if (shape.size() >= 2) {
         EXPECT_NE(dst, src);  // the layouts really differ
@@ -280,7 +281,7 @@ TEST(CopyStrided, NegativeStrides) {
     fill_pattern(src.data(), 12, item);
     // Both axes reversed: element (i, j) is at (2 - i) * 4 + (3 - j) of the row-major source.
     const char* last = src.data() + 11 * item;
-    copy_strided(last, {-4, -1}, dst.data(), {4, 1}, shape, item);
+    copy_elements(last, {-4, -1}, dst.data(), {4, 1}, shape, item);
     for (int64_t i = 0; i < 3; ++i) {
       for (int64_t j = 0; j < 4; ++j) {
         EXPECT_EQ(std::memcmp(dst.data() + (i * 4 + j) * item,
@@ -290,7 +291,7 @@ TEST(CopyStrided, NegativeStrides) {
     }
     // Writing through a negative destination stride.
     std::vector<char> rev(12 * item, 0);
-    copy_strided(src.data(), {4, 1}, rev.data() + 3 * item, {4, -1}, shape, item);
+    copy_elements(src.data(), {4, 1}, rev.data() + 3 * item, {4, -1}, shape, item);
     for (int64_t i = 0; i < 3; ++i) {
       for (int64_t j = 0; j < 4; ++j) {
         EXPECT_EQ(
@@ -303,8 +304,8 @@ TEST(CopyStrided, NegativeStrides) {
 
 TEST(CopyStrided, EmptyShapesWriteNothing) {
   std::vector<char> src(8, 1), dst(8, 7);
-  copy_strided(src.data(), {3, 1}, dst.data(), {1, 2}, {2, 0}, 4);
-  copy_strided(src.data(), {1}, dst.data(), {1}, {0}, 8);
+  copy_elements(src.data(), {3, 1}, dst.data(), {1, 2}, {2, 0}, 4);
+  copy_elements(src.data(), {1}, dst.data(), {1}, {0}, 8);
   EXPECT_EQ(dst, std::vector<char>(8, 7));
 }
 

@@ -8,6 +8,7 @@
 
 #include "ndbuf/base/dtype.hpp"
 #include "ndbuf/memory/tensor.hpp"
+#include "ndbuf/memory/transfer.hpp"
 #include "program/kernels/region_body.hpp"
 
 namespace ndbuf::program::testing {

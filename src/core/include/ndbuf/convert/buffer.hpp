@@ -1,5 +1,6 @@
-// Dense column-major buffers (the PJRTBuffer face of a tensor) made from host data: R vectors
-// (strictly converted, or aliased without a copy) and raw bytes.
+// Making buffers (the PJRTBuffer face of a tensor) from host data: R vectors (strictly
+// converted, or aliased without a copy) and raw bytes, always as dense column-major tensors
+// with R's dims. Buffers made elsewhere may have other layouts (tensor.hpp).
 #pragma once
 
 #include <functional>

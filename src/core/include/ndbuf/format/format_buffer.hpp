@@ -8,8 +8,8 @@
 //
 // (the header and footer lines end with one space). 0-d prints as one cell, 1-d as a column,
 // 2-d as a matrix and rank >= 3 as matrices over the last two dims, each introduced by
-// "(i,j,.,.) =". Only the printed elements are read, so the cost does not depend on the size
-// of the buffer.
+// "(i,j,.,.) =". Only the printed elements are read, so for a host buffer the cost does not
+// depend on its size.
 #pragma once
 
 #include <cstdint>
@@ -42,8 +42,8 @@ inline constexpr const char* kTruncationLine =
 // "[ CPUf32{2x3} ] " (platform upper case, dims joined by x, "{}" for 0-d).
 std::string default_buffer_footer(const Tensor& tensor);
 
-// Every line of the printed buffer. Reads host memory: a tensor on another platform must be
-// copied to the CPU first (throws kDevice otherwise).
+// Every line of the printed buffer. A tensor on another platform is read through to_host()
+// (one copy of the bytes its view spans); its footer still names its own platform.
 std::vector<std::string> format_buffer(const Tensor& tensor, const BufferPrintOptions& options);
 
 }  // namespace ndbuf

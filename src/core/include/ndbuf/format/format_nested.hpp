@@ -28,7 +28,7 @@ struct NestedFormatOptions {
   int64_t limit_other = 6;
 };
 
-// Throws kDevice for a tensor whose memory is not on the host.
+// A tensor on another device is read through to_host().
 std::string format_nested(const Tensor& tensor, const NestedFormatOptions& options = {});
 
 // One element at `data` of `dtype` as the nested printer writes it.

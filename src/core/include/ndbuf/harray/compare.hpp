@@ -8,7 +8,7 @@
 
 namespace ndbuf {
 
-// Throws kDevice when either tensor is not in host memory.
+// Tensors on another device are read through to_host().
 bool tensors_equal(const Tensor& a, const Tensor& b);
 
 }  // namespace ndbuf

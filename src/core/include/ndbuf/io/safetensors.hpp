@@ -5,14 +5,14 @@
 //                "data_offsets": [begin, end]}, ..., "__metadata__": {"key": "value"}}
 //   the rest     the tensors' bytes, each in row-major (C) order, back to back
 //
-// Layout. safetensors stores each tensor row-major; ndbuf buffers (PJRTBuffer) are dense
-// column-major with R's dims. A tensor keeps its shape across the boundary: the file's
-// shape [a, b, c] is the buffer's dims c(a, b, c) and element (i, j, k) is the same value on
-// both sides (as with torch and the seed pjrt package). Where the two orders lay the shape
-// out identically (0-d, 1-d, empty, at most one axis longer than 1) a loaded tensor
-// references the file's mapped pages without a copy; otherwise it is transposed once into
-// fresh memory (and the writer transposes back). The other choice, reversing the dims so
-// every tensor is zero-copy, would hand R users the transpose of what every other
+// Layout. safetensors stores each tensor row-major. A tensor keeps its shape across the
+// boundary: the file's shape [a, b, c] is the buffer's dims c(a, b, c) and element (i, j, k)
+// is the same value on both sides (as with torch). A loaded tensor whose data is aligned for
+// its element type is a row-major view of the file's mapped pages, with no copy at load;
+// readers (as_array() and the rest) reorder as they read. Unaligned data is copied once, in
+// slabs, into a fresh dense column-major tensor. The writer writes row-major tensors as they
+// are and transposes others through a bounded buffer. The other choice, reversing the dims so
+// every tensor is column-major, would hand R users the transpose of what every other
 // safetensors reader sees.
 #pragma once
 
@@ -98,8 +98,9 @@ struct SafetensorsLoadOptions {
   SafetensorsProgress progress;
 };
 
-// Validates the file and returns its tensors as dense column-major tensors of the file's
-// shapes. Zero-copy tensors reference `file` (read-only); the others are fresh copies. BOOL
+// Validates the file and returns its tensors with the file's shapes: row-major views of `file`
+// (read-only, no copy) where the data is aligned for its element type, else fresh dense
+// column-major copies; tensors for a device that is not the host are copies. BOOL
 // tensors must hold only bytes 0 and 1, and dtypes must be ones ndbuf holds (both checked
 // for the tensors loaded only).
 SafetensorsContents load_safetensors(const std::shared_ptr<Storage>& file,
@@ -110,7 +111,7 @@ SafetensorsContents load_safetensors(const std::string& path,
                                      const SafetensorsLoadOptions& options = {});
 
 struct SafetensorsSaveOptions {
-  // C128 is not a dtype of the reference implementation, so other readers reject it.
+  // C128 is not a dtype of the safetensors format, so other readers reject it.
   bool allow_c128 = false;
   SafetensorsProgress progress;
 };

@@ -21,7 +21,8 @@ struct Device {
   bool operator!=(const Device& other) const { return !(*this == other); }
 };
 
-// True for devices whose memory the host reads directly (CPU).
+// True for devices whose memory the host reads directly (CPU): the one test of where a
+// tensor's bytes may be read. Elsewhere values are read through to_host() (transfer.hpp).
 inline bool is_host(const Device& device) { return device.platform == Platform::kCpu; }
 
 std::string_view platform_name(Platform platform);  // "cpu", "cuda"
@@ -41,5 +42,9 @@ Platform default_platform();
 
 // Parses "cpu", "cuda", "cpu:1" (or "" for the default device) and checks that it exists.
 Device resolve_device(std::string_view spec);
+
+// Throws kDevice ("Device index 3 out of range for platform cpu (3 devices)") unless
+// 0 <= index < count, the number of devices of `platform`.
+void check_device_index(Platform platform, int index, int count);
 
 }  // namespace ndbuf

@@ -2,7 +2,7 @@
 // device->device and synchronise. CPU devices use host memory; CUDA devices use GPU memory
 // through the CUDA driver library, loaded at run time with dlopen (no CUDA toolkit is needed to
 // build). Device pointers of other platforms are opaque: only the platform's DeviceApi may
-// dereference them, so everything that reads values goes through to_host() (tensor.hpp).
+// dereference them, so everything that reads values goes through to_host() (transfer.hpp).
 #pragma once
 
 #include <cstddef>

@@ -53,4 +53,10 @@ std::shared_ptr<Storage> default_host_allocator(size_t nbytes, Device device);
 // Uninitialised, kHostAlignment-aligned host memory; throws kOutOfMemory on failure.
 std::shared_ptr<Storage> allocate_host(size_t nbytes, Device device = Device{});
 
+// The raw host allocation under default_host_allocator() and the CPU DeviceApi: at least one
+// byte, kHostAlignment-aligned; throws kOutOfMemory "Cannot allocate <n> bytes of host
+// memory." Release with free_host_bytes().
+void* allocate_host_bytes(size_t nbytes);
+void free_host_bytes(void* data) noexcept;
+
 }  // namespace ndbuf

@@ -1,6 +1,9 @@
-// Tensor = storage + element offset + shape + strides (in elements) + dtype. A PJRTBuffer is
-// a dense column-major tensor with R's dims; an HArray is a (possibly strided) view of the
-// same memory with the axes reversed. One engine, two faces.
+// Tensor = storage + element offset + shape + strides (in elements) + dtype. A PJRTBuffer is a
+// tensor with R's dims in whatever layout it was made in: dense column-major when made from R
+// (often aliasing the R vector), a row-major view of the mapped file when loaded from an
+// aligned safetensors entry, dense row-major when a program returned it. Readers produce R's
+// column-major order as they read (copy_to_dense() in transfer.hpp). An HArray is a (possibly
+// strided) view of host memory with the axes reversed. One engine, two faces.
 #pragma once
 
 #include <memory>
@@ -34,7 +37,7 @@ class Tensor {
 
   // Address of the element at index (0, ..., 0). On a device that is not the host (is_host())
   // this is a device address, which only that platform's DeviceApi may use: read values
-  // through to_host(), copy_to_dense() or make_dense().
+  // through to_host(), copy_to_dense() or make_dense() (transfer.hpp).
   void* data() const noexcept;
   bool is_contiguous(Order order) const { return is_contiguous_(shape_, strides_, order); }
 
@@ -53,25 +56,5 @@ class Tensor {
   int64_t offset_;
   int64_t numel_;
 };
-
-// Writes the elements of `src` densely, in `order`, to host memory `dst` (numel * itemsize
-// bytes). `src` may live on any device.
-void copy_to_dense(const Tensor& src, void* dst, Order order);
-// A dense tensor in `order` in host memory: `src` itself when it already is one on the host,
-// else a copy (on the host device cpu:0 when `src` lives on another platform).
-Tensor make_dense(const Tensor& src, Order order);
-
-// The same view (shape, strides, dtype) over host memory: `src` itself on a CPU device, else a
-// copy of the device bytes the view spans. Everything that reads values calls this first.
-Tensor to_host(const Tensor& src);
-
-// A fresh dense copy of `src` in `order` on `device`, between any two devices: host to device
-// is one copy from dense host memory, device to host one copy when `src` is dense in `order`,
-// and between GPUs a device-to-device (peer) copy.
-Tensor copy_to(const Tensor& src, Device device, Order order);
-
-// Copies elements between two strided layouts of the same shape and element size.
-void copy_strided(const void* src, const Strides& src_strides, void* dst,
-                  const Strides& dst_strides, const Shape& shape, size_t itemsize);
 
 }  // namespace ndbuf

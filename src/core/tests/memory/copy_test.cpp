@@ -1,4 +1,4 @@
-#include "ndbuf/memory/reorder.hpp"
+#include "ndbuf/memory/copy.hpp"
 
 #include <gtest/gtest.h>
 
@@ -64,7 +64,8 @@ TEST(Reorder, MatchesIndexFormulasForEveryItemSize) {
       for (const Order from : {Order::kRowMajor, Order::kColumnMajor}) {
         for (const Order to : {Order::kRowMajor, Order::kColumnMajor}) {
           std::string dst(n, '\0');
-          reorder_dense(src.data(), from, dst.data(), to, shape, item);
+          copy_elements(src.data(), contiguous_strides(shape, from), dst.data(),
+                        contiguous_strides(shape, to), shape, item);
           EXPECT_EQ(dst, naive_reorder(src, shape, item, from, to))
               << "item " << item << " shape " << shape_to_tuple(shape);
         }
@@ -79,8 +80,9 @@ TEST(Reorder, TicksAfterEachSlabUpToTheTotal) {
   std::string src(n, '\1');
   std::string dst(n, '\0');
   std::vector<int64_t> ticks;
-  reorder_dense(src.data(), Order::kRowMajor, dst.data(), Order::kColumnMajor, shape, 4,
-                [&](int64_t done) { ticks.push_back(done); });
+  copy_elements_in_slabs(src.data(), contiguous_strides(shape, Order::kRowMajor), dst.data(),
+                         contiguous_strides(shape, Order::kColumnMajor), shape, 4,
+                         [&](int64_t done) { ticks.push_back(done); });
   ASSERT_GE(ticks.size(), 2u);
   for (size_t k = 1; k < ticks.size(); ++k) EXPECT_GT(ticks[k], ticks[k - 1]);
   EXPECT_EQ(ticks.back(), static_cast<int64_t>(n));
@@ -93,7 +95,7 @@ TEST(Reorder, TiledCopyHandlesNegativeAndOffsetStrides) {
   for (int k = 0; k < 15; ++k) data[k] = k;
   const Shape shape = {3, 5};
   std::vector<int32_t> out(15, -1);
-  copy_strided_tiled(data.data() + 14, {-1, -3}, out.data(), {5, 1}, shape, 4);
+  copy_elements(data.data() + 14, {-1, -3}, out.data(), {5, 1}, shape, 4);
   for (int i = 0; i < 3; ++i) {
     for (int j = 0; j < 5; ++j) EXPECT_EQ(out[i * 5 + j], 14 - (i + 3 * j));
   }
