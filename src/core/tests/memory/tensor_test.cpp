@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ndbuf/base/error.hpp"
+#include "ndbuf/memory/copy.hpp"
 #include "ndbuf/memory/transfer.hpp"
 
 namespace ndbuf {
