@@ -3,6 +3,7 @@
 #include "ndbuf/memory/copy.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <numeric>
@@ -14,26 +15,27 @@
 namespace ndbuf {
 namespace {
 
-// An element as the kernels move it: a fixed-size memcpy the compiler turns into one move.
-template <size_t N>
-struct Cell {
-  unsigned char bytes[N];
+// An element as the kernels move it: a fixed-size memcpy the compiler turns into one move
+// (unsigned integers up to 8 bytes, which loops over strided rows vectorise best).
+struct Bytes16 {
+  unsigned char bytes[16];
 };
 
-// Calls f(Cell<itemsize>{}): the one switch on element size of the copy kernels.
+// Calls f(cell) with a value of the element type of `itemsize` bytes: the one switch on
+// element size of the copy kernels.
 template <class F>
 void with_cell(size_t itemsize, F&& f) {
   switch (itemsize) {
     case 1:
-      return f(Cell<1>{});
+      return f(uint8_t{});
     case 2:
-      return f(Cell<2>{});
+      return f(uint16_t{});
     case 4:
-      return f(Cell<4>{});
+      return f(uint32_t{});
     case 8:
-      return f(Cell<8>{});
+      return f(uint64_t{});
     default:
-      return f(Cell<16>{});
+      return f(Bytes16{});
   }
 }
 
@@ -108,6 +110,13 @@ void copy_plane(const char* src, int64_t sa, int64_t sb, char* dst, int64_t da, 
   }
 }
 
+// Copies one row of `n` elements; strides are in bytes. Its own function so that the steps
+// stay in registers (the char stores could otherwise alias a captured variable).
+template <class C>
+void copy_row(const char* src, int64_t src_step, char* dst, int64_t dst_step, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) std::memcpy(dst + i * dst_step, src + i * src_step, sizeof(C));
+}
+
 // The tiled transpose on this thread: every plane of the two fastest axes (`a` of the source,
 // `b` of the destination, which differ), tile by tile.
 void copy_tiled(const Sides& at, const Strides& ss, const Strides& ds, const Shape& shape) {
@@ -163,9 +172,7 @@ void copy_rows_parallel(const Sides& at, const Strides& ss, const Strides& ds, c
     using C = decltype(cell);
     const auto copy_rows = [&](int64_t begin, int64_t end) {
       walk_strided(shape, ss, ds, axes, begin, end - begin, [&](int64_t sp, int64_t dp) {
-        const char* s = at.src + sp * item;
-        char* d = at.dst + dp * item;
-        for (int64_t i = 0; i < n; ++i) std::memcpy(d + i * d_step, s + i * s_step, sizeof(C));
+        copy_row<C>(at.src + sp * item, s_step, at.dst + dp * item, d_step, n);
       });
     };
     for_each_block(rows, 2 * n * item, copy_rows, n);
