@@ -1,27 +1,3 @@
-# Runs a call into the C++ core and re-raises its errors as cli errors from `call`, so users
-# see which of their calls failed. The message is passed as data, never as a cli template, and
-# the condition is classed by the core's error kind (see ?pjrt_conditions). Errors the R layer
-# raised itself while `expr`'s arguments were evaluated (dtype, shape, device checks) are
-# already worded and pass through unchanged, keeping their bullets. A core loop stopped by the
-# user (Ctrl-C) is re-raised as a real interrupt, which `tryCatch(error = )` and `try()` do not
-# catch, as R's own interrupts are.
-with_core <- function(expr, call = caller_env()) {
-  tryCatch(expr, error = function(e) {
-    kind <- ffi_take_error_kind()
-    if (identical(kind, "interrupted")) rlang::interrupt()
-    if (inherits(e, "rlang_error")) stop(e)
-    message <- conditionMessage(e)
-    cli::cli_abort("{message}", call = call, class = core_error_class(kind))
-  })
-}
-
-# The classes of an error from the core: one per kind, all under "pjrt_error"; an error the
-# bindings raised without a kind (a wrong R type) is a plain "pjrt_error".
-core_error_class <- function(kind) {
-  if (identical(kind, "")) return("pjrt_error")
-  c(paste0("pjrt_error_", kind), "pjrt_error")
-}
-
 # Results that count values stored or read as something else (missing values stored as
 # sentinels, values R reads as NA) carry the count as attribute "pjrt_na_count", absent when
 # zero; callers read it here and drop the attribute.
