@@ -1,21 +1,25 @@
 # Errors from the core are classed by kind (?pjrt_conditions): each class is caught from a real
 # call, the message is the one the user sees anyway, and R-layer checks keep their own class.
 
-# The class a handler for `class` caught (NULL when the error escaped it) and its message.
-caught <- function(expr, class) {
+# The class a handler for `class` caught from calling `f` and the message.
+caught <- function(f, class) {
   handlers <- list(function(e) list(class = class, message = conditionMessage(e)))
   names(handlers) <- class
-  do.call(tryCatch, c(list(quote(expr)), handlers))
+  do.call(tryCatch, c(list(quote(f())), handlers))
 }
 
+# `expr` is run three times: under a handler for its kind, for pjrt_error, and for any error.
 expect_core_error <- function(expr, kind, message) {
+  call <- substitute(expr)
+  env <- parent.frame()
+  f <- function() eval(call, env)
   class <- paste0("pjrt_error_", kind)
-  specific <- caught(expr, class)
+  specific <- caught(f, class)
   expect_identical(specific$class, class)
   expect_identical(specific$message, message)
-  general <- caught(expr, "pjrt_error")
+  general <- caught(f, "pjrt_error")
   expect_identical(general$message, message)
-  e <- tryCatch(expr, error = identity)
+  e <- tryCatch(f(), error = identity)
   # One kind per error, under the common class, still an rlang error.
   expect_identical(grep("^pjrt_error_", class(e), value = TRUE), class)
   expect_true(inherits(e, "pjrt_error") && inherits(e, "rlang_error"))
@@ -26,7 +30,7 @@ test_that("each core error kind is a catchable class", {
                     "Data has length 6, but specified shape is 2x2")
   expect_core_error(pjrt_buffer(c(1, 256), dtype = "ui8"), "conversion",
                     "Value 256 at position 2 cannot be represented as ui8 (range 0 to 255)")
-  h <- HArray$new(matrix(as.double(1:12), 4, 3))
+  h <- HArray$new_from_values(array(as.double(1:12), c(3, 4)), HDataType$Float64)
   expect_core_error(h$slice(list(0L, -4L)), "index",
                     "Index -4 is out of bounds for axis 2 of length 3.")
   path <- withr::local_tempfile()
@@ -37,7 +41,7 @@ test_that("each core error kind is a catchable class", {
   ))
   folder <- withr::local_tempdir()
   expect_core_error(pjrt_load_safetensors(folder), "io",
-                    paste0("Cannot read '", folder, "': it is not a regular file."))
+                    paste0("Cannot read '", folder, "': Is a directory."))
   expect_core_error(pjrt_buffer(1, device = "cpu:999"), "device",
                     "Device index 999 out of range for platform cpu (1 device)")
 })
