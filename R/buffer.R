@@ -220,13 +220,17 @@ buffer_from_vector <- function(data, dtype, device, shape, dots, call = caller_e
   check <- check_missing_mode(dots$check %||% "warn", call = call)
   dtype <- as_dtype_name(dtype, call = call)
   shape <- if (is.null(shape)) default_shape(data, call) else as_shape(shape, call = call)
-  made <- with_core(
+  buffer <- with_core(
     ffi_buffer_from_vector(data, inherits(data, "integer64"), dtype, shape, check,
                            device_spec(device, call)),
     call
   )
-  warn_missing_stored(made[[2]], dtype, call)
-  made[[1]]
+  missing <- na_count(buffer)
+  if (missing > 0) {
+    attr(buffer, "pjrt_na_count") <- NULL  # an external pointer: changed in place, not copied
+    warn_missing_stored(missing, dtype, call)
+  }
+  buffer
 }
 
 scalar_from_vector <- function(data, dtype, device, dots, call = caller_env()) {

@@ -32,9 +32,9 @@ as_array <- function(x, ...) UseMethod("as_array")
 as_array.PJRTBuffer <- function(x, check = "warn", ...) {
   check <- check_missing_mode(check)
   values <- with_core(ffi_buffer_to_r(x))
-  ambiguous <- attr(values, "pjrt_ambiguous", exact = TRUE)
-  if (!is.null(ambiguous)) {
-    attr(values, "pjrt_ambiguous") <- NULL
+  ambiguous <- na_count(values)
+  if (ambiguous > 0) {
+    attr(values, "pjrt_na_count") <- NULL
     report_ambiguous(ambiguous, ffi_buffer_dtype(x), check)
   }
   values

@@ -24,14 +24,6 @@ ffi_buffer_to_raw <- function(buffer, row_major) {
   .Call(`_pjrt_ffi_buffer_to_raw`, buffer, row_major)
 }
 
-ffi_devices <- function(platform) {
-  .Call(`_pjrt_ffi_devices`, platform)
-}
-
-ffi_device_resolve <- function(spec) {
-  .Call(`_pjrt_ffi_device_resolve`, spec)
-}
-
 ffi_buffer_from_vector <- function(data, integer64, dtype, shape, check, device) {
   .Call(`_pjrt_ffi_buffer_from_vector`, data, integer64, dtype, shape, check, device)
 }
@@ -46,6 +38,14 @@ ffi_buffer_empty <- function(dtype, shape, device) {
 
 ffi_buffer_copy_to <- function(buffer, device) {
   .Call(`_pjrt_ffi_buffer_copy_to`, buffer, device)
+}
+
+ffi_devices <- function(platform) {
+  .Call(`_pjrt_ffi_devices`, platform)
+}
+
+ffi_device_resolve <- function(spec) {
+  .Call(`_pjrt_ffi_device_resolve`, spec)
 }
 
 ffi_default_platform <- function() {
@@ -112,6 +112,10 @@ ffi_harray_invalidate <- function(x) {
   invisible(.Call(`_pjrt_ffi_harray_invalidate`, x))
 }
 
+ffi_take_error_kind <- function() {
+  .Call(`_pjrt_ffi_take_error_kind`)
+}
+
 ffi_buffer_format <- function(buffer, max_rows, max_width, max_rows_slice, header, footer) {
   .Call(`_pjrt_ffi_buffer_format`, buffer, max_rows, max_width, max_rows_slice, header, footer)
 }
@@ -150,8 +154,4 @@ ffi_buffers_describe <- function(tensors) {
 
 ffi_safetensors_tags <- function() {
   .Call(`_pjrt_ffi_safetensors_tags`)
-}
-
-ffi_take_core_interrupt <- function() {
-  .Call(`_pjrt_ffi_take_core_interrupt`)
 }

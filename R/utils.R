@@ -1,19 +1,7 @@
-# Runs a call into the C++ core and re-raises its errors as cli errors from `call`, so users
-# see which of their calls failed. The message is passed as data, never as a cli template.
-# Errors the R layer raised itself while `expr`'s arguments were evaluated (dtype, shape,
-# device checks) are already worded and pass through unchanged, keeping their bullets. A
-# core loop stopped by the user (Ctrl-C) is re-raised as a real interrupt, which
-# `tryCatch(error = )` and `try()` do not catch, as R's own interrupts are.
-with_core <- function(expr, call = caller_env()) {
-  tryCatch(expr, error = function(e) {
-    if (ffi_take_core_interrupt() && identical(conditionMessage(e), "Interrupted by the user.")) {
-      rlang::interrupt()
-    }
-    if (inherits(e, "rlang_error")) stop(e)
-    message <- conditionMessage(e)
-    cli::cli_abort("{message}", call = call)
-  })
-}
+# Results that count values stored or read as something else (missing values stored as
+# sentinels, values R reads as NA) carry the count as attribute "pjrt_na_count", absent when
+# zero; callers read it here and drop the attribute.
+na_count <- function(x) attr(x, "pjrt_na_count", exact = TRUE) %||% 0
 
 # The allowed `...` arguments of buffer constructors; anything else is an error naming it.
 check_dots_allowed <- function(dots, allowed, call = caller_env()) {

@@ -47,22 +47,8 @@ extern "C" SEXP _pjrt_ffi_buffer_to_raw(SEXP buffer, SEXP row_major) {
     return cpp11::as_sexp(ffi_buffer_to_raw(cpp11::as_cpp<cpp11::decay_t<SEXP>>(buffer), cpp11::as_cpp<cpp11::decay_t<bool>>(row_major)));
   END_CPP11
 }
-// r_buffer_read.cpp
-cpp11::strings ffi_devices(std::string platform);
-extern "C" SEXP _pjrt_ffi_devices(SEXP platform) {
-  BEGIN_CPP11
-    return cpp11::as_sexp(ffi_devices(cpp11::as_cpp<cpp11::decay_t<std::string>>(platform)));
-  END_CPP11
-}
-// r_buffer_read.cpp
-std::string ffi_device_resolve(std::string spec);
-extern "C" SEXP _pjrt_ffi_device_resolve(SEXP spec) {
-  BEGIN_CPP11
-    return cpp11::as_sexp(ffi_device_resolve(cpp11::as_cpp<cpp11::decay_t<std::string>>(spec)));
-  END_CPP11
-}
 // r_buffer.cpp
-cpp11::list ffi_buffer_from_vector(SEXP data, bool integer64, std::string dtype, cpp11::integers shape, std::string check, std::string device);
+SEXP ffi_buffer_from_vector(SEXP data, bool integer64, std::string dtype, cpp11::integers shape, std::string check, std::string device);
 extern "C" SEXP _pjrt_ffi_buffer_from_vector(SEXP data, SEXP integer64, SEXP dtype, SEXP shape, SEXP check, SEXP device) {
   BEGIN_CPP11
     return cpp11::as_sexp(ffi_buffer_from_vector(cpp11::as_cpp<cpp11::decay_t<SEXP>>(data), cpp11::as_cpp<cpp11::decay_t<bool>>(integer64), cpp11::as_cpp<cpp11::decay_t<std::string>>(dtype), cpp11::as_cpp<cpp11::decay_t<cpp11::integers>>(shape), cpp11::as_cpp<cpp11::decay_t<std::string>>(check), cpp11::as_cpp<cpp11::decay_t<std::string>>(device)));
@@ -87,6 +73,20 @@ SEXP ffi_buffer_copy_to(SEXP buffer, std::string device);
 extern "C" SEXP _pjrt_ffi_buffer_copy_to(SEXP buffer, SEXP device) {
   BEGIN_CPP11
     return cpp11::as_sexp(ffi_buffer_copy_to(cpp11::as_cpp<cpp11::decay_t<SEXP>>(buffer), cpp11::as_cpp<cpp11::decay_t<std::string>>(device)));
+  END_CPP11
+}
+// r_device.cpp
+cpp11::strings ffi_devices(std::string platform);
+extern "C" SEXP _pjrt_ffi_devices(SEXP platform) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_devices(cpp11::as_cpp<cpp11::decay_t<std::string>>(platform)));
+  END_CPP11
+}
+// r_device.cpp
+std::string ffi_device_resolve(std::string spec);
+extern "C" SEXP _pjrt_ffi_device_resolve(SEXP spec) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_device_resolve(cpp11::as_cpp<cpp11::decay_t<std::string>>(spec)));
   END_CPP11
 }
 // r_device.cpp
@@ -202,6 +202,13 @@ extern "C" SEXP _pjrt_ffi_harray_invalidate(SEXP x) {
     return R_NilValue;
   END_CPP11
 }
+// r_object.cpp
+std::string ffi_take_error_kind();
+extern "C" SEXP _pjrt_ffi_take_error_kind() {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_take_error_kind());
+  END_CPP11
+}
 // r_print.cpp
 cpp11::strings ffi_buffer_format(SEXP buffer, double max_rows, double max_width, double max_rows_slice, bool header, SEXP footer);
 extern "C" SEXP _pjrt_ffi_buffer_format(SEXP buffer, SEXP max_rows, SEXP max_width, SEXP max_rows_slice, SEXP header, SEXP footer) {
@@ -273,13 +280,6 @@ extern "C" SEXP _pjrt_ffi_safetensors_tags() {
     return cpp11::as_sexp(ffi_safetensors_tags());
   END_CPP11
 }
-// r_tensor.cpp
-bool ffi_take_core_interrupt();
-extern "C" SEXP _pjrt_ffi_take_core_interrupt() {
-  BEGIN_CPP11
-    return cpp11::as_sexp(ffi_take_core_interrupt());
-  END_CPP11
-}
 
 extern "C" {
 static const R_CallMethodDef CallEntries[] = {
@@ -321,7 +321,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pjrt_ffi_safetensors_load",          (DL_FUNC) &_pjrt_ffi_safetensors_load,          5},
     {"_pjrt_ffi_safetensors_save",          (DL_FUNC) &_pjrt_ffi_safetensors_save,          5},
     {"_pjrt_ffi_safetensors_tags",          (DL_FUNC) &_pjrt_ffi_safetensors_tags,          0},
-    {"_pjrt_ffi_take_core_interrupt",       (DL_FUNC) &_pjrt_ffi_take_core_interrupt,       0},
+    {"_pjrt_ffi_take_error_kind",           (DL_FUNC) &_pjrt_ffi_take_error_kind,           0},
     {NULL, NULL, 0}
 };
 }

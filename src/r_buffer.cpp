@@ -21,11 +21,9 @@ ndbuf::RVectorView view_of(SEXP data, bool integer64) {
     case CPLXSXP:
       return {ndbuf::RVectorType::kComplex, ptr, length};
     default:
-      cpp11::stop("%s", "Data must be a logical, integer, double or complex vector.");
+      pjrt::fail_argument("Data must be a logical, integer, double or complex vector.");
   }
 }
-
-ndbuf::Shape shape_of(cpp11::integers shape) { return ndbuf::Shape(shape.begin(), shape.end()); }
 
 ndbuf::MissingCheck check_of(const std::string& check) {
   if (check == "error") return ndbuf::MissingCheck::kError;
@@ -38,7 +36,8 @@ ndbuf::MissingCheck check_of(const std::string& check) {
 ndbuf::AliasStorage alias_of(SEXP data, ndbuf::Device device, size_t nbytes) {
   return [data, device, nbytes]() {
     MARK_NOT_MUTABLE(data);
-    void* ptr = cpp11::safe[DATAPTR](data);
+    // Read-only storage (the last argument below): the core never writes through it.
+    void* ptr = const_cast<void*>(cpp11::safe[DATAPTR_RO](data));
     auto keep = std::make_unique<cpp11::sexp>(data);
     cpp11::sexp* held = keep.get();
     auto storage = std::make_shared<ndbuf::Storage>(
@@ -50,42 +49,50 @@ ndbuf::AliasStorage alias_of(SEXP data, ndbuf::Device device, size_t nbytes) {
 
 }  // namespace
 
-[[cpp11::register]] cpp11::list ffi_buffer_from_vector(SEXP data, bool integer64, std::string dtype,
-                                                       cpp11::integers shape, std::string check,
-                                                       std::string device) {
-  const ndbuf::RVectorView view = view_of(data, integer64);
-  const ndbuf::DType type = ndbuf::parse_dtype_or_throw(dtype);
-  const ndbuf::Device target = ndbuf::resolve_device(device);
-  const auto nbytes = static_cast<size_t>(view.length) * ndbuf::itemsize(type);
-  // The vector can only be aliased on the host; for a GPU the core uploads from it.
-  const ndbuf::Device host = ndbuf::is_host(target) ? target : ndbuf::Device{};
-  ndbuf::BufferFromR made = ndbuf::buffer_from_r(view, type, shape_of(shape), check_of(check),
-                                                 target, alias_of(data, host, nbytes));
-  // Both parts stay protected while the other and the list are allocated.
-  const cpp11::sexp buffer = pjrt::wrap_buffer(std::move(made.tensor));
-  const cpp11::sexp missing = cpp11::as_sexp(static_cast<double>(made.missing_stored));
-  return cpp11::writable::list({buffer, missing});
+// The buffer, with the count of missing values stored as sentinels (with_na_count()).
+[[cpp11::register]] SEXP ffi_buffer_from_vector(SEXP data, bool integer64, std::string dtype,
+                                                cpp11::integers shape, std::string check,
+                                                std::string device) {
+  return pjrt::call_core([&] {
+    const ndbuf::RVectorView view = view_of(data, integer64);
+    const ndbuf::DType type = ndbuf::parse_dtype_or_throw(dtype);
+    const ndbuf::Device target = ndbuf::resolve_device(device);
+    const auto nbytes = static_cast<size_t>(view.length) * ndbuf::itemsize(type);
+    // The vector can only be aliased on the host; for a GPU the core uploads from it.
+    const ndbuf::Device host = ndbuf::is_host(target) ? target : ndbuf::Device{};
+    ndbuf::BufferFromR made =
+        ndbuf::buffer_from_r(view, type, pjrt::shape_from_r(shape), check_of(check), target,
+                             alias_of(data, host, nbytes));
+    return pjrt::with_na_count(pjrt::wrap_buffer(std::move(made.tensor)), made.missing_stored);
+  });
 }
 
 [[cpp11::register]] SEXP ffi_buffer_from_raw(cpp11::raws data, std::string dtype,
                                              cpp11::integers shape, bool row_major,
                                              std::string device) {
-  const auto order = row_major ? ndbuf::Order::kRowMajor : ndbuf::Order::kColumnMajor;
-  return pjrt::wrap_buffer(
-      ndbuf::buffer_from_bytes(RAW(data), Rf_xlength(data), ndbuf::parse_dtype_or_throw(dtype),
-                               shape_of(shape), order, ndbuf::resolve_device(device)));
+  return pjrt::call_core([&] {
+    const auto order = row_major ? ndbuf::Order::kRowMajor : ndbuf::Order::kColumnMajor;
+    return pjrt::wrap_buffer(
+        ndbuf::buffer_from_bytes(RAW(data), Rf_xlength(data), ndbuf::parse_dtype_or_throw(dtype),
+                                 pjrt::shape_from_r(shape), order, ndbuf::resolve_device(device)));
+  });
 }
 
 [[cpp11::register]] SEXP ffi_buffer_empty(std::string dtype, cpp11::integers shape,
                                           std::string device) {
-  return pjrt::wrap_buffer(ndbuf::buffer_empty(ndbuf::parse_dtype_or_throw(dtype), shape_of(shape),
-                                               ndbuf::resolve_device(device)));
+  return pjrt::call_core([&] {
+    return pjrt::wrap_buffer(ndbuf::buffer_empty(ndbuf::parse_dtype_or_throw(dtype),
+                                                 pjrt::shape_from_r(shape),
+                                                 ndbuf::resolve_device(device)));
+  });
 }
 
 [[cpp11::register]] SEXP ffi_buffer_copy_to(SEXP buffer, std::string device) {
-  const pjrt::MappedReadCheck reads;
-  ndbuf::Tensor copy =
-      ndbuf::buffer_copy_to(pjrt::unwrap_buffer(buffer), ndbuf::resolve_device(device));
-  reads.done();
-  return pjrt::wrap_buffer(std::move(copy));
+  return pjrt::call_core([&] {
+    const pjrt::MappedReadCheck reads;
+    ndbuf::Tensor copy =
+        ndbuf::buffer_copy_to(pjrt::unwrap_buffer(buffer), ndbuf::resolve_device(device));
+    reads.done();
+    return pjrt::wrap_buffer(std::move(copy));
+  });
 }

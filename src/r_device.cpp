@@ -1,18 +1,39 @@
-// Bindings for devices beyond resolving them: the default platform and device memory.
+// Bindings for devices: listing and resolving them, the default platform and device memory.
 #include <cpp11.hpp>
+#include <string>
+#include <vector>
 
+#include "ndbuf/memory/device.hpp"
 #include "ndbuf/memory/device_api.hpp"
+#include "r_object.h"
+
+[[cpp11::register]] cpp11::strings ffi_devices(std::string platform) {
+  return pjrt::call_core([&]() -> cpp11::strings {
+    const std::vector<ndbuf::Device> devices = ndbuf::list_devices(
+        platform.empty() ? ndbuf::default_platform() : ndbuf::parse_platform(platform));
+    cpp11::writable::strings out(static_cast<R_xlen_t>(devices.size()));
+    for (size_t k = 0; k < devices.size(); ++k) out[k] = ndbuf::device_spec(devices[k]);
+    return out;
+  });
+}
+
+[[cpp11::register]] std::string ffi_device_resolve(std::string spec) {
+  return pjrt::call_core([&] { return ndbuf::device_spec(ndbuf::resolve_device(spec)); });
+}
 
 [[cpp11::register]] std::string ffi_default_platform() {
-  return std::string(ndbuf::platform_name(ndbuf::default_platform()));
+  return pjrt::call_core(
+      [&] { return std::string(ndbuf::platform_name(ndbuf::default_platform())); });
 }
 
 // Free and total bytes of the device's memory (host memory for CPU devices).
 [[cpp11::register]] cpp11::doubles ffi_device_memory(std::string spec) {
-  const ndbuf::Device device = ndbuf::resolve_device(spec);
-  size_t free_bytes = 0;
-  size_t total_bytes = 0;
-  ndbuf::device_api(device.platform).memory_info(device.index, &free_bytes, &total_bytes);
-  return cpp11::writable::doubles(
-      {static_cast<double>(free_bytes), static_cast<double>(total_bytes)});
+  return pjrt::call_core([&]() -> cpp11::doubles {
+    const ndbuf::Device device = ndbuf::resolve_device(spec);
+    size_t free_bytes = 0;
+    size_t total_bytes = 0;
+    ndbuf::device_api(device.platform).memory_info(device.index, &free_bytes, &total_bytes);
+    return cpp11::writable::doubles(
+        {static_cast<double>(free_bytes), static_cast<double>(total_bytes)});
+  });
 }

@@ -14,36 +14,20 @@ namespace {
 
 using ExecutablePtr = std::shared_ptr<const ndbuf::program::Executable>;
 
-const char* kExecutableClass = "PJRTLoadedExecutable";
-
-void finalize_executable(SEXP ptr) {
-  delete static_cast<ExecutablePtr*>(R_ExternalPtrAddr(ptr));
-  R_ClearExternalPtr(ptr);
+const char* executable_cleared_message(SEXP) {
+  return "This PJRTLoadedExecutable is no longer valid (it was saved and restored); "
+         "compile the program again.";
 }
 
+const pjrt::ObjectClass kExecutable{"PJRTLoadedExecutable", "Expected a PJRTLoadedExecutable.",
+                                    executable_cleared_message};
+
 SEXP wrap_executable(ExecutablePtr executable) {
-  auto owned = std::make_unique<ExecutablePtr>(std::move(executable));
-  // Through cpp11::safe: an allocation error must not jump over `owned`'s destructor.
-  const cpp11::sexp out = cpp11::safe[R_MakeExternalPtr](
-      owned.get(), cpp11::safe[Rf_install](kExecutableClass), R_NilValue);
-  cpp11::safe[R_RegisterCFinalizerEx](out, finalize_executable, TRUE);
-  owned.release();
-  cpp11::safe[Rf_setAttrib](out, R_ClassSymbol, cpp11::safe[Rf_mkString](kExecutableClass));
-  return out;
+  return pjrt::wrap_object(kExecutable, std::move(executable));
 }
 
 const ndbuf::program::Executable& unwrap_executable(SEXP x) {
-  if (TYPEOF(x) != EXTPTRSXP || !Rf_inherits(x, kExecutableClass) ||
-      R_ExternalPtrTag(x) != Rf_install(kExecutableClass)) {
-    cpp11::stop("%s", "Expected a PJRTLoadedExecutable.");
-  }
-  const auto* executable = static_cast<const ExecutablePtr*>(R_ExternalPtrAddr(x));
-  if (executable == nullptr) {
-    cpp11::stop("%s",
-                "This PJRTLoadedExecutable is no longer valid (it was saved and restored); "
-                "compile the program again.");
-  }
-  return **executable;
+  return *pjrt::unwrap_object<ExecutablePtr>(x, kExecutable);
 }
 
 // The runtime may reuse a donated input's memory only when nothing else can see it: no
@@ -53,33 +37,41 @@ bool storage_is_private(const ndbuf::Tensor& tensor) { return tensor.storage().u
 }  // namespace
 
 [[cpp11::register]] SEXP ffi_program_compile(std::string text, std::string device) {
-  return wrap_executable(ndbuf::program::compile(text, ndbuf::resolve_device(device)));
+  return pjrt::call_core([&] {
+    return wrap_executable(ndbuf::program::compile(text, ndbuf::resolve_device(device)));
+  });
 }
 
 [[cpp11::register]] std::string ffi_executable_device(SEXP executable) {
-  return ndbuf::device_spec(ndbuf::program::device(unwrap_executable(executable)));
+  return pjrt::call_core(
+      [&] { return ndbuf::device_spec(ndbuf::program::device(unwrap_executable(executable))); });
 }
 
 [[cpp11::register]] std::string ffi_executable_signature(SEXP executable) {
-  return ndbuf::program::signature_to_string(
-      ndbuf::program::signature(unwrap_executable(executable)));
+  return pjrt::call_core([&] {
+    return ndbuf::program::signature_to_string(
+        ndbuf::program::signature(unwrap_executable(executable)));
+  });
 }
 
 // Per argument, the 0-based result it is donated to, or NA.
 [[cpp11::register]] cpp11::integers ffi_executable_aliasing(SEXP executable) {
-  const auto& aliasing = ndbuf::program::signature(unwrap_executable(executable)).aliasing_output;
-  cpp11::writable::integers out(static_cast<R_xlen_t>(aliasing.size()));
-  for (size_t k = 0; k < aliasing.size(); ++k) {
-    out[static_cast<R_xlen_t>(k)] = aliasing[k] ? *aliasing[k] : NA_INTEGER;
-  }
-  return out;
+  return pjrt::call_core([&]() -> cpp11::integers {
+    const auto& aliasing = ndbuf::program::signature(unwrap_executable(executable)).aliasing_output;
+    cpp11::writable::integers out(static_cast<R_xlen_t>(aliasing.size()));
+    for (size_t k = 0; k < aliasing.size(); ++k) {
+      out[static_cast<R_xlen_t>(k)] = aliasing[k] ? *aliasing[k] : NA_INTEGER;
+    }
+    return out;
+  });
 }
+
+namespace {
 
 // Runs @main on `buffers`; `donate` (one flag per buffer) names the inputs given up to their
 // results. Donated buffers are released once the run has succeeded, whether or not their
 // memory could be reused.
-[[cpp11::register]] cpp11::list ffi_program_execute(SEXP executable, cpp11::list buffers,
-                                                    cpp11::logicals donate) {
+cpp11::list execute_program(SEXP executable, cpp11::list buffers, cpp11::logicals donate) {
   const pjrt::MappedReadCheck reads;
   const auto& program = unwrap_executable(executable);
   const R_xlen_t count = buffers.size();
@@ -112,4 +104,10 @@ bool storage_is_private(const ndbuf::Tensor& tensor) { return tensor.storage().u
     if (donate[k] == TRUE) pjrt::release_donated_buffer(buffers[k]);
   }
   return out;
+}
+}  // namespace
+
+[[cpp11::register]] cpp11::list ffi_program_execute(SEXP executable, cpp11::list buffers,
+                                                    cpp11::logicals donate) {
+  return pjrt::call_core([&] { return execute_program(executable, buffers, donate); });
 }

@@ -10,6 +10,7 @@
 
 #include "ndbuf/io/safetensors.hpp"
 #include "ndbuf/memory/device.hpp"
+#include "ndbuf/memory/parallel.hpp"
 #include "r_tensor.h"
 
 namespace {
@@ -23,7 +24,7 @@ class ProgressRelay {
       const auto now = Clock::now();
       if (done < total && now - last_ < std::chrono::milliseconds(100)) return;
       last_ = now;
-      cpp11::check_user_interrupt();
+      ndbuf::check_interrupt();  // the core's interrupt path, as in every long loop
       if (callback_ != R_NilValue) {
         const cpp11::function callback(callback_);
         callback(static_cast<double>(done), static_cast<double>(total));
@@ -40,9 +41,9 @@ class ProgressRelay {
 // R strings cannot hold NUL, which JSON strings may.
 cpp11::r_string r_string_of(const std::string& s, const char* what) {
   if (s.find('\0') != std::string::npos) {
-    cpp11::stop("%s", (std::string("The file has a ") + what +
-                       " with a NUL character, which R strings cannot hold.")
-                          .c_str());
+    ndbuf::fail(ndbuf::ErrorKind::kFormat,
+                std::string("The file has a ") + what +
+                    " with a NUL character, which R strings cannot hold.");
   }
   return cpp11::r_string(s);
 }
@@ -59,12 +60,10 @@ SEXP metadata_to_r(const std::optional<ndbuf::SafetensorsMetadata>& metadata) {
   return out;
 }
 
-}  // namespace
-
 // A named list of buffers, with the file's __metadata__ (a named list of strings, or NULL) as
 // attribute "metadata".
-[[cpp11::register]] SEXP ffi_safetensors_load(std::string path, SEXP names, std::string device,
-                                              bool copy, SEXP progress) {
+SEXP load_file(const std::string& path, SEXP names, const std::string& device, bool copy,
+               SEXP progress) {
   ndbuf::SafetensorsLoadOptions options;
   options.copy = copy;
   if (names != R_NilValue) options.names = cpp11::as_cpp<std::vector<std::string>>(names);
@@ -78,10 +77,10 @@ SEXP metadata_to_r(const std::optional<ndbuf::SafetensorsMetadata>& metadata) {
   cpp11::writable::strings labels(n);
   for (R_xlen_t k = 0; k < n; ++k) {
     if (contents.tensors[k].name.empty()) {
-      cpp11::stop("%s", ("Tensor " + std::to_string(k + 1) +
-                         " of the file has an empty name, which a named list cannot hold (and "
-                         "pjrt_save_safetensors() refuses); load the others with `names =`.")
-                            .c_str());
+      ndbuf::fail(ndbuf::ErrorKind::kFormat,
+                  "Tensor " + std::to_string(k + 1) +
+                      " of the file has an empty name, which a named list cannot hold (and "
+                      "pjrt_save_safetensors() refuses); load the others with `names =`.");
     }
     labels[k] = r_string_of(contents.tensors[k].name, "tensor name");
     out[k] = pjrt::wrap_buffer(std::move(contents.tensors[k].tensor));
@@ -92,8 +91,8 @@ SEXP metadata_to_r(const std::optional<ndbuf::SafetensorsMetadata>& metadata) {
 }
 
 // `metadata` is NULL or a named character vector.
-[[cpp11::register]] void ffi_safetensors_save(cpp11::list tensors, std::string path, SEXP metadata,
-                                              bool allow_c128, SEXP progress) {
+void save_file(cpp11::list tensors, const std::string& path, SEXP metadata, bool allow_c128,
+               SEXP progress) {
   std::vector<ndbuf::NamedTensor> named;
   const cpp11::strings labels(tensors.names());
   for (R_xlen_t k = 0; k < tensors.size(); ++k) {
@@ -111,6 +110,18 @@ SEXP metadata_to_r(const std::optional<ndbuf::SafetensorsMetadata>& metadata) {
   options.allow_c128 = allow_c128;
   options.progress = relay.get();
   ndbuf::save_safetensors(path, named, meta, options);
+}
+
+}  // namespace
+
+[[cpp11::register]] SEXP ffi_safetensors_load(std::string path, SEXP names, std::string device,
+                                              bool copy, SEXP progress) {
+  return pjrt::call_core([&] { return load_file(path, names, device, copy, progress); });
+}
+
+[[cpp11::register]] void ffi_safetensors_save(cpp11::list tensors, std::string path, SEXP metadata,
+                                              bool allow_c128, SEXP progress) {
+  pjrt::call_core([&] { save_file(tensors, path, metadata, allow_c128, progress); });
 }
 
 // The dtype name and platform of each element of `tensors`, in one call (R-level calls per

@@ -34,78 +34,41 @@ std::shared_ptr<ndbuf::Storage> r_host_allocator(size_t nbytes, ndbuf::Device de
 // memory. Device allocations happen in bindings, on the main thread.
 void r_reclaim_memory() { cpp11::safe[R_gc](); }
 
-const char* kBufferClass = "PJRTBuffer";
 // Stored in a released buffer's protected field: it was donated to a program.
 const char* kDonatedMark = "donated";
+
+const char* buffer_cleared_message(SEXP mark) {
+  if (pjrt::has_mark(mark, kDonatedMark)) {
+    return "This PJRTBuffer was donated to a program's result and can no longer be used "
+           "(called on deleted or donated buffer).";
+  }
+  return "This PJRTBuffer is no longer valid (it was saved and restored, or released).";
+}
+
+const ObjectClass kBuffer{"PJRTBuffer", "Expected a PJRTBuffer.", buffer_cleared_message};
 
 void check_user_interrupt(void*) { R_CheckUserInterrupt(); }
 
 // True when the user pressed Ctrl-C: R_ToplevelExec contains the longjmp R_CheckUserInterrupt
-// makes, so C++ frames are never jumped over; the core then throws and unwinds normally.
-bool g_core_interrupt = false;
-
-bool r_interrupt_pending() {
-  if (R_ToplevelExec(check_user_interrupt, nullptr) != FALSE) return false;
-  g_core_interrupt = true;
-  return true;
-}
+// makes, so C++ frames are never jumped over; the core then throws its Interrupted error,
+// which unwinds normally and which with_core() (R/utils.R) turns into a real interrupt.
+bool r_interrupt_pending() { return R_ToplevelExec(check_user_interrupt, nullptr) == FALSE; }
 
 }  // namespace
 
-SEXP wrap_buffer(ndbuf::Tensor tensor) {
-  cpp11::external_pointer<ndbuf::Tensor> ptr(new ndbuf::Tensor(std::move(tensor)));
-  SEXP out = static_cast<SEXP>(ptr);  // protected by `ptr`
-  // The tag says what the address points to: the class attribute alone can be changed in R.
-  // Through cpp11::safe: an allocation error must not jump over `ptr`'s destructor.
-  R_SetExternalPtrTag(out, cpp11::safe[Rf_install](kBufferClass));
-  cpp11::safe[Rf_setAttrib](out, R_ClassSymbol, cpp11::safe[Rf_mkString](kBufferClass));
-  return out;
-}
+SEXP wrap_buffer(ndbuf::Tensor tensor) { return wrap_object(kBuffer, std::move(tensor)); }
 
 const ndbuf::Tensor& unwrap_buffer(SEXP x) {
-  if (TYPEOF(x) != EXTPTRSXP || !Rf_inherits(x, kBufferClass)) {
-    cpp11::stop("Expected a PJRTBuffer.");
-  }
-  auto* tensor = static_cast<ndbuf::Tensor*>(R_ExternalPtrAddr(x));
-  if (tensor == nullptr) {
-    if (R_ExternalPtrProtected(x) == Rf_install(kDonatedMark)) {
-      cpp11::stop(
-          "This PJRTBuffer was donated to a program's result and can no longer be used "
-          "(called on deleted or donated buffer).");
-    }
-    cpp11::stop("This PJRTBuffer is no longer valid (it was saved and restored, or released).");
-  }
-  // An external pointer of another kind (an HArray) given the class in R.
-  if (R_ExternalPtrTag(x) != Rf_install(kBufferClass)) cpp11::stop("Expected a PJRTBuffer.");
-  ndbuf::check_mapping_intact(tensor->storage()->data());
-  return *tensor;
+  const ndbuf::Tensor& tensor = unwrap_object<ndbuf::Tensor>(x, kBuffer);
+  ndbuf::check_mapping_intact(tensor.storage()->data());
+  return tensor;
 }
 
-const ndbuf::Tensor* find_buffer(SEXP x) {
-  if (TYPEOF(x) != EXTPTRSXP || !Rf_inherits(x, kBufferClass)) return nullptr;
-  if (R_ExternalPtrTag(x) != Rf_install(kBufferClass)) return nullptr;
-  return static_cast<const ndbuf::Tensor*>(R_ExternalPtrAddr(x));
-}
+const ndbuf::Tensor* find_buffer(SEXP x) { return find_object<ndbuf::Tensor>(x, kBuffer); }
 
-bool take_core_interrupt() {
-  const bool seen = g_core_interrupt;
-  g_core_interrupt = false;
-  return seen;
-}
-
-void release_donated_buffer(SEXP x) {
-  if (TYPEOF(x) != EXTPTRSXP || R_ExternalPtrTag(x) != Rf_install(kBufferClass)) return;
-  auto* tensor = static_cast<ndbuf::Tensor*>(R_ExternalPtrAddr(x));
-  if (tensor == nullptr) return;
-  R_ClearExternalPtr(x);
-  R_SetExternalPtrProtected(x, Rf_install(kDonatedMark));
-  delete tensor;
-}
+void release_donated_buffer(SEXP x) { invalidate_object<ndbuf::Tensor>(x, kBuffer, kDonatedMark); }
 
 }  // namespace pjrt
-
-// Whether the last core error was a user interrupt (and forget it).
-[[cpp11::register]] bool ffi_take_core_interrupt() { return pjrt::take_core_interrupt(); }
 
 [[cpp11::init]] void pjrt_install_host_allocator(DllInfo* dll) {
   (void)dll;

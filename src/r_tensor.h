@@ -6,6 +6,7 @@
 
 #include "ndbuf/io/mapped_file.hpp"
 #include "ndbuf/memory/tensor.hpp"
+#include "r_object.h"
 
 namespace pjrt {
 
@@ -18,7 +19,7 @@ const ndbuf::Tensor& unwrap_buffer(SEXP x);
 // on deleted or donated buffer". Releasing an already released buffer does nothing.
 void release_donated_buffer(SEXP x);
 
-// The tensor behind a valid PJRTBuffer, or nullptr for anything else; never an error.
+// The tensor behind a live PJRTBuffer, or nullptr for anything else; never an error.
 const ndbuf::Tensor* find_buffer(SEXP x);
 
 // Made before a binding reads buffers and checked after: a file truncated under a mapped
@@ -30,9 +31,5 @@ class MappedReadCheck {
  private:
   uint64_t before_ = ndbuf::mapping_fault_count();
 };
-
-// True once after the core stopped a loop for a user interrupt (so the R layer can raise
-// a real interrupt rather than an error).
-bool take_core_interrupt();
 
 }  // namespace pjrt

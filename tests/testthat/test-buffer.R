@@ -305,3 +305,14 @@ test_that("length() of a buffer with more than 2^31 elements is a double", {
   rm(b)
   invisible(gc())
 })
+
+test_that("counts of stored missing values and of values read as NA leave no attribute", {
+  expect_warning(b <- pjrt_buffer(c(1L, NA, NA), dtype = "i32"), "2 missing values were stored")
+  expect_identical(attributes(b), list(class = "PJRTBuffer"))
+  expect_identical(suppressWarnings(as_array(b)), array(c(1L, NA, NA)))
+  expect_warning(b64 <- pjrt_buffer(bit64::as.integer64(c(1, NA)), dtype = "i64"),
+                 "1 missing value was stored")
+  expect_identical(names(attributes(b64)), "class")
+  expect_silent(b0 <- pjrt_buffer(c(1L, 2L), dtype = "i32"))
+  expect_identical(attributes(b0), list(class = "PJRTBuffer"))
+})

@@ -1,0 +1,68 @@
+# Errors from the C++ core as classed R conditions, and the one path every core call takes.
+
+#' Conditions raised by pjrt
+#'
+#' @description
+#' An error that pjrt's engine raises is an R error condition with a class saying what kind of
+#' failure it was, so code can react to one kind and let the others through. Every such error
+#' inherits from `pjrt_error`, and from exactly one of:
+#'
+#' * `pjrt_error_argument`: a value pjrt was given is not valid there (a malformed program, a
+#'   dtype or shape that does not fit the data, an object that is not a live PJRTBuffer,
+#'   HArray or PJRTLoadedExecutable).
+#' * `pjrt_error_conversion`: a value the target dtype cannot hold (for example 300 as `"ui8"`,
+#'   or a missing value with `check = "error"`).
+#' * `pjrt_error_index`: an index or slice bound outside an axis.
+#' * `pjrt_error_format`: a malformed file, or file contents R cannot hold (safetensors).
+#' * `pjrt_error_io`: the operating system refused a read or write (a missing file, a
+#'   directory given as a file, a file changed on disk under a buffer that maps it).
+#' * `pjrt_error_device`: a missing platform, device or driver, or memory on the wrong device.
+#' * `pjrt_error_memory`: an allocation of device memory failed (host memory that R cannot
+#'   allocate is R's own error).
+#'
+#' A user interrupt (Ctrl-C) during a long operation is not an error: it arrives as R's own
+#' `interrupt` condition, which `tryCatch(error = )` and `try()` do not catch.
+#'
+#' Errors found while checking arguments in R (a wrong type, an unknown option) are ordinary
+#' `rlang_error` conditions without these classes. In all cases the message is the same
+#' whichever class the error has; each of these conditions is also an `rlang_error`.
+#'
+#' @name pjrt_conditions
+#' @examples
+#' tryCatch(
+#'   pjrt_buffer(c(1, 300), dtype = "ui8"),
+#'   pjrt_error_conversion = function(e) "does not fit"
+#' )
+#' tryCatch(
+#'   pjrt_load_safetensors(tempfile()),
+#'   pjrt_error = function(e) class(e)
+#' )
+NULL
+
+# Runs a call into the C++ core and re-raises its errors as cli errors from `call`, so users
+# see which of their calls failed. The message is passed as data, never as a cli template, and
+# the condition is classed by the core's error kind (?pjrt_conditions). Errors the R layer
+# raised itself while `expr`'s arguments were evaluated (dtype, shape, device checks) are
+# already worded and pass through unchanged, keeping their bullets. A core loop stopped by the
+# user (Ctrl-C) is re-raised as a real interrupt, which `tryCatch(error = )` and `try()` do not
+# catch, as R's own interrupts are.
+with_core <- function(expr, call = caller_env()) {
+  tryCatch(expr, error = function(e) {
+    kind <- ffi_take_error_kind()
+    if (identical(kind, "interrupted")) rlang::interrupt()
+    if (inherits(e, "rlang_error")) stop(e)
+    message <- conditionMessage(e)
+    error <- tryCatch(cli::cli_abort("{message}", call = call), error = identity)
+    # "rlang_error" stays first: printed condition headers (and snapshot tests) name the first
+    # class, and they read the same as before the kinds were added.
+    class(error) <- c("rlang_error", core_error_class(kind), "error", "condition")
+    stop(error)
+  })
+}
+
+# The classes of an error from the core: one per kind, all under "pjrt_error"; an error the
+# bindings raised without a kind (an R value of the wrong type) is a plain "pjrt_error".
+core_error_class <- function(kind) {
+  if (identical(kind, "")) return("pjrt_error")
+  c(paste0("pjrt_error_", kind), "pjrt_error")
+}

@@ -1,0 +1,105 @@
+// The binding kit: C++ objects as R external pointers, shapes and counts across the boundary,
+// and core errors that keep their kind on the way to R. Every r_*.cpp binding uses these.
+#pragma once
+
+#include <cpp11.hpp>
+#include <memory>
+#include <utility>
+
+#include "ndbuf/base/error.hpp"
+#include "ndbuf/base/shape.hpp"
+
+namespace pjrt {
+
+// An R class backed by a heap object: `name` is both the class attribute and the pointer's
+// tag (which R code cannot change, so a pointer of another kind given the class is refused).
+struct ObjectClass {
+  const char* name;
+  // The message for anything that is not a live object of this class.
+  const char* expected;
+  // The message for a cleared pointer, given its protected value (a mark set when it was
+  // invalidated, or R_NilValue for one restored by readRDS()).
+  const char* (*cleared)(SEXP mark);
+};
+
+// Refuses an argument of the wrong kind as a core error, so it reaches R classed like any
+// invalid argument.
+[[noreturn]] void fail_argument(const char* message);
+
+// Makes an external pointer owning `value`; R's finalizer deletes it.
+template <typename T>
+SEXP wrap_object(const ObjectClass& cls, T value) {
+  auto owned = std::make_unique<T>(std::move(value));
+  const cpp11::external_pointer<T> pointer(owned.get());
+  owned.release();
+  const SEXP out = pointer;  // protected by `pointer`
+  // Through cpp11::safe: an allocation error must not jump over `pointer`'s destructor.
+  R_SetExternalPtrTag(out, cpp11::safe[Rf_install](cls.name));
+  cpp11::safe[Rf_setAttrib](out, R_ClassSymbol, cpp11::safe[Rf_mkString](cls.name));
+  return out;
+}
+
+// Whether `x` is an external pointer of this class (live or cleared); never an error.
+bool is_object(SEXP x, const ObjectClass& cls);
+
+// The object behind `x`, or nullptr for anything but a live object of this class.
+template <typename T>
+T* find_object(SEXP x, const ObjectClass& cls) {
+  return is_object(x, cls) ? static_cast<T*>(R_ExternalPtrAddr(x)) : nullptr;
+}
+
+// The object behind `x`; an error (kind InvalidArgument) for anything else or a cleared one.
+template <typename T>
+T& unwrap_object(SEXP x, const ObjectClass& cls) {
+  if (TYPEOF(x) != EXTPTRSXP || !Rf_inherits(x, cls.name)) fail_argument(cls.expected);
+  auto* object = static_cast<T*>(R_ExternalPtrAddr(x));
+  if (object == nullptr) fail_argument(cls.cleared(R_ExternalPtrProtected(x)));
+  if (!is_object(x, cls)) fail_argument(cls.expected);
+  return *object;
+}
+
+// Deletes the object now and leaves `mark` for unwrap_object()'s message; every later use of
+// `x` is an error. Anything but a live object of this class is left alone.
+template <typename T>
+void invalidate_object(SEXP x, const ObjectClass& cls, const char* mark) {
+  if (find_object<T>(x, cls) == nullptr) return;
+  const SEXP symbol = cpp11::safe[Rf_install](mark);
+  cpp11::external_pointer<T> pointer(x);
+  delete pointer.release();
+  R_SetExternalPtrProtected(x, symbol);
+}
+
+// Whether `x`'s protected value is the symbol `mark`.
+bool has_mark(SEXP mark, const char* name);
+
+// A shape from an R integer vector (validated in R: non-negative, not NA).
+ndbuf::Shape shape_from_r(SEXP dims);
+// A shape as an R integer vector (every extent below 2^31, as R dims are).
+cpp11::writable::integers shape_to_r(const ndbuf::Shape& shape);
+
+// Counts of values that were stored or read as something else (missing values stored as a
+// sentinel, values R reads as NA) travel as the attribute "pjrt_na_count" of the result,
+// absent when zero; the R layer reads it and drops it (na_count() in R/utils.R).
+SEXP with_na_count(SEXP value, int64_t count);
+
+// Writable memory of a freshly allocated logical, integer, double, complex or raw vector.
+void* vector_data(SEXP vector);
+
+// Remembers the kind of a core error for the R layer (ffi_take_error_kind()).
+void note_error_kind(ndbuf::ErrorKind kind);
+void forget_error_kind();
+
+// Runs a binding's body. A core error's kind is noted, then the error continues to cpp11,
+// which raises it in R with its message unchanged; with_core() (R/utils.R) classes it.
+template <typename Body>
+auto call_core(Body&& body) -> decltype(body()) {
+  forget_error_kind();
+  try {
+    return body();
+  } catch (const ndbuf::Error& error) {
+    note_error_kind(error.kind());
+    throw;
+  }
+}
+
+}  // namespace pjrt

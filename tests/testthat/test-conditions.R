@@ -1,0 +1,76 @@
+# Errors from the core are classed by kind (?pjrt_conditions): each class is caught from a real
+# call, the message is the one the user sees anyway, and R-layer checks keep their own class.
+
+# The class a handler for `class` caught from calling `f` and the message.
+caught <- function(f, class) {
+  handlers <- list(function(e) list(class = class, message = conditionMessage(e)))
+  names(handlers) <- class
+  do.call(tryCatch, c(list(quote(f())), handlers))
+}
+
+# `expr` is run three times: under a handler for its kind, for pjrt_error, and for any error.
+expect_core_error <- function(expr, kind, message) {
+  call <- substitute(expr)
+  env <- parent.frame()
+  f <- function() eval(call, env)
+  class <- paste0("pjrt_error_", kind)
+  specific <- caught(f, class)
+  expect_identical(specific$class, class)
+  expect_identical(specific$message, message)
+  general <- caught(f, "pjrt_error")
+  expect_identical(general$message, message)
+  e <- tryCatch(f(), error = identity)
+  # One kind per error, under the common class, still an rlang error.
+  expect_identical(grep("^pjrt_error_", class(e), value = TRUE), class)
+  expect_true(inherits(e, "pjrt_error") && inherits(e, "rlang_error"))
+}
+
+test_that("each core error kind is a catchable class", {
+  expect_core_error(pjrt_buffer(1:6, shape = c(2, 2)), "argument",
+                    "Data has length 6, but specified shape is 2x2")
+  expect_core_error(pjrt_buffer(c(1, 256), dtype = "ui8"), "conversion",
+                    "Value 256 at position 2 cannot be represented as ui8 (range 0 to 255)")
+  h <- HArray$new_from_values(array(as.double(1:12), c(3, 4)), HDataType$Float64)
+  expect_core_error(h$slice(list(0L, -4L)), "index",
+                    "Index -4 is out of bounds for axis 2 of length 3.")
+  path <- withr::local_tempfile()
+  writeBin(as.raw(1:7), path)
+  expect_core_error(pjrt_load_safetensors(path), "format", paste0(
+    "Invalid safetensors file '", path,
+    "': it has 7 bytes, fewer than the 8 bytes of its header length."
+  ))
+  folder <- withr::local_tempdir()
+  expect_core_error(pjrt_load_safetensors(folder), "io",
+                    paste0("Cannot read '", folder, "': Is a directory."))
+  expect_core_error(pjrt_buffer(1, device = "cpu:999"), "device",
+                    "Device index 999 out of range for platform cpu (1 device)")
+})
+
+test_that("objects of the wrong kind are argument errors from the bindings", {
+  b <- pjrt_buffer(c(1, 2, 3))
+  forged <- pjrt_buffer(1)
+  class(forged) <- "PJRTLoadedExecutable"
+  expect_core_error(print(forged), "argument", "Expected a PJRTLoadedExecutable.")
+  restored <- unserialize(serialize(b, NULL))
+  expect_core_error(as_array(restored), "argument",
+                    "This PJRTBuffer is no longer valid (it was saved and restored, or released).")
+})
+
+test_that("errors found in R keep their own class and a handled core error leaves no trace", {
+  e <- tryCatch(pjrt_buffer(1, dtype = "f128"), error = identity)
+  expect_false(inherits(e, "pjrt_error"))
+  expect_s3_class(e, "rlang_error")
+  # The kind of a caught core error is not carried over to the next, unrelated error.
+  expect_core_error(pjrt_buffer(c(1, 256), dtype = "ui8"), "conversion",
+                    "Value 256 at position 2 cannot be represented as ui8 (range 0 to 255)")
+  e <- tryCatch(pjrt_buffer(1, shape = -1), error = identity)
+  expect_false(inherits(e, "pjrt_error"))
+  expect_identical(as_array(pjrt_buffer(c(1, 2), dtype = "i32")), array(c(1L, 2L)))
+})
+
+test_that("the header of a printed core error names rlang_error first, as before", {
+  e <- tryCatch(pjrt_buffer(c(1, 256), dtype = "ui8"), error = identity)
+  expect_identical(class(e)[[1]], "rlang_error")
+  expect_identical(class(e), c("rlang_error", "pjrt_error_conversion", "pjrt_error", "error",
+                               "condition"))
+})
