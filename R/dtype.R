@@ -28,10 +28,11 @@ hdatatype_dtypes <- function() {
   out
 }
 
-# The R type as_array() returns for a dtype name: "logical", "integer", "integer64", ...
+# The R type as_array() returns for a dtype name ("logical", "integer", "integer64", ...);
+# NA for anything else.
 dtype_r_type <- function(dtype) {
   dtypes <- dtype_table()$dtypes
-  dtypes$r_type[dtypes$name == dtype]
+  dtypes$r_type[match(dtype, dtypes$name)]
 }
 
 # How the values R cannot tell from NA are written in messages: "-2147483648 (INT_MIN)".

@@ -165,10 +165,10 @@ new_hdatatype <- function(name) structure(name, class = "HDataType")
 HArray$new_from_values <- function(arr, dtype) {
   if (is.null(dim(arr))) cli::cli_abort("arr must be of array type.")
   check_hdatatype(dtype, "dtype")
-  target <- hdatatype_dtypes()[[unclass(dtype)]]
+  target <- unname(hdatatype_dtypes()[unclass(dtype)])  # NA for a forged HDataType
   r_type <- dtype_r_type(target)
-  real <- is.double(arr) && !inherits(arr, "integer64") && r_type == "double"
-  complex <- is.complex(arr) && r_type == "complex"
+  real <- is.double(arr) && !inherits(arr, "integer64") && identical(r_type, "double")
+  complex <- is.complex(arr) && identical(r_type, "complex")
   if (!real && !complex) cli::cli_abort("not valid input types")
   buffer <- buffer_from_vector(arr, target, NULL, as.integer(dim(arr)),
                                list(check = "ignore"))
