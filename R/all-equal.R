@@ -70,10 +70,5 @@ compare_values <- function(x, y, tolerance, ...) {
 }
 
 check_tolerance <- function(tolerance, call = caller_env()) {
-  if (!is.numeric(tolerance) || inherits(tolerance, "integer64") || length(tolerance) != 1 ||
-      is.na(tolerance) || tolerance < 0) {
-    cli::cli_abort("{.arg tolerance} must be a single non-negative number, not {.obj_type_friendly {tolerance}}.",
-                   call = call)
-  }
-  invisible(tolerance)
+  check_number(tolerance, "tolerance", "a single non-negative number", min = 0, call = call)
 }

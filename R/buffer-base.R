@@ -60,27 +60,36 @@ describe_buffer <- function(x) {
 # `op` names a function, or an operator when `operator` is TRUE.
 abort_no_compute <- function(x, op, call, operator = FALSE) {
   what <- if (operator) "The operator {.code {op}}" else "{.fn {op}}"
-  cli::cli_abort(c(
+  abort_refused(
     paste(what, "is not defined for PJRTBuffer objects."),
-    x = "The buffer has {describe_buffer(x)}; pjrt holds data but does not compute on buffers.",
-    i = "Convert it with {.code as_array()} and compute in R."
-  ), call = call)
+    "The buffer has {describe_buffer(x)}; pjrt holds data but does not compute on buffers.",
+    "Convert it with {.code as_array()} and compute in R.",
+    call
+  )
 }
 
 abort_no_index <- function(x, call) {
-  cli::cli_abort(c(
+  abort_refused(
     "A PJRTBuffer cannot be indexed.",
-    x = "The buffer has {describe_buffer(x)}.",
-    i = "Use {.code as_array(x)[...]} for the values, {.fn shape}, {.fn dtype} or {.fn device} for its properties, or {.code HArray$new_from_buffer(x)$slice()} for a view without a copy."
-  ), call = call)
+    "The buffer has {describe_buffer(x)}.",
+    "Use {.code as_array(x)[...]} for the values, {.fn shape}, {.fn dtype} or {.fn device} for its properties, or {.code HArray$new_from_buffer(x)$slice()} for a view without a copy.",
+    call
+  )
 }
 
 abort_immutable <- function(x, call) {
-  cli::cli_abort(c(
+  abort_refused(
     "A PJRTBuffer cannot be modified.",
-    x = "The buffer has {describe_buffer(x)}.",
-    i = "Modify {.code as_array(x)} and make a new buffer with {.fn pjrt_buffer}."
-  ), call = call)
+    "The buffer has {describe_buffer(x)}.",
+    "Modify {.code as_array(x)} and make a new buffer with {.fn pjrt_buffer}.",
+    call
+  )
+}
+
+# What a buffer refuses, why, and what to do instead; the templates are filled in the
+# caller's frame.
+abort_refused <- function(refused, reason, instead, call, envir = parent.frame()) {
+  cli::cli_abort(c(refused, x = reason, i = instead), call = call, .envir = envir)
 }
 
 # The call a method reports: the user's call, named by the generic rather than the method.

@@ -189,7 +189,7 @@ pjrt_scalar.raw <- function(data, dtype = NULL, device = NULL, ...) {
   # One element has no byte order, so `row_major` is optional here.
   dots <- list(...)
   check_dots_allowed(dots, c("check", "row_major"))
-  if (!is.null(dots$row_major)) check_flag(dots$row_major, "row_major")
+  if (!is.null(dots$row_major)) check_bool(dots$row_major, "row_major")
   check <- dots[intersect(names(dots), "check")]
   buffer_from_raw(data, dtype, device, integer(), TRUE, check, FALSE)
 }
@@ -252,14 +252,14 @@ buffer_from_raw <- function(data, dtype, device, shape, row_major, dots, row_maj
   }
   with_core(
     ffi_buffer_from_raw(data, as_dtype_name(dtype, call = call), as_shape(shape, call = call),
-                        check_flag(row_major, "row_major", call), device_spec(device, call)),
+                        check_bool(row_major, "row_major", call), device_spec(device, call)),
     call
   )
 }
 
 warn_missing_stored <- function(count, dtype, call) {
   if (count == 0) return(invisible())
-  sentinel <- if (dtype == "i32") "-2147483648 (INT_MIN)" else "-9223372036854775808 (INT64_MIN)"
+  sentinel <- na_sentinel_text(dtype)
   cli::cli_warn(c(
     "{count} missing value{?s} {?was/were} stored as {sentinel}.",
     i = "Use {.code check = \"error\"} to reject missing values, or {.code check = \"ignore\"} to store them silently."

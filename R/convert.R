@@ -42,11 +42,12 @@ as_array.PJRTBuffer <- function(x, check = "warn", ...) {
 
 report_ambiguous <- function(count, dtype, check, call = caller_env()) {
   if (check == "ignore") return(invisible())
-  what <- switch(dtype,
-    i32 = "{count} value{?s} of -2147483648 (INT_MIN) in an i32 buffer {?reads/read} as NA.",
-    i64 = "{count} value{?s} of -9223372036854775808 (INT64_MIN) in an i64 buffer {?reads/read} as NA.",
+  what <- if (dtype == "ui64") {
     "{count} ui64 value{?s} of 2^63 or more {?does/do} not fit integer64 and {?reads/read} as NA."
-  )
+  } else {
+    paste0("{count} value{?s} of ", na_sentinel_text(dtype), " in an ", dtype,
+           " buffer {?reads/read} as NA.")
+  }
   hint <- "Use {.code check = \"ignore\"} to read them silently."
   if (check == "error") {
     cli::cli_abort(c(what, x = "{.code check = \"error\"} rejects values R cannot tell from NA."),
@@ -68,7 +69,7 @@ as_raw.PJRTBuffer <- function(x, row_major, ...) {
       i = "Use {.code TRUE} for bytes in C (row-major) order, {.code FALSE} for R's column-major order."
     ))
   }
-  with_core(ffi_buffer_to_raw(x, check_flag(row_major, "row_major")))
+  with_core(ffi_buffer_to_raw(x, check_bool(row_major, "row_major")))
 }
 
 #' @export

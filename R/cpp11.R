@@ -56,6 +56,10 @@ ffi_device_memory <- function(spec) {
   .Call(`_pjrt_ffi_device_memory`, spec)
 }
 
+ffi_dtype_table <- function() {
+  .Call(`_pjrt_ffi_dtype_table`)
+}
+
 ffi_harray_from_buffer <- function(buffer) {
   .Call(`_pjrt_ffi_harray_from_buffer`, buffer)
 }

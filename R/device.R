@@ -19,7 +19,7 @@ new_device <- function(spec) {
 device_spec <- function(device, call = caller_env()) {
   if (is.null(device)) return("")
   if (inherits(device, "PJRTDevice")) return(paste0(device$platform, ":", device$id))
-  if (is.character(device) && length(device) == 1 && !is.na(device)) return(device)
+  if (is_string(device)) return(device)
   cli::cli_abort(
     "{.arg device} must be NULL, a PJRTDevice or a string such as {.str cpu} or {.str cpu:1}, not {.obj_type_friendly {device}}.",
     call = call
@@ -77,7 +77,7 @@ pjrt_device <- function(x = NULL) {
 #' @rdname pjrt_device
 #' @export
 devices <- function(platform = NULL) {
-  if (!is.null(platform) && !(is.character(platform) && length(platform) == 1 && !is.na(platform))) {
+  if (!is.null(platform) && !is_string(platform)) {
     cli::cli_abort("{.arg platform} must be NULL or a platform name such as {.str cpu}.")
   }
   lapply(with_core(ffi_devices(platform %||% "")), new_device)
@@ -119,17 +119,11 @@ as.character.PJRTDevice <- function(x, ...) {
 format.PJRTDevice <- function(x, ...) paste0("<", as.character(x), ">")
 
 #' @export
-print.PJRTDevice <- function(x, ...) {
-  cat(format(x), "\n", sep = "")
-  invisible(x)
-}
+print.PJRTDevice <- function(x, ...) print_formatted(x)
 
 #' @export
 Ops.PJRTDevice <- function(e1, e2) {
-  if (!.Generic %in% c("==", "!=")) {
-    op <- .Generic
-    cli::cli_abort("Devices only support {.code ==} and {.code !=}, not {.code {op}}.", call = NULL)
-  }
+  check_equality_operator(.Generic, "Devices")
   same <- inherits(e1, "PJRTDevice") && inherits(e2, "PJRTDevice") &&
     identical(e1$platform, e2$platform) && identical(e1$id, e2$id)
   if (.Generic == "==") same else !same

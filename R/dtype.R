@@ -1,26 +1,56 @@
-dtype_names <- c(
-  "pred", "i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64",
-  "f16", "bf16", "f32", "f64", "c64", "c128"
-)
-dtype_aliases <- c(
-  i1 = "pred", bool = "pred", s8 = "i8", s16 = "i16", s32 = "i32", s64 = "i64",
-  u8 = "ui8", u16 = "ui16", u32 = "ui32", u64 = "ui64"
-)
+# Every fact the R layer uses about dtypes comes from the core's one table, read once per
+# session (at load, through init_harray_classes()): R re-declares none of it.
+dtype_cache <- new.env(parent = emptyenv())
+
+# A list: `dtypes`, a data frame with one row per dtype (`name`, `r_type` as as_array()
+# returns it, `zero_copy` when R vectors of that type share memory with the buffer, `harray`
+# the HDataType name or NA), and `aliases`, the other spellings (a named character vector,
+# spelling = name).
+dtype_table <- function() {
+  if (is.null(dtype_cache$table)) {
+    core <- ffi_dtype_table()
+    dtypes <- data.frame(core[c("name", "r_type", "zero_copy", "harray")])
+    dtype_cache$table <- list(dtypes = dtypes, aliases = core$aliases)
+  }
+  dtype_cache$table
+}
+
+dtype_names <- function() dtype_table()$dtypes$name
+
+dtype_aliases <- function() dtype_table()$aliases
+
+# HDataType names and the dtypes behind them: c(Float32 = "f32", ...).
+hdatatype_dtypes <- function() {
+  dtypes <- dtype_table()$dtypes
+  harray <- !is.na(dtypes$harray)
+  out <- dtypes$name[harray]
+  names(out) <- dtypes$harray[harray]
+  out
+}
+
+# The R type as_array() returns for a dtype name ("logical", "integer", "integer64", ...);
+# NA for anything else.
+dtype_r_type <- function(dtype) {
+  dtypes <- dtype_table()$dtypes
+  dtypes$r_type[match(dtype, dtypes$name)]
+}
+
+# How the values R cannot tell from NA are written in messages: "-2147483648 (INT_MIN)".
+na_sentinel_text <- function(dtype) {
+  if (dtype == "i32") "-2147483648 (INT_MIN)" else "-9223372036854775808 (INT64_MIN)"
+}
 
 # The canonical dtype name for a string, a PJRTElementType or a tengen DataType.
 as_dtype_name <- function(dtype, arg = "dtype", call = caller_env()) {
   if (inherits(dtype, c("PJRTElementType", "DataType"))) dtype <- as.character(dtype)
-  if (!is.character(dtype) || length(dtype) != 1 || is.na(dtype)) {
-    cli::cli_abort(
-      "{.arg {arg}} must be a single string naming a dtype, not {.obj_type_friendly {dtype}}.",
-      call = call
-    )
-  }
-  if (dtype %in% dtype_names) return(dtype)
-  if (dtype %in% names(dtype_aliases)) return(unname(dtype_aliases[[dtype]]))
+  check_string(dtype, arg, what = "a single string naming a dtype", call = call)
+  valid <- dtype_names()
+  aliases <- dtype_aliases()
+  if (dtype %in% valid) return(dtype)
+  if (dtype %in% names(aliases)) return(unname(aliases[[dtype]]))
   cli::cli_abort(c(
     "Unknown dtype {.val {dtype}}.",
-    i = "Valid dtypes are {.val {dtype_names}}."
+    i = "Valid dtypes are {.val {valid}}."
   ), call = call)
 }
 
@@ -61,23 +91,15 @@ as.character.PJRTElementType <- function(x, ...) unclass(x)
 format.PJRTElementType <- function(x, ...) paste0("<", unclass(x), ">")
 
 #' @export
-print.PJRTElementType <- function(x, ...) {
-  cat(format(x), "\n", sep = "")
-  invisible(x)
-}
+print.PJRTElementType <- function(x, ...) print_formatted(x)
 
 #' @export
 Ops.PJRTElementType <- function(e1, e2) {
-  if (!.Generic %in% c("==", "!=")) {
-    op <- .Generic
-    cli::cli_abort("Element types only support {.code ==} and {.code !=}, not {.code {op}}.",
-                   call = NULL)
-  }
+  check_equality_operator(.Generic, "Element types")
   canonical <- function(x) {
     name <- as.character(x)
-    if (length(name) == 1 && !is.na(name) && name %in% names(dtype_aliases)) {
-      name <- unname(dtype_aliases[[name]])
-    }
+    aliases <- dtype_aliases()
+    if (is_string(name) && name %in% names(aliases)) name <- unname(aliases[[name]])
     name
   }
   get(.Generic)(canonical(e1), canonical(e2))

@@ -57,7 +57,7 @@ pjrt_execute <- function(executable, ..., execution_options = NULL, simplify = T
       "{.arg execution_options} must be NULL or made by {.fn pjrt_execution_options}, not {.obj_type_friendly {execution_options}}."
     )
   }
-  check_flag(simplify, "simplify")
+  check_bool(simplify, "simplify")
   donate <- donated_arguments(executable, options)
   results <- with_core(ffi_program_execute(executable, buffers, donate))
   if (simplify && length(results) == 1) results[[1]] else results
@@ -122,8 +122,7 @@ pjrt_execution_options <- function(non_donatable_input_indices = integer(), laun
   if (anyDuplicated(indices)) {
     cli::cli_abort("{.arg non_donatable_input_indices} must not repeat an index.")
   }
-  if (!is.numeric(launch_id) || inherits(launch_id, "integer64") || length(launch_id) != 1 ||
-      is.na(launch_id) || abs(launch_id) >= 2^31 || launch_id != trunc(launch_id)) {
+  if (!is_whole_number(launch_id) || abs(launch_id) >= 2^31) {
     cli::cli_abort("{.arg launch_id} must be a single whole number (a 32-bit integer).")
   }
   structure(

@@ -158,24 +158,19 @@ HArray <- new.env(parent = emptyenv())
 #' @export
 HDataType <- new.env(parent = emptyenv())
 
-# HDataType names and the dtypes behind them.
-hdatatype_dtypes <- c(Float32 = "f32", Float64 = "f64", Complex32 = "c64", Complex64 = "c128")
-
 new_hdatatype <- function(name) structure(name, class = "HDataType")
-
-for (name in names(hdatatype_dtypes)) assign(name, new_hdatatype(name), envir = HDataType)
-rm(name)
 
 # ---- HArray constructors --------------------------------------------------------------------
 
 HArray$new_from_values <- function(arr, dtype) {
   if (is.null(dim(arr))) cli::cli_abort("arr must be of array type.")
   check_hdatatype(dtype, "dtype")
-  name <- unclass(dtype)
-  real <- is.double(arr) && !inherits(arr, "integer64") && name %in% c("Float32", "Float64")
-  complex <- is.complex(arr) && name %in% c("Complex32", "Complex64")
+  target <- unname(hdatatype_dtypes()[unclass(dtype)])  # NA for a forged HDataType
+  r_type <- dtype_r_type(target)
+  real <- is.double(arr) && !inherits(arr, "integer64") && identical(r_type, "double")
+  complex <- is.complex(arr) && identical(r_type, "complex")
   if (!real && !complex) cli::cli_abort("not valid input types")
-  buffer <- buffer_from_vector(arr, hdatatype_dtypes[[name]], NULL, as.integer(dim(arr)),
+  buffer <- buffer_from_vector(arr, target, NULL, as.integer(dim(arr)),
                                list(check = "ignore"))
   with_core(ffi_harray_from_buffer(buffer))
 }
@@ -200,7 +195,8 @@ HArray$ndim <- function() length(with_core(ffi_harray_shape(self)))
 
 HArray$dtype <- function() {
   dtype <- with_core(ffi_harray_dtype(self))
-  get(names(hdatatype_dtypes)[hdatatype_dtypes == dtype], envir = HDataType)
+  dtypes <- hdatatype_dtypes()
+  get(names(dtypes)[dtypes == dtype], envir = HDataType)
 }
 
 HArray$slice <- function(range) {
@@ -243,9 +239,11 @@ HDataType$eq <- function(other) hdatatype_equal(self, other)
 
 HDataType$ne <- function(other) !hdatatype_equal(self, other)
 
-# Locks HArray and HDataType: no new bindings, no changed ones. Called from .onLoad(), since
-# the lazy-load database keeps an environment's lock but not the locks of its bindings.
-lock_harray_classes <- function() {
+# Fills HDataType from the core's dtype table, then locks HArray and HDataType: no new
+# bindings, no changed ones. Called from .onLoad(), since the table comes from compiled code
+# and the lazy-load database keeps an environment's lock but not the locks of its bindings.
+init_harray_classes <- function() {
+  for (name in names(hdatatype_dtypes())) assign(name, new_hdatatype(name), envir = HDataType)
   lockEnvironment(HArray, bindings = TRUE)
   lockEnvironment(HDataType, bindings = TRUE)
 }
@@ -254,7 +252,7 @@ lock_harray_classes <- function() {
 
 # A method of `class_env` with `self` bound to the instance (the way extendr binds them).
 bind_method <- function(self, name, class_env, class_name, call) {
-  if (!is.character(name) || length(name) != 1 || is.na(name)) {
+  if (!is_string(name)) {
     cli::cli_abort("{class_name} methods are named by a single string, not {.obj_type_friendly {name}}.",
                    call = call)
   }
@@ -350,7 +348,7 @@ as.character.HDataType <- function(x, ...) unclass(x)
 pjrt_buffer.HArray <- function(data, dtype = NULL, device = NULL, shape = NULL, ...) {
   check_dots_allowed(list(...), "check")
   own <- with_core(ffi_harray_dtype(data))
-  if (inherits(dtype, "HDataType")) dtype <- hdatatype_dtypes[[unclass(dtype)]]
+  if (inherits(dtype, "HDataType")) dtype <- hdatatype_dtypes()[[unclass(dtype)]]
   if (!is.null(dtype) && as_dtype_name(dtype) != own) {
     cli::cli_abort(c(
       "{.arg data} is an HArray of dtype {.val {own}}; it cannot be re-typed to {.val {as_dtype_name(dtype)}}.",

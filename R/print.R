@@ -77,11 +77,8 @@ format_buffer_lines <- function(x, max_rows, max_width, max_rows_slice, header, 
   max_rows <- check_print_limit(max_rows, "max_rows", call)
   max_width <- check_print_limit(max_width, "max_width", call)
   max_rows_slice <- check_print_limit(max_rows_slice, "max_rows_slice", call)
-  check_flag(header, "header", call = call)
-  if (!is.null(footer) && !(is.character(footer) && length(footer) == 1 && !is.na(footer))) {
-    cli::cli_abort("{.arg footer} must be NULL or a single string, not {.obj_type_friendly {footer}}.",
-                   call = call)
-  }
+  check_bool(header, "header", call = call)
+  check_string(footer, "footer", allow_null = TRUE, call = call)
   with_core(ffi_buffer_format(x, max_rows, max_width, max_rows_slice, header, footer),
             call = call)
 }

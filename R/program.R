@@ -62,10 +62,7 @@ program_text <- function(src, call = caller_env()) {
 }
 
 read_program_file <- function(path, call = caller_env()) {
-  if (!is.character(path) || length(path) != 1 || is.na(path) || !nzchar(path)) {
-    cli::cli_abort("{.arg path} must be a single file path, not {.obj_type_friendly {path}}.",
-                   call = call)
-  }
+  check_string(path, "path", what = "a single file path", allow_empty = FALSE, call = call)
   if (!file.exists(path) || dir.exists(path)) {
     cli::cli_abort("Program file {.path {path}} does not exist.", call = call)
   }

@@ -89,7 +89,7 @@ pjrt_save_safetensors <- function(tensors, path, metadata = NULL, allow_c128 = F
   tensors <- check_tensor_list(tensors)
   path <- check_path(path)
   metadata <- check_safetensors_metadata(metadata)
-  allow_c128 <- check_flag(allow_c128, "allow_c128")
+  allow_c128 <- check_bool(allow_c128, "allow_c128")
   if (!allow_c128) check_no_c128(tensors)
   tensors <- copy_to_host(tensors)
   progress <- progress_reporter("Writing", path, environment())
@@ -105,7 +105,7 @@ pjrt_load_safetensors <- function(path, device = NULL, names = NULL, copy = FALS
     cli::cli_abort("{.arg names} must be NULL or a character vector without missing values.")
   }
   check_not_bytes(names, "names")
-  copy <- check_flag(copy, "copy")
+  copy <- check_bool(copy, "copy")
   if (anyDuplicated(names)) {
     cli::cli_abort("{.arg names} lists {.val {names[anyDuplicated(names)]}} more than once.")
   }
@@ -114,10 +114,7 @@ pjrt_load_safetensors <- function(path, device = NULL, names = NULL, copy = FALS
 }
 
 check_path <- function(path, call = caller_env()) {
-  if (!is.character(path) || length(path) != 1 || is.na(path) || !nzchar(path)) {
-    cli::cli_abort("{.arg path} must be a single file path, not {.obj_type_friendly {path}}.",
-                   call = call)
-  }
+  check_string(path, "path", what = "a single file path", allow_empty = FALSE, call = call)
   check_not_bytes(path, "path", call)
   enc2utf8(path.expand(path))
 }
@@ -180,7 +177,7 @@ check_safetensors_metadata <- function(metadata, call = caller_env()) {
   labels <- names(metadata)
   valid <- (is.list(metadata) || is.character(metadata)) && !is.null(labels) &&
     !anyNA(labels) && all(nzchar(labels)) &&
-    all(vapply(metadata, function(v) is.character(v) && length(v) == 1 && !is.na(v), TRUE))
+    all(vapply(metadata, is_string, TRUE))
   if (!valid) {
     cli::cli_abort(c(
       "{.arg metadata} must be NULL or a named list of single strings.",

@@ -3,6 +3,19 @@
 # zero; callers read it here and drop the attribute.
 na_count <- function(x) attr(x, "pjrt_na_count", exact = TRUE) %||% 0
 
+# print() for classes whose format() is one line.
+print_formatted <- function(x) {
+  cat(format(x), "\n", sep = "")
+  invisible(x)
+}
+
+# Classes that only compare (`what` is their plural) refuse every other operator.
+check_equality_operator <- function(op, what) {
+  if (!op %in% c("==", "!=")) {
+    cli::cli_abort("{what} only support {.code ==} and {.code !=}, not {.code {op}}.", call = NULL)
+  }
+}
+
 # The allowed `...` arguments of buffer constructors; anything else is an error naming it.
 check_dots_allowed <- function(dots, allowed, call = caller_env()) {
   if (length(dots) == 0) return(invisible())
@@ -20,20 +33,13 @@ check_missing_mode <- function(check, call = caller_env()) {
   # The logical spelling of the original pjrt package.
   if (isTRUE(check)) return("error")
   if (isFALSE(check)) return("ignore")
-  if (!is.character(check) || length(check) != 1 || is.na(check)) {
+  if (!is_string(check)) {
     cli::cli_abort(
       "{.arg check} must be {.str warn}, {.str error}, {.str ignore}, TRUE or FALSE, not {.obj_type_friendly {check}}.",
       call = call
     )
   }
   arg_match0(check, c("warn", "error", "ignore"), arg_nm = "check", error_call = call)
-}
-
-check_flag <- function(x, arg, call = caller_env()) {
-  if (!is.logical(x) || length(x) != 1 || is.na(x)) {
-    cli::cli_abort("{.arg {arg}} must be TRUE or FALSE.", call = call)
-  }
-  x
 }
 
 # Validates a shape given as integer or double: whole, non-negative, each below 2^31.

@@ -1,5 +1,5 @@
 .onLoad <- function(libname, pkgname) {
-  lock_harray_classes()
+  init_harray_classes()
   hook_safetensors()  # framework "pjrt" for the safetensors package, now or when it loads
 }
 

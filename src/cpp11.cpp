@@ -103,6 +103,13 @@ extern "C" SEXP _pjrt_ffi_device_memory(SEXP spec) {
     return cpp11::as_sexp(ffi_device_memory(cpp11::as_cpp<cpp11::decay_t<std::string>>(spec)));
   END_CPP11
 }
+// r_dtype.cpp
+cpp11::list ffi_dtype_table();
+extern "C" SEXP _pjrt_ffi_dtype_table() {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_dtype_table());
+  END_CPP11
+}
 // r_harray.cpp
 SEXP ffi_harray_from_buffer(SEXP buffer);
 extern "C" SEXP _pjrt_ffi_harray_from_buffer(SEXP buffer) {
@@ -299,6 +306,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pjrt_ffi_device_memory",             (DL_FUNC) &_pjrt_ffi_device_memory,             1},
     {"_pjrt_ffi_device_resolve",            (DL_FUNC) &_pjrt_ffi_device_resolve,            1},
     {"_pjrt_ffi_devices",                   (DL_FUNC) &_pjrt_ffi_devices,                   1},
+    {"_pjrt_ffi_dtype_table",               (DL_FUNC) &_pjrt_ffi_dtype_table,               0},
     {"_pjrt_ffi_executable_aliasing",       (DL_FUNC) &_pjrt_ffi_executable_aliasing,       1},
     {"_pjrt_ffi_executable_device",         (DL_FUNC) &_pjrt_ffi_executable_device,         1},
     {"_pjrt_ffi_executable_signature",      (DL_FUNC) &_pjrt_ffi_executable_signature,      1},

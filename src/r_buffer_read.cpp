@@ -2,6 +2,7 @@
 #include <cpp11.hpp>
 
 #include "ndbuf/convert/convert.hpp"
+#include "ndbuf/memory/device.hpp"
 #include "ndbuf/memory/transfer.hpp"
 #include "r_tensor.h"
 

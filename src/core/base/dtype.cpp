@@ -3,33 +3,11 @@
 #include "ndbuf/base/error.hpp"
 
 namespace ndbuf {
-namespace {
-
-struct Alias {
-  std::string_view spelling;
-  DType dtype;
-};
-
-constexpr std::array<Alias, 10> kAliases = {{
-    {"i1", DType::kPred},
-    {"bool", DType::kPred},
-    {"s8", DType::kI8},
-    {"s16", DType::kI16},
-    {"s32", DType::kI32},
-    {"s64", DType::kI64},
-    {"u8", DType::kU8},
-    {"u16", DType::kU16},
-    {"u32", DType::kU32},
-    {"u64", DType::kU64},
-}};
-
-}  // namespace
-
 std::optional<DType> parse_dtype(std::string_view name) {
   for (const auto& info : kDTypeTable) {
     if (info.name == name) return info.dtype;
   }
-  for (const auto& alias : kAliases) {
+  for (const auto& alias : kDTypeAliases) {
     if (alias.spelling == name) return alias.dtype;
   }
   return std::nullopt;

@@ -54,5 +54,22 @@ TEST(DType, SafetensorsTagsRoundTrip) {
   EXPECT_FALSE(dtype_from_safetensors("F8_E4M3").has_value());
 }
 
+TEST(DType, AliasesNameOtherDTypesThanTheirSpelling) {
+  for (const auto& alias : kDTypeAliases) {
+    EXPECT_NE(dtype_name(alias.dtype), alias.spelling);
+    EXPECT_EQ(parse_dtype(alias.spelling), alias.dtype) << alias.spelling;
+  }
+}
+
+TEST(DType, HArrayNamesAreTheFourFloatAndComplexTypes) {
+  EXPECT_EQ(dtype_info(DType::kF32).harray, "Float32");
+  EXPECT_EQ(dtype_info(DType::kF64).harray, "Float64");
+  EXPECT_EQ(dtype_info(DType::kC64).harray, "Complex32");
+  EXPECT_EQ(dtype_info(DType::kC128).harray, "Complex64");
+  int named = 0;
+  for (const auto& info : kDTypeTable) named += info.harray.empty() ? 0 : 1;
+  EXPECT_EQ(named, 4);
+}
+
 }  // namespace
 }  // namespace ndbuf

@@ -41,24 +41,44 @@ struct DTypeInfo {
   size_t itemsize;        // bytes per element
   DTypeClass cls;
   std::string_view safetensors;  // tag in safetensors headers
+  std::string_view harray;       // HDataType name for HArray element types, else empty
 };
 
 inline constexpr std::array<DTypeInfo, kNumDTypes> kDTypeTable = {{
-    {DType::kPred, "pred", 1, DTypeClass::kBool, "BOOL"},
-    {DType::kI8, "i8", 1, DTypeClass::kSigned, "I8"},
-    {DType::kI16, "i16", 2, DTypeClass::kSigned, "I16"},
-    {DType::kI32, "i32", 4, DTypeClass::kSigned, "I32"},
-    {DType::kI64, "i64", 8, DTypeClass::kSigned, "I64"},
-    {DType::kU8, "ui8", 1, DTypeClass::kUnsigned, "U8"},
-    {DType::kU16, "ui16", 2, DTypeClass::kUnsigned, "U16"},
-    {DType::kU32, "ui32", 4, DTypeClass::kUnsigned, "U32"},
-    {DType::kU64, "ui64", 8, DTypeClass::kUnsigned, "U64"},
-    {DType::kF16, "f16", 2, DTypeClass::kFloat, "F16"},
-    {DType::kBF16, "bf16", 2, DTypeClass::kFloat, "BF16"},
-    {DType::kF32, "f32", 4, DTypeClass::kFloat, "F32"},
-    {DType::kF64, "f64", 8, DTypeClass::kFloat, "F64"},
-    {DType::kC64, "c64", 8, DTypeClass::kComplex, "C64"},
-    {DType::kC128, "c128", 16, DTypeClass::kComplex, "C128"},
+    {DType::kPred, "pred", 1, DTypeClass::kBool, "BOOL", ""},
+    {DType::kI8, "i8", 1, DTypeClass::kSigned, "I8", ""},
+    {DType::kI16, "i16", 2, DTypeClass::kSigned, "I16", ""},
+    {DType::kI32, "i32", 4, DTypeClass::kSigned, "I32", ""},
+    {DType::kI64, "i64", 8, DTypeClass::kSigned, "I64", ""},
+    {DType::kU8, "ui8", 1, DTypeClass::kUnsigned, "U8", ""},
+    {DType::kU16, "ui16", 2, DTypeClass::kUnsigned, "U16", ""},
+    {DType::kU32, "ui32", 4, DTypeClass::kUnsigned, "U32", ""},
+    {DType::kU64, "ui64", 8, DTypeClass::kUnsigned, "U64", ""},
+    {DType::kF16, "f16", 2, DTypeClass::kFloat, "F16", ""},
+    {DType::kBF16, "bf16", 2, DTypeClass::kFloat, "BF16", ""},
+    {DType::kF32, "f32", 4, DTypeClass::kFloat, "F32", "Float32"},
+    {DType::kF64, "f64", 8, DTypeClass::kFloat, "F64", "Float64"},
+    {DType::kC64, "c64", 8, DTypeClass::kComplex, "C64", "Complex32"},
+    {DType::kC128, "c128", 16, DTypeClass::kComplex, "C128", "Complex64"},
+}};
+
+// Other spellings accepted by parse_dtype(): "i1"/"bool" (pred), "s8".."s64", "u8".."u64".
+struct DTypeAlias {
+  std::string_view spelling;
+  DType dtype;
+};
+
+inline constexpr std::array<DTypeAlias, 10> kDTypeAliases = {{
+    {"i1", DType::kPred},
+    {"bool", DType::kPred},
+    {"s8", DType::kI8},
+    {"s16", DType::kI16},
+    {"s32", DType::kI32},
+    {"s64", DType::kI64},
+    {"u8", DType::kU8},
+    {"u16", DType::kU16},
+    {"u32", DType::kU32},
+    {"u64", DType::kU64},
 }};
 
 constexpr const DTypeInfo& dtype_info(DType d) { return kDTypeTable[static_cast<size_t>(d)]; }
@@ -70,7 +90,7 @@ constexpr bool is_integer(DType d) {
 constexpr bool is_floating(DType d) { return dtype_info(d).cls == DTypeClass::kFloat; }
 constexpr bool is_complex(DType d) { return dtype_info(d).cls == DTypeClass::kComplex; }
 
-// Accepts the names of the table and the aliases "i1"/"bool" (pred), "s8".."s64", "u8".."u64".
+// Accepts the names of kDTypeTable and the spellings of kDTypeAliases.
 std::optional<DType> parse_dtype(std::string_view name);
 // Parses a dtype or throws an InvalidArgument error naming the value and the valid names.
 DType parse_dtype_or_throw(std::string_view name);
