@@ -1,6 +1,7 @@
 // Parsing and validating a safetensors header: its length prefix and encoding here, its JSON
 // schema in safetensors_schema.cpp, then the layout of the tensors' bytes in the data section.
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <string>

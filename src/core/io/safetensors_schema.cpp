@@ -2,6 +2,7 @@
 // no document tree is built; only the tensor entries and the metadata are kept.
 #include "io/safetensors_schema.hpp"
 
+#include <initializer_list>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
