@@ -6,7 +6,7 @@
 set -euo pipefail
 
 APT_PACKAGES=(cmake g++ make googletest libgtest-dev libbenchmark-dev nlohmann-json3-dev
-              clang libclang-rt-14-dev valgrind r-base-dev pandoc)
+              clang clang-format libclang-rt-14-dev python3 valgrind r-base-dev pandoc)
 # Imports and Suggests, then what `make check` and `make site` use.
 R_PACKAGES=(cpp11 bit64 cli rlang testthat waldo withr safetensors bench
             knitr rmarkdown roxygen2 pkgdown)

@@ -25,12 +25,11 @@ void check_length_matches(int64_t length, int64_t numel, const Shape& shape) {
 }
 
 void check_pred_bytes(const uint8_t* bytes, int64_t count) {
-  for (int64_t i = 0; i < count; ++i) {
-    if (bytes[i] > 1) {
-      throw ConversionError("Byte " + std::to_string(bytes[i]) + " at position " +
-                                std::to_string(i + 1) + " is not a valid pred value (0 or 1)",
-                            i);
-    }
+  const int64_t i = first_invalid_pred_byte(bytes, count);
+  if (i >= 0) {
+    throw ConversionError("Byte " + std::to_string(bytes[i]) + " at position " +
+                              std::to_string(i + 1) + " is not a valid pred value (0 or 1)",
+                          i);
   }
 }
 

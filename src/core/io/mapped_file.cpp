@@ -9,15 +9,12 @@
 #include <cstring>
 #include <string>
 
+#include "io/io_error.hpp"
 #include "io/mapped_guard.hpp"
 #include "ndbuf/base/error.hpp"
 
 namespace ndbuf {
 namespace {
-
-[[noreturn]] void fail_io(const std::string& what, const std::string& path, int err) {
-  fail(ErrorKind::kIo, "Cannot " + what + " '" + path + "': " + std::strerror(err) + ".");
-}
 
 // Closes a descriptor on every path out of map_file().
 class Fd {

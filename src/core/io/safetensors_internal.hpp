@@ -2,9 +2,18 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace ndbuf {
+
+// A name as the safetensors messages show it: in double quotes.
+inline std::string in_quotes(const std::string& s) { return "\"" + s + "\""; }
+
+// "1 byte", "8 bytes".
+inline std::string byte_count(uint64_t n) {
+  return std::to_string(n) + (n == 1 ? " byte" : " bytes");
+}
 
 inline constexpr const char* kSafetensorsInvalid = "Invalid safetensors file";
 

@@ -1,3 +1,4 @@
+// Reading safetensors files: the header, the chosen tensors as views of the mapped file or copies.
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -54,12 +55,11 @@ std::vector<const SafetensorsEntry*> select_entries(const SafetensorsHeader& hea
 }
 
 void check_bool_bytes(const SafetensorsEntry& entry, const unsigned char* bytes, size_t n) {
-  for (size_t k = 0; k < n; ++k) {
-    if (bytes[k] > 1) {
-      safetensors_format_error("tensor \"" + entry.name + "\" (BOOL) holds the byte " +
-                               std::to_string(bytes[k]) + " at position " + std::to_string(k + 1) +
-                               ", but BOOL bytes must be 0 or 1");
-    }
+  const int64_t k = first_invalid_pred_byte(bytes, static_cast<int64_t>(n));
+  if (k >= 0) {
+    safetensors_format_error("tensor " + in_quotes(entry.name) + " (BOOL) holds the byte " +
+                             std::to_string(bytes[k]) + " at position " + std::to_string(k + 1) +
+                             ", but BOOL bytes must be 0 or 1");
   }
 }
 

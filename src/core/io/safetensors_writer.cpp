@@ -1,3 +1,4 @@
+// Writing safetensors files: the header and the tensor bytes, via a temporary file renamed.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -14,6 +15,7 @@
 #include <string>
 #include <unordered_set>
 
+#include "io/io_error.hpp"
 #include "io/safetensors_internal.hpp"
 #include "ndbuf/base/error.hpp"
 #include "ndbuf/io/mapped_file.hpp"
@@ -66,10 +68,6 @@ std::vector<size_t> data_order(const std::vector<NamedTensor>& tensors) {
     return itemsize(tensors[a].tensor.dtype()) > itemsize(tensors[b].tensor.dtype());
   });
   return order;
-}
-
-[[noreturn]] void fail_io(const std::string& what, const std::string& path, int err) {
-  fail(ErrorKind::kIo, "Cannot " + what + " '" + path + "': " + std::strerror(err) + ".");
 }
 
 // The file a write to `path` lands in: symbolic links are followed to their target, and a

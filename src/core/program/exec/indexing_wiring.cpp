@@ -1,5 +1,9 @@
 // Builders of dot_general, dot, gather and scatter over kernels/dot_general.hpp, gather.hpp,
 // scatter.hpp: dimension numbers decoded from #stablehlo.dot/gather/scatter<...>.
+#include <initializer_list>
+#include <utility>
+#include <vector>
+
 #include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
 #include "program/exec/region_patterns.hpp"
@@ -38,17 +42,30 @@ OpFn build_dot(const Op& op, const Module&) {
   return tensor_fn([result](const Values& a) { return dot(a[0].get(), a[1].get(), result); });
 }
 
-OpFn build_gather(const Op& op, const Module&) {
-  expect_counts(op, 2, 1);
-  const Attribute& s = struct_attr(op, "dimension_numbers");
-  GatherDimensions dims;
-  dims.offset_dims = field_ints(op, s, "offset_dims");
-  dims.collapsed_slice_dims = field_ints(op, s, "collapsed_slice_dims");
-  dims.operand_batching_dims = field_ints(op, s, "operand_batching_dims");
-  dims.start_indices_batching_dims = field_ints(op, s, "start_indices_batching_dims");
-  dims.start_index_map = field_ints(op, s, "start_index_map");
+// Reads gather's or scatter's dimension numbers from the struct attribute `attr`: each listed
+// integer-list field, in order, then index_vector_dim (0 when absent).
+template <class Dims>
+Dims read_index_dims(
+    const Op& op, const char* attr,
+    std::initializer_list<std::pair<const char*, std::vector<int64_t> Dims::*>> lists) {
+  const Attribute& s = struct_attr(op, attr);
+  Dims dims;
+  for (const auto& [field, member] : lists) dims.*member = field_ints(op, s, field);
   const std::vector<int64_t> index_dim = field_ints(op, s, "index_vector_dim");
   dims.index_vector_dim = index_dim.empty() ? 0 : index_dim[0];
+  return dims;
+}
+
+OpFn build_gather(const Op& op, const Module&) {
+  expect_counts(op, 2, 1);
+  using G = GatherDimensions;
+  const auto dims =
+      read_index_dims<G>(op, "dimension_numbers",
+                         {{"offset_dims", &G::offset_dims},
+                          {"collapsed_slice_dims", &G::collapsed_slice_dims},
+                          {"operand_batching_dims", &G::operand_batching_dims},
+                          {"start_indices_batching_dims", &G::start_indices_batching_dims},
+                          {"start_index_map", &G::start_index_map}});
   const std::vector<int64_t> sizes = attr_ints(op, "slice_sizes");
   const Shape shape = at_op(op, [&] {
     return gather_shape(operand_tensor(op, 0).shape, operand_tensor(op, 1).shape, dims, sizes);
@@ -64,15 +81,14 @@ OpFn build_scatter(const Op& op, const Module&) {
       op.regions.size() != 1) {
     op_error(op, "needs N inputs, indices, N updates, N results and one region");
   }
-  const Attribute& s = struct_attr(op, "scatter_dimension_numbers");
-  ScatterDimensions dims;
-  dims.update_window_dims = field_ints(op, s, "update_window_dims");
-  dims.inserted_window_dims = field_ints(op, s, "inserted_window_dims");
-  dims.input_batching_dims = field_ints(op, s, "input_batching_dims");
-  dims.scatter_indices_batching_dims = field_ints(op, s, "scatter_indices_batching_dims");
-  dims.scatter_dims_to_operand_dims = field_ints(op, s, "scatter_dims_to_operand_dims");
-  const std::vector<int64_t> index_dim = field_ints(op, s, "index_vector_dim");
-  dims.index_vector_dim = index_dim.empty() ? 0 : index_dim[0];
+  using S = ScatterDimensions;
+  const auto dims =
+      read_index_dims<S>(op, "scatter_dimension_numbers",
+                         {{"update_window_dims", &S::update_window_dims},
+                          {"inserted_window_dims", &S::inserted_window_dims},
+                          {"input_batching_dims", &S::input_batching_dims},
+                          {"scatter_indices_batching_dims", &S::scatter_indices_batching_dims},
+                          {"scatter_dims_to_operand_dims", &S::scatter_dims_to_operand_dims}});
   for (size_t k = 0; k < n; ++k) {
     if (result_tensor(op, k) != operand_tensor(op, k))
       op_error(op, "results must have the input types");

@@ -12,6 +12,21 @@
 
 namespace ndbuf::program {
 
+// Float -> integer, truncating toward zero and saturating (XLA's choice; the spec leaves
+// out-of-range conversions open): NaN -> 0, below the range (-Inf included) -> the minimum,
+// above it (+Inf included) -> the maximum.
+template <class I>
+I saturate_to_integer(double d) {
+  if (std::isnan(d)) return 0;
+  constexpr int kDigits = std::numeric_limits<I>::digits;   // 63 for i64, 64 for ui64
+  const double upper = std::ldexp(1.0, kDigits);            // max + 1, exact in double
+  const double lower = std::is_signed_v<I> ? -upper : 0.0;  // min, exact in double
+  const double t = std::trunc(d);
+  if (t >= upper) return std::numeric_limits<I>::max();
+  if (t <= lower) return std::numeric_limits<I>::min();
+  return static_cast<I>(t);
+}
+
 // Floats to integers saturate and NaN becomes 0 (the spec leaves out-of-range conversions to
 // the implementation); integers to integers wrap; complex to real keeps the real part.
 template <class To, class From>
@@ -32,14 +47,7 @@ To cast_element(From v) {
   } else if constexpr (IsComplex<To>::value) {
     return To(static_cast<typename To::value_type>(v), 0);
   } else if constexpr (std::is_integral_v<To> && std::is_floating_point_v<From>) {
-    if (std::isnan(v)) return 0;
-    if (v <= static_cast<From>(std::numeric_limits<To>::min())) {
-      return std::numeric_limits<To>::min();
-    }
-    if (v >= static_cast<From>(std::numeric_limits<To>::max())) {
-      return std::numeric_limits<To>::max();
-    }
-    return static_cast<To>(v);
+    return saturate_to_integer<To>(static_cast<double>(v));  // float widens exactly
   } else {
     return static_cast<To>(v);
   }

@@ -13,6 +13,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "program/kernels/element_cast.hpp"
 #include "program/kernels/elementwise.hpp"
 #include "program/kernels/elementwise_loop.hpp"
 
@@ -38,19 +39,6 @@ double integer_to_double_odd(I v) {
   } else {
     return magnitude_to_double_odd(v);
   }
-}
-
-// Float -> integer, truncating and saturating (XLA); NaN -> 0.
-template <class I>
-I saturate_to_integer(double d) {
-  if (std::isnan(d)) return 0;
-  constexpr int kDigits = std::numeric_limits<I>::digits;   // 63 for i64, 64 for ui64
-  const double upper = std::ldexp(1.0, kDigits);            // max + 1, exact in double
-  const double lower = std::is_signed_v<I> ? -upper : 0.0;  // min, exact in double
-  const double t = std::trunc(d);
-  if (t >= upper) return std::numeric_limits<I>::max();
-  if (t <= lower) return std::numeric_limits<I>::min();
-  return static_cast<I>(t);
 }
 
 // A real (non-complex) value of dtype tag `From` as the real element type `To`.

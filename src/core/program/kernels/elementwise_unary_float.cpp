@@ -40,7 +40,77 @@ Tensor float_unary_other(UnaryOp op, const Tensor& x, DType out) {
   return map_unary<T, T>(x, out, [](C v) { return v; });
 }
 
-// The elementary functions and rounding.
+// Rounding and the special functions.
+template <class T>
+Tensor float_unary_special(UnaryOp op, const Tensor& x, DType out) {
+  using C = Compute<T>;
+  const auto same = [&](auto f) { return map_unary<T, T>(x, out, f); };
+  switch (op) {
+    case UnaryOp::kFloor:
+      return same([](C v) { return std::floor(v); });
+    case UnaryOp::kCeil:
+      return same([](C v) { return std::ceil(v); });
+    // nearbyint rounds in the current mode, which is to nearest, ties to even (never changed
+    // by this library).
+    case UnaryOp::kRoundNearestEven:
+      return same([](C v) { return std::nearbyint(v); });
+    case UnaryOp::kRoundNearestAfz:
+      return same([](C v) { return std::round(v); });
+    case UnaryOp::kErf:
+      return same([](C v) { return std::erf(v); });
+    case UnaryOp::kErfc:
+      return same([](C v) { return std::erfc(v); });
+    case UnaryOp::kErfInv:
+      return same([](C v) { return static_cast<C>(erf_inv(v)); });
+    case UnaryOp::kDigamma:
+      return same([](C v) { return static_cast<C>(digamma(v)); });
+    // std::lgamma writes the global `signgam` on common C libraries: one thread only.
+    case UnaryOp::kLgamma:
+      return map_unary<T, T>(
+          x, out, [](C v) { return std::lgamma(v); }, true);
+    default:
+      break;
+  }
+  return float_unary_other<T>(op, x, out);
+}
+
+// The trigonometric and hyperbolic functions and their inverses.
+template <class T>
+Tensor float_unary_trig(UnaryOp op, const Tensor& x, DType out) {
+  using C = Compute<T>;
+  const auto same = [&](auto f) { return map_unary<T, T>(x, out, f); };
+  switch (op) {
+    case UnaryOp::kSine:
+      return same([](C v) { return std::sin(v); });
+    case UnaryOp::kCosine:
+      return same([](C v) { return std::cos(v); });
+    case UnaryOp::kTan:
+      return same([](C v) { return std::tan(v); });
+    case UnaryOp::kTanh:
+      return same([](C v) { return std::tanh(v); });
+    case UnaryOp::kSinh:
+      return same([](C v) { return std::sinh(v); });
+    case UnaryOp::kCosh:
+      return same([](C v) { return std::cosh(v); });
+    case UnaryOp::kAsin:
+      return same([](C v) { return std::asin(v); });
+    case UnaryOp::kAcos:
+      return same([](C v) { return std::acos(v); });
+    case UnaryOp::kAtan:
+      return same([](C v) { return std::atan(v); });
+    case UnaryOp::kAsinh:
+      return same([](C v) { return std::asinh(v); });
+    case UnaryOp::kAcosh:
+      return same([](C v) { return std::acosh(v); });
+    case UnaryOp::kAtanh:
+      return same([](C v) { return std::atanh(v); });
+    default:
+      break;
+  }
+  return float_unary_special<T>(op, x, out);
+}
+
+// Arithmetic, powers, exponentials and logarithms; other ops pass down the chain above.
 template <class T>
 Tensor float_unary_same(UnaryOp op, const Tensor& x, DType out) {
   using C = Compute<T>;
@@ -70,56 +140,10 @@ Tensor float_unary_same(UnaryOp op, const Tensor& x, DType out) {
       return same([](C v) { return C(1) / std::sqrt(v); });
     case UnaryOp::kCbrt:
       return same([](C v) { return std::cbrt(v); });
-    case UnaryOp::kSine:
-      return same([](C v) { return std::sin(v); });
-    case UnaryOp::kCosine:
-      return same([](C v) { return std::cos(v); });
-    case UnaryOp::kTan:
-      return same([](C v) { return std::tan(v); });
-    case UnaryOp::kTanh:
-      return same([](C v) { return std::tanh(v); });
-    case UnaryOp::kSinh:
-      return same([](C v) { return std::sinh(v); });
-    case UnaryOp::kCosh:
-      return same([](C v) { return std::cosh(v); });
-    case UnaryOp::kAsin:
-      return same([](C v) { return std::asin(v); });
-    case UnaryOp::kAcos:
-      return same([](C v) { return std::acos(v); });
-    case UnaryOp::kAtan:
-      return same([](C v) { return std::atan(v); });
-    case UnaryOp::kAsinh:
-      return same([](C v) { return std::asinh(v); });
-    case UnaryOp::kAcosh:
-      return same([](C v) { return std::acosh(v); });
-    case UnaryOp::kAtanh:
-      return same([](C v) { return std::atanh(v); });
-    case UnaryOp::kFloor:
-      return same([](C v) { return std::floor(v); });
-    case UnaryOp::kCeil:
-      return same([](C v) { return std::ceil(v); });
-    // nearbyint rounds in the current mode, which is to nearest, ties to even (never changed
-    // by this library).
-    case UnaryOp::kRoundNearestEven:
-      return same([](C v) { return std::nearbyint(v); });
-    case UnaryOp::kRoundNearestAfz:
-      return same([](C v) { return std::round(v); });
-    case UnaryOp::kErf:
-      return same([](C v) { return std::erf(v); });
-    case UnaryOp::kErfc:
-      return same([](C v) { return std::erfc(v); });
-    case UnaryOp::kErfInv:
-      return same([](C v) { return static_cast<C>(erf_inv(v)); });
-    case UnaryOp::kDigamma:
-      return same([](C v) { return static_cast<C>(digamma(v)); });
-    // std::lgamma writes the global `signgam` on common C libraries: one thread only.
-    case UnaryOp::kLgamma:
-      return map_unary<T, T>(
-          x, out, [](C v) { return std::lgamma(v); }, true);
     default:
       break;
   }
-  return float_unary_other<T>(op, x, out);
+  return float_unary_trig<T>(op, x, out);
 }
 
 }  // namespace

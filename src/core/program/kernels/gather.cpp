@@ -3,6 +3,7 @@
 #include "program/kernels/gather.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 
 #include "program/kernels/element_copy.hpp"
@@ -109,6 +110,87 @@ Shape gather_shape(const Shape& operand_shape, const Shape& indices_shape,
   return shape;
 }
 
+namespace {
+
+// Offsets of each slice element (row-major over the kept dims) in the operand and the result.
+struct SliceOffsets {
+  std::vector<int64_t> in, out;
+};
+
+SliceOffsets slice_offsets(const std::vector<int64_t>& kept, const std::vector<int64_t>& sizes,
+                           const std::vector<int64_t>& offset_dims, const Strides& op_strides,
+                           const Strides& out_strides) {
+  Shape slice_shape;
+  for (int64_t d : kept) slice_shape.push_back(sizes[d]);
+  const int64_t slice_count = checked_numel(slice_shape);
+  SliceOffsets offsets{std::vector<int64_t>(slice_count), std::vector<int64_t>(slice_count)};
+  std::vector<int64_t> at(kept.size(), 0);
+  for (int64_t s = 0; s < slice_count; ++s, next_index(at, slice_shape)) {
+    for (size_t j = 0; j < kept.size(); ++j) {
+      offsets.in[s] += at[j] * op_strides[kept[j]];
+      offsets.out[s] += at[j] * out_strides[offset_dims[j]];
+    }
+  }
+  return offsets;
+}
+
+// What the walk over batch positions needs: the dense inputs, their strides and the batch dims.
+struct GatherWalk {
+  const Tensor& operand;
+  const Tensor& indices;
+  const GatherDimensions& dims;
+  const std::vector<int64_t>& slice_sizes;
+  Strides op_strides, ix_strides, out_strides;
+  std::vector<int64_t> batch;           // the batch dims of the indices
+  std::vector<int64_t> batch_out_dims;  // the result dims they map to
+  int64_t vector_step = 0;              // stride between the entries of one index vector
+};
+
+// Where the slice of batch position `b` starts in the operand: each start index clamped so the
+// slice fits, plus the batching dims' positions.
+int64_t operand_start(const GatherWalk& w, const std::vector<int64_t>& b, int64_t ix_base) {
+  int64_t in_base = 0;
+  for (size_t i = 0; i < w.dims.start_index_map.size(); ++i) {
+    const int64_t d = w.dims.start_index_map[i];
+    const int64_t start =
+        read_index(w.indices.data(), w.indices.dtype(), ix_base + i * w.vector_step);
+    in_base +=
+        std::clamp<int64_t>(start, 0, w.operand.shape()[d] - w.slice_sizes[d]) * w.op_strides[d];
+  }
+  for (size_t i = 0; i < w.dims.operand_batching_dims.size(); ++i) {
+    const auto pos =
+        std::find(w.batch.begin(), w.batch.end(), w.dims.start_indices_batching_dims[i]);
+    in_base += b[pos - w.batch.begin()] * w.op_strides[w.dims.operand_batching_dims[i]];
+  }
+  return in_base;
+}
+
+// Copies every slice into `result`, one batch position at a time.
+void copy_slices(const GatherWalk& w, const SliceOffsets& slices, Tensor& result) {
+  Shape batch_shape;
+  for (int64_t d : w.batch) batch_shape.push_back(w.indices.shape()[d]);
+  const char* in = static_cast<const char*>(w.operand.data());
+  char* out = static_cast<char*>(result.data());
+  with_cell(itemsize(w.operand.dtype()), [&](auto cell) {
+    using Cell = decltype(cell);
+    std::vector<int64_t> b(w.batch.size(), 0);
+    do {
+      int64_t ix_base = 0, out_base = 0;
+      for (size_t j = 0; j < w.batch.size(); ++j) {
+        ix_base += b[j] * w.ix_strides[w.batch[j]];
+        out_base += b[j] * w.out_strides[w.batch_out_dims[j]];
+      }
+      const int64_t in_base = operand_start(w, b, ix_base);
+      for (size_t s = 0; s < slices.in.size(); ++s) {
+        std::memcpy(out + (out_base + slices.out[s]) * sizeof(Cell),
+                    in + (in_base + slices.in[s]) * sizeof(Cell), sizeof(Cell));
+      }
+    } while (next_index(b, batch_shape));
+  });
+}
+
+}  // namespace
+
 Tensor gather(const Tensor& operand_in, const Tensor& indices_in, const GatherDimensions& dims,
               const std::vector<int64_t>& slice_sizes) {
   const Shape shape = gather_shape(operand_in.shape(), indices_in.shape(), dims, slice_sizes);
@@ -120,60 +202,25 @@ Tensor gather(const Tensor& operand_in, const Tensor& indices_in, const GatherDi
   }
   const Tensor operand = dense_host(operand_in);
   const Tensor indices = dense_host(indices_in);
-  const Strides op_strides = row_major_strides(operand.shape());
-  const Strides ix_strides = row_major_strides(indices.shape());
-  const Strides out_strides = row_major_strides(shape);
+  GatherWalk walk{operand,
+                  indices,
+                  dims,
+                  slice_sizes,
+                  row_major_strides(operand.shape()),
+                  row_major_strides(indices.shape()),
+                  row_major_strides(shape),
+                  index_batch_dims(indices.rank(), dims.index_vector_dim),
+                  {},
+                  0};
   const std::vector<int64_t> kept = kept_operand_dims(operand.rank(), dims);
-  const std::vector<int64_t> batch = index_batch_dims(indices.rank(), dims.index_vector_dim);
-  // Offsets of each slice element (row-major over the kept dims) in operand and result.
-  Shape slice_shape;
-  for (int64_t d : kept) slice_shape.push_back(slice_sizes[d]);
-  const int64_t slice_count = checked_numel(slice_shape);
-  std::vector<int64_t> slice_in(slice_count), slice_out(slice_count);
-  std::vector<int64_t> at(kept.size(), 0);
-  for (int64_t s = 0; s < slice_count; ++s, next_index(at, slice_shape)) {
-    slice_in[s] = slice_out[s] = 0;
-    for (size_t j = 0; j < kept.size(); ++j) {
-      slice_in[s] += at[j] * op_strides[kept[j]];
-      slice_out[s] += at[j] * out_strides[dims.offset_dims[j]];
-    }
-  }
-  std::vector<int64_t> batch_out_dims;
+  const SliceOffsets slices =
+      slice_offsets(kept, slice_sizes, dims.offset_dims, walk.op_strides, walk.out_strides);
   for (int64_t d = 0; d < static_cast<int64_t>(shape.size()); ++d) {
-    if (!contains(dims.offset_dims, d)) batch_out_dims.push_back(d);
+    if (!contains(dims.offset_dims, d)) walk.batch_out_dims.push_back(d);
   }
-  Shape batch_shape;
-  for (int64_t d : batch) batch_shape.push_back(indices.shape()[d]);
   const bool vector_dim_inside = dims.index_vector_dim < static_cast<int64_t>(indices.rank());
-  const int64_t vector_step = vector_dim_inside ? ix_strides[dims.index_vector_dim] : 0;
-  const char* in = static_cast<const char*>(operand.data());
-  char* out = static_cast<char*>(result.data());
-  with_cell(itemsize(operand.dtype()), [&](auto cell) {
-    using Cell = decltype(cell);
-    std::vector<int64_t> b(batch.size(), 0);
-    do {
-      int64_t ix_base = 0, out_base = 0, in_base = 0;
-      for (size_t j = 0; j < batch.size(); ++j) {
-        ix_base += b[j] * ix_strides[batch[j]];
-        out_base += b[j] * out_strides[batch_out_dims[j]];
-      }
-      for (size_t i = 0; i < dims.start_index_map.size(); ++i) {
-        const int64_t d = dims.start_index_map[i];
-        const int64_t start =
-            read_index(indices.data(), indices.dtype(), ix_base + i * vector_step);
-        in_base +=
-            std::clamp<int64_t>(start, 0, operand.shape()[d] - slice_sizes[d]) * op_strides[d];
-      }
-      for (size_t i = 0; i < dims.operand_batching_dims.size(); ++i) {
-        const auto pos = std::find(batch.begin(), batch.end(), dims.start_indices_batching_dims[i]);
-        in_base += b[pos - batch.begin()] * op_strides[dims.operand_batching_dims[i]];
-      }
-      for (int64_t s = 0; s < slice_count; ++s) {
-        std::memcpy(out + (out_base + slice_out[s]) * sizeof(Cell),
-                    in + (in_base + slice_in[s]) * sizeof(Cell), sizeof(Cell));
-      }
-    } while (next_index(b, batch_shape));
-  });
+  walk.vector_step = vector_dim_inside ? walk.ix_strides[dims.index_vector_dim] : 0;
+  copy_slices(walk, slices, result);
   return result;
 }
 

@@ -14,24 +14,10 @@ namespace {
 
 const char kOp[] = "select_and_scatter";
 
-// select(a, b) for the recognised comparators: keep a while it holds.
-template <class T>
-bool fast_select(T a, T b, FastComparator c) {
-  if (c.total_order) {
-    const auto x = total_order_key(a), y = total_order_key(b);
-    switch (c.direction) {
-      case ComparatorOrder::kLessThan:
-        return key_less(x, y);
-      case ComparatorOrder::kLessEqual:
-        return key_less(x, y) || x == y;
-      case ComparatorOrder::kGreaterThan:
-        return key_less(y, x);
-      default:
-        return key_less(y, x) || x == y;
-    }
-  }
-  const auto x = ieee_key(a), y = ieee_key(b);
-  switch (c.direction) {
+// x <direction> y over order keys.
+template <class Key>
+bool keys_in_order(const Key& x, const Key& y, ComparatorOrder direction) {
+  switch (direction) {
     case ComparatorOrder::kLessThan:
       return key_less(x, y);
     case ComparatorOrder::kLessEqual:
@@ -41,6 +27,13 @@ bool fast_select(T a, T b, FastComparator c) {
     default:
       return key_less(y, x) || x == y;
   }
+}
+
+// select(a, b) for the recognised comparators: keep a while it holds.
+template <class T>
+bool fast_select(T a, T b, FastComparator c) {
+  if (c.total_order) return keys_in_order(total_order_key(a), total_order_key(b), c.direction);
+  return keys_in_order(ieee_key(a), ieee_key(b), c.direction);
 }
 
 // The offset each window picks (-1 when it holds only padding), windows in row-major order.

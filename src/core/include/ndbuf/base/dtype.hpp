@@ -207,4 +207,13 @@ decltype(auto) dispatch(DType d, F&& f) {
   return f(DTypeTag<DType::kC128>{});
 }
 
+// The one rule for pred (safetensors BOOL) bytes: each must be 0 or 1. Returns the 0-based
+// position of the first byte that breaks it, or -1 when all keep it.
+inline int64_t first_invalid_pred_byte(const uint8_t* bytes, int64_t count) {
+  for (int64_t i = 0; i < count; ++i) {
+    if (bytes[i] > 1) return i;
+  }
+  return -1;
+}
+
 }  // namespace ndbuf
