@@ -1,3 +1,4 @@
+# pjrt_buffer(), pjrt_empty() and their PJRTBuffer objects: creation from R vectors and queries.
 #' Create a buffer
 #'
 #' `pjrt_buffer()` makes a buffer of an exact element type from R data, `pjrt_scalar()` a

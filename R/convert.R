@@ -1,3 +1,4 @@
+# as_array() and friends: reading buffers back into R vectors under the strict rules.
 #' Convert a buffer to R
 #'
 #' `as_array()` returns the values as an R array with `dim = shape(x)` (a plain vector

@@ -1,3 +1,4 @@
+# harmonium's HArray and HDataType classes over the core's HArray views.
 #' HArray: n-dimensional arrays (harmonium compatible)
 #'
 #' `HArray` is a locked environment of functions in the style of the harmonium package.

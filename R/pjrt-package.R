@@ -1,3 +1,4 @@
+# The package's documentation page and its native-routine registration.
 #' pjrt: typed n-dimensional buffers for R
 #'
 #' Buffers of exact machine types made from R vectors under strict conversion rules,

@@ -1,3 +1,4 @@
+# print() and format() of PJRTBuffer objects, laid out by the core's printer.
 #' Print a buffer
 #'
 #' `print()` writes a buffer the way the original pjrt package did; `format()` returns the

@@ -1,3 +1,4 @@
+# pjrt_save_safetensors() and pjrt_load_safetensors(), and the safetensors framework hooks.
 #' Save and load safetensors files
 #'
 #' `pjrt_save_safetensors()` writes a named list of buffers to a

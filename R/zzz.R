@@ -1,3 +1,4 @@
+# Load and unload hooks: the HArray classes and the safetensors framework.
 .onLoad <- function(libname, pkgname) {
   init_harray_classes()
   hook_safetensors()  # framework "pjrt" for the safetensors package, now or when it loads

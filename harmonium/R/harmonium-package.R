@@ -1,3 +1,4 @@
+# harmonium re-exports pjrt's HArray and HDataType.
 #' harmonium: HArray and HDataType on the pjrt engine
 #'
 #' A compatibility package: it holds no code of its own and re-exports [pjrt::HArray] and

@@ -1,3 +1,4 @@
+# Helpers shared by the buffer tests.
 all_dtypes <- c(
   "pred", "i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64",
   "f16", "bf16", "f32", "f64", "c64", "c128"

@@ -1,3 +1,4 @@
+# pjrt_buffer(): creation under the strict rules, zero-copy and queries.
 test_that("each method has its default dtype", {
   expect_equal(as.character(elt_type(pjrt_buffer(c(TRUE, FALSE)))), "pred")
   expect_equal(as.character(elt_type(pjrt_buffer(1:3))), "i32")

@@ -1,3 +1,4 @@
+# Devices: listing, resolving and placing buffers.
 cuda_available <- function() {
   tryCatch({
     devices("cuda")

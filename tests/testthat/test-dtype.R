@@ -1,3 +1,4 @@
+# Dtype names, aliases and their validation.
 test_that("every dtype name is accepted and reported back", {
   for (dtype in all_dtypes) {
     b <- pjrt_empty(dtype, 1)

@@ -1,3 +1,4 @@
+// Parsing dtype names, aliases and safetensors tags against the dtype table.
 #include "ndbuf/base/dtype.hpp"
 
 #include "ndbuf/base/error.hpp"

@@ -1,3 +1,4 @@
+// f16 and bf16 encodings: correctly rounded conversions from double and back.
 #include "ndbuf/base/half.hpp"
 
 #include <cmath>

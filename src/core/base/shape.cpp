@@ -1,3 +1,4 @@
+// Shape arithmetic: overflow-checked element counts, strides and contiguity tests.
 #include "ndbuf/base/shape.hpp"
 
 #include <limits>

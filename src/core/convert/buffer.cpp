@@ -1,3 +1,4 @@
+// Buffers made from host data: R vectors (converted or aliased) and raw bytes.
 #include "ndbuf/convert/buffer.hpp"
 
 #include <cstring>

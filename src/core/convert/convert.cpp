@@ -1,3 +1,4 @@
+// The strict element conversions from R's vector types to every dtype.
 #include "ndbuf/convert/convert.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// The PJRTBuffer printer: header, slices of rows and columns, footer.
 #include "ndbuf/format/format_buffer.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// The text of single printed cells: integer digits and the shared float modes.
 #include "ndbuf/format/format_cell.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// The nested-bracket layout of HArray's print(), in the tensor's own axis order.
 #include "ndbuf/format/format_nested.hpp"
 
 #include <algorithm>

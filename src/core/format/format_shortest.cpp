@@ -1,3 +1,4 @@
+// Shortest round-trip decimal text of floats, in positional notation.
 #include "ndbuf/format/format_shortest.hpp"
 
 #include <charconv>

@@ -1,3 +1,4 @@
+// Element-wise equality of two tensors under IEEE rules, whatever their layouts.
 #include "ndbuf/harray/compare.hpp"
 
 #include <complex>

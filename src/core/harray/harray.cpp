@@ -1,3 +1,4 @@
+// HArray: views with R's axes reversed and the share groups behind is_unique().
 #include "ndbuf/harray/harray.hpp"
 
 #include <charconv>

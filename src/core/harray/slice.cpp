@@ -1,3 +1,4 @@
+// Slicing tensors into views with ndarray's index and range rules.
 #include "ndbuf/harray/slice.hpp"
 
 #include <string>

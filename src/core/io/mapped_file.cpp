@@ -1,3 +1,4 @@
+// Read-only maps of whole files as Storage (small files are read instead).
 #include "ndbuf/io/mapped_file.hpp"
 
 #include <fcntl.h>

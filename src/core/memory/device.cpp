@@ -1,3 +1,4 @@
+// Devices: platforms, indices, PJRT_PLATFORM and the "cpu:0" spellings.
 #include "ndbuf/memory/device.hpp"
 
 #include <cerrno>

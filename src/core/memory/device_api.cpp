@@ -1,3 +1,4 @@
+// The CPU device memory interface, platform lookup, device allocation with reclaiming.
 #include "ndbuf/memory/device_api.hpp"
 
 #include <unistd.h>

@@ -1,3 +1,4 @@
+// Block-parallel loops, the thread count, fork marking and interrupt polling.
 #include "ndbuf/memory/parallel.hpp"
 
 #include <pthread.h>

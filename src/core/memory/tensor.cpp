@@ -1,3 +1,4 @@
+// Tensor construction (every view checked to lie inside its storage) and axis reversal.
 #include "ndbuf/memory/tensor.hpp"
 
 #include <string>

@@ -1,3 +1,4 @@
+// Tests of the dtype table, name parsing and dispatch.
 #include "ndbuf/base/dtype.hpp"
 
 #include <gtest/gtest.h>

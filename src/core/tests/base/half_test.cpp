@@ -1,3 +1,4 @@
+// Tests of f16/bf16 rounding against exact hand-computed bit patterns.
 #include "ndbuf/base/half.hpp"
 
 #include <gtest/gtest.h>

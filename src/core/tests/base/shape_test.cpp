@@ -1,3 +1,4 @@
+// Tests of element counts, strides and their overflow checks.
 #include "ndbuf/base/shape.hpp"
 
 #include <gtest/gtest.h>

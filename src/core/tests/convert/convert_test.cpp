@@ -1,3 +1,4 @@
+// Tests of every strict conversion at its boundaries, NA and NaN included.
 #include "ndbuf/convert/convert.hpp"
 
 #include <gtest/gtest.h>

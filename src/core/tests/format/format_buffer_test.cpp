@@ -1,3 +1,4 @@
+// Tests of the PJRTBuffer printer against golden files and hand-written lines.
 #include "ndbuf/format/format_buffer.hpp"
 
 #include <gtest/gtest.h>

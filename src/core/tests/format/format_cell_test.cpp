@@ -1,3 +1,4 @@
+// Tests of single printed cells.
 #include "ndbuf/format/format_cell.hpp"
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// Tests of HArray's nested-bracket layout.
 #include "ndbuf/format/format_nested.hpp"
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// Tests of shortest round-trip float text.
 #include "ndbuf/format/format_shortest.hpp"
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// Tests of element-wise equality across dtypes and layouts.
 #include "ndbuf/harray/compare.hpp"
 
 #include <gtest/gtest.h>

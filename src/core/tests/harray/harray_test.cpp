@@ -1,3 +1,4 @@
+// Tests of HArray views and share groups.
 #include "ndbuf/harray/harray.hpp"
 
 #include <gtest/gtest.h>

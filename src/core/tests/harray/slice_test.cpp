@@ -1,3 +1,4 @@
+// Tests of slicing rules, bounds and steps.
 #include "ndbuf/harray/slice.hpp"
 
 #include <gtest/gtest.h>

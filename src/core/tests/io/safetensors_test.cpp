@@ -1,3 +1,4 @@
+// Tests of reading and writing well-formed safetensors files.
 #include "ndbuf/io/safetensors.hpp"
 
 #include <dirent.h>

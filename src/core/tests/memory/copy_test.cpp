@@ -1,3 +1,4 @@
+// Tests of memory-order changes through copy_elements().
 #include "ndbuf/memory/copy.hpp"
 
 #include <gtest/gtest.h>

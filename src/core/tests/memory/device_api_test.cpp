@@ -1,3 +1,4 @@
+// Tests of the CPU device memory interface.
 #include "ndbuf/memory/device_api.hpp"
 
 #include <gtest/gtest.h>

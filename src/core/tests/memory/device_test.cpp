@@ -1,3 +1,4 @@
+// Tests of device names, indices and PJRT_PLATFORM.
 #include "ndbuf/memory/device.hpp"
 
 #include <gtest/gtest.h>

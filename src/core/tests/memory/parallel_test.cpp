@@ -1,3 +1,4 @@
+// Tests of block-parallel loops and interrupt polling.
 #include "ndbuf/memory/parallel.hpp"
 
 #include <gtest/gtest.h>

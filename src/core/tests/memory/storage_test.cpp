@@ -1,3 +1,4 @@
+// Tests of Storage ownership, deleters and the host allocator.
 #include "ndbuf/memory/storage.hpp"
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// Tests of tensor construction, views and copies.
 #include "ndbuf/memory/tensor.hpp"
 
 #include <gtest/gtest.h>
