@@ -9,35 +9,12 @@
 #include <numeric>
 #include <vector>
 
+#include "memory/element_cell.hpp"
 #include "memory/strided_walk.hpp"
 #include "ndbuf/memory/parallel.hpp"
 
 namespace ndbuf {
 namespace {
-
-// An element as the kernels move it: a fixed-size memcpy the compiler turns into one move
-// (unsigned integers up to 8 bytes, which loops over strided rows vectorise best).
-struct Bytes16 {
-  unsigned char bytes[16];
-};
-
-// Calls f(cell) with a value of the element type of `itemsize` bytes: the one switch on
-// element size of the copy kernels.
-template <class F>
-void with_cell(size_t itemsize, F&& f) {
-  switch (itemsize) {
-    case 1:
-      return f(uint8_t{});
-    case 2:
-      return f(uint16_t{});
-    case 4:
-      return f(uint32_t{});
-    case 8:
-      return f(uint64_t{});
-    default:
-      return f(Bytes16{});
-  }
-}
 
 // The layout of a copy with the axes of length 1 dropped (they move no element).
 struct Squeezed {

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <string>
 
-#include "program/kernels/element_copy.hpp"
+#include "memory/element_cell.hpp"
 #include "program/kernels/kernel_values.hpp"
 #include "program/kernels/order_keys.hpp"
 

@@ -1,18 +1,20 @@
-// Moving elements by size (the indexing kernels copy values without looking at them).
+// Moving elements by size alone: the one switch on element size of every kernel that copies
+// values without looking at them (memory copies, gather, sort).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 
-namespace ndbuf::program {
+namespace ndbuf {
+
+// A trivially copyable 16-byte element (c128).
+struct Cell16 {
+  unsigned char bytes[16];
+};
 
 // Calls f(Cell{}) with a trivially copyable type of `itemsize` bytes (1, 2, 4, 8 or 16).
 template <class F>
 void with_cell(size_t itemsize, F&& f) {
-  struct Cell16 {
-    unsigned char bytes[16];
-  };
   switch (itemsize) {
     case 1:
       return f(uint8_t{});
@@ -27,4 +29,4 @@ void with_cell(size_t itemsize, F&& f) {
   }
 }
 
-}  // namespace ndbuf::program
+}  // namespace ndbuf
