@@ -200,9 +200,13 @@ test_that("pjrt_empty() allocates the requested shape and dtype", {
     b <- pjrt_empty(dtype, c(2, 3))
     expect_identical(as.character(elt_type(b)), dtype)
     expect_identical(shape(b), c(2L, 3L))
-    got <- suppressWarnings(as_array(b, check = "ignore"))
-    expect_identical(dim(got), c(2L, 3L))
-    expect_identical(r_type(got), r_type_of[[dtype]])
+    # Reading the uninitialised values is fine here but a memcheck error (f16 decoding branches
+    # on them), so under valgrind the read is left to the ordinary runs.
+    if (!nzchar(Sys.getenv("PJRT_VALGRIND"))) {
+      got <- suppressWarnings(as_array(b, check = "ignore"))
+      expect_identical(dim(got), c(2L, 3L))
+      expect_identical(r_type(got), r_type_of[[dtype]])
+    }
     expect_length(as_raw(b, row_major = TRUE), 6 * c(
       pred = 1, i8 = 1, i16 = 2, i32 = 4, i64 = 8, ui8 = 1, ui16 = 2, ui32 = 4, ui64 = 8,
       f16 = 2, bf16 = 2, f32 = 4, f64 = 8, c64 = 8, c128 = 16
