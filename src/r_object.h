@@ -90,7 +90,7 @@ void note_error_kind(ndbuf::ErrorKind kind);
 void forget_error_kind();
 
 // Runs a binding's body. A core error's kind is noted, then the error continues to cpp11,
-// which raises it in R with its message unchanged; with_core() (R/utils.R) classes it.
+// which raises it in R with its message unchanged; with_core() (R/conditions.R) classes it.
 template <typename Body>
 auto call_core(Body&& body) -> decltype(body()) {
   forget_error_kind();

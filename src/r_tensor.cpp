@@ -51,7 +51,7 @@ void check_user_interrupt(void*) { R_CheckUserInterrupt(); }
 
 // True when the user pressed Ctrl-C: R_ToplevelExec contains the longjmp R_CheckUserInterrupt
 // makes, so C++ frames are never jumped over; the core then throws its Interrupted error,
-// which unwinds normally and which with_core() (R/utils.R) turns into a real interrupt.
+// which unwinds normally and which with_core() (R/conditions.R) turns into a real interrupt.
 bool r_interrupt_pending() { return R_ToplevelExec(check_user_interrupt, nullptr) == FALSE; }
 
 }  // namespace
