@@ -5,10 +5,14 @@
 # names no repository of its own.
 set -euo pipefail
 
+# libopenblas-openmp-dev: an optimised BLAS that dispatches on the CPU at run time; installing it
+# makes it the system BLAS (Debian's alternatives), which R and the program runtime's
+# dot_general call through $(BLAS_LIBS). Its OpenMP build shares the runtime's thread pool.
 APT_PACKAGES=(cmake g++ make googletest libgtest-dev libbenchmark-dev nlohmann-json3-dev
-              clang clang-format libclang-rt-14-dev python3 valgrind r-base-dev pandoc)
+              clang clang-format libclang-rt-14-dev python3 valgrind r-base-dev pandoc
+              libopenblas-openmp-dev)
 # Imports and Suggests, then what `make check` and `make site` use.
-R_PACKAGES=(cpp11 bit64 cli rlang testthat waldo withr safetensors bench
+R_PACKAGES=(cpp11 bit64 cli rlang testthat waldo withr safetensors bench nanoarrow
             knitr rmarkdown roxygen2 pkgdown)
 
 sudo_cmd=()

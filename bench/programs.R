@@ -1,0 +1,196 @@
+# Programs (PROGRAMS.md section 5): element-wise ops, a fused chain, reductions, dot_general,
+# compile time, per-call overhead and a two-layer perceptron, each as a ratio against a
+# baseline timed in this process. Run with `make bench` (or Rscript bench/programs.R).
+source(file.path("bench", "helpers.R"))
+
+compile_text <- function(text) pjrt_compile(pjrt_program(text))
+
+# A one-function program over `args` (name -> type) whose body is `lines`, returning `result`.
+program_text <- function(args, lines, result, result_type) {
+  params <- paste0("%", names(args), ": ", args, collapse = ", ")
+  paste0("func.func @main(", params, ") -> ", result_type, " {\n",
+         paste0("  ", lines, collapse = "\n"),
+         "\n  return ", result, " : ", result_type, "\n}\n")
+}
+
+dims_text <- function(...) paste(format(c(...), scientific = FALSE, trim = TRUE), collapse = "x")
+f32_vector <- function(n) sprintf("tensor<%sxf32>", dims_text(n))
+
+scalar_broadcasts <- function(names, type) {
+  sprintf("%%%s_b = stablehlo.broadcast_in_dim %%%s, dims = [] : (tensor<f32>) -> %s",
+          names, names, type)
+}
+
+# tanh(a * x + b) * c - d, then max(., 0) + x, negated: eight element-wise ops fed by four
+# scalar broadcasts.
+chain_program <- function(n) {
+  type <- f32_vector(n)
+  body <- c(
+    scalar_broadcasts(c("a", "b", "c", "d"), type),
+    sprintf("%%zero = stablehlo.constant dense<0.0> : %s", type),
+    sprintf("%%t1 = stablehlo.multiply %%a_b, %%x : %s", type),
+    sprintf("%%t2 = stablehlo.add %%t1, %%b_b : %s", type),
+    sprintf("%%t3 = stablehlo.tanh %%t2 : %s", type),
+    sprintf("%%t4 = stablehlo.multiply %%t3, %%c_b : %s", type),
+    sprintf("%%t5 = stablehlo.subtract %%t4, %%d_b : %s", type),
+    sprintf("%%t6 = stablehlo.maximum %%t5, %%zero : %s", type),
+    sprintf("%%t7 = stablehlo.add %%t6, %%x : %s", type),
+    sprintf("%%t8 = stablehlo.negate %%t7 : %s", type)
+  )
+  args <- c(x = type, a = "tensor<f32>", b = "tensor<f32>", c = "tensor<f32>", d = "tensor<f32>")
+  program_text(args, body, "%t8", type)
+}
+
+# A chain of `ops` element-wise ops over a 16-element vector, for compile time.
+long_program <- function(ops) {
+  type <- f32_vector(16)
+  kinds <- c("add", "multiply", "subtract", "maximum")
+  body <- sprintf("%%v%d = stablehlo.%s %%v%d, %%x : %s", seq_len(ops),
+                  kinds[(seq_len(ops) - 1) %% 4 + 1], seq_len(ops) - 1, type)
+  body <- c(sprintf("%%v0 = stablehlo.abs %%x : %s", type), body)
+  program_text(c(x = type), body, sprintf("%%v%d", ops), type)
+}
+
+# tanh(x %*% w1 + b1) %*% w2 + b2 with row-major shapes (batch x features).
+mlp_program <- function(batch, inputs, hidden, outputs) {
+  t <- function(...) sprintf("tensor<%sxf32>", dims_text(...))
+  body <- c(
+    sprintf("%%h = stablehlo.dot_general %%x, %%w1, contracting_dims = [1] x [0] : (%s, %s) -> %s",
+            t(batch, inputs), t(inputs, hidden), t(batch, hidden)),
+    sprintf("%%b1b = stablehlo.broadcast_in_dim %%b1, dims = [1] : (%s) -> %s", t(hidden),
+            t(batch, hidden)),
+    sprintf("%%h1 = stablehlo.add %%h, %%b1b : %s", t(batch, hidden)),
+    sprintf("%%h2 = stablehlo.tanh %%h1 : %s", t(batch, hidden)),
+    sprintf("%%o = stablehlo.dot_general %%h2, %%w2, contracting_dims = [1] x [0] : (%s, %s) -> %s",
+            t(batch, hidden), t(hidden, outputs), t(batch, outputs)),
+    sprintf("%%b2b = stablehlo.broadcast_in_dim %%b2, dims = [1] : (%s) -> %s", t(outputs),
+            t(batch, outputs)),
+    sprintf("%%y = stablehlo.add %%o, %%b2b : %s", t(batch, outputs))
+  )
+  args <- c(x = t(batch, inputs), w1 = t(inputs, hidden), b1 = t(hidden),
+            w2 = t(hidden, outputs), b2 = t(outputs))
+  program_text(args, body, "%y", t(batch, outputs))
+}
+
+sum_program <- function(shape, dims) {
+  in_type <- sprintf("tensor<%sxf32>", dims_text(shape))
+  kept <- shape[-(dims + 1)]
+  out_type <- if (length(kept)) sprintf("tensor<%sxf32>", dims_text(kept)) else
+    "tensor<f32>"
+  body <- c(
+    "%zero = stablehlo.constant dense<0.0> : tensor<f32>",
+    sprintf(paste0("%%s = stablehlo.reduce(%%x init: %%zero) applies stablehlo.add across ",
+                   "dimensions = [%s] : (%s, tensor<f32>) -> %s"),
+            paste(dims, collapse = ", "), in_type, out_type)
+  )
+  program_text(c(x = in_type), body, "%s", out_type)
+}
+
+n <- bench_n
+x_double <- runif(n)
+baseline <- time_median(x_double + 0)
+
+x32 <- pjrt_buffer(x_double, dtype = "f32")
+y32 <- pjrt_buffer(rev(x_double), dtype = "f32")
+add_exe <- compile_text(program_text(c(x = f32_vector(n), y = f32_vector(n)),
+                                     sprintf("%%s = stablehlo.add %%x, %%y : %s", f32_vector(n)),
+                                     "%s", f32_vector(n)))
+add_seconds <- time_median(pjrt_execute(add_exe, x32, y32))
+
+scalar <- function(v) pjrt_scalar(v, dtype = "f32")
+chain_exe <- compile_text(chain_program(n))
+chain_args <- list(x32, scalar(0.5), scalar(0.25), scalar(2), scalar(0.1))
+chain_seconds <- time_median(do.call(pjrt_execute, c(list(chain_exe), chain_args)))
+
+sum_exe <- compile_text(sum_program(n, 0))
+sum_seconds <- time_median(pjrt_execute(sum_exe, x32))
+side <- floor(sqrt(n))
+matrix32 <- pjrt_buffer(matrix(x_double[seq_len(side * side)], side), dtype = "f32")
+inner_exe <- compile_text(sum_program(c(side, side), 1))
+outer_exe <- compile_text(sum_program(c(side, side), 0))
+inner_seconds <- time_median(pjrt_execute(inner_exe, matrix32))
+outer_seconds <- time_median(pjrt_execute(outer_exe, matrix32))
+
+report(list(
+  row("add, two f32 vectors", add_seconds, 0.5),
+  row("sum of an f32 vector (reduce over all)", sum_seconds, 0.3),
+  row("sum over the inner axis of an f32 matrix", inner_seconds, 0.3),
+  row("sum over the outer axis of an f32 matrix", outer_seconds, 0.3)
+), "x + 0 (double)", baseline)
+
+report(list(
+  row("8-op element-wise chain (tanh(a*x+b)*c-d, max, add, negate)", chain_seconds, 1.5)
+), "add, two f32 vectors", add_seconds)
+
+# Peak memory of the chain beyond its inputs, from the kernel's peak resident set (reset through
+# /proc/self/clear_refs): the output, plus whatever the runtime held besides.
+resident_kib <- function(field) {
+  status <- readLines("/proc/self/status")
+  as.numeric(sub("^[^0-9]*([0-9]+).*$", "\\1", grep(paste0("^", field, ":"), status, value = TRUE)))
+}
+if (file.exists("/proc/self/clear_refs")) {
+  gc()
+  before <- resident_kib("VmRSS")
+  writeLines("5", "/proc/self/clear_refs")
+  chain_result <- do.call(pjrt_execute, c(list(chain_exe), chain_args))
+  extra_bytes <- (resident_kib("VmHWM") - before) * 1024
+  output_bytes <- 4 * n
+  cat(sprintf(paste0("\nchain peak memory beyond its inputs: %.1f MiB for a %.1f MiB output ",
+                     "(%.2f%% extra, target < 5%%) %s\n"),
+              extra_bytes / 2^20, output_bytes / 2^20, 100 * (extra_bytes / output_bytes - 1),
+              if (extra_bytes < 1.05 * output_bytes) "yes" else "NO"))
+  rm(chain_result)
+}
+
+# dot_general f32 1024^3 against R's own double matrix product (the sgemm comparison at the
+# same thread count is the Google Benchmark program dot_general_bench).
+k <- 1024
+a <- matrix(runif(k * k), k)
+b <- matrix(runif(k * k), k)
+a32 <- pjrt_buffer(a, dtype = "f32")
+b32 <- pjrt_buffer(b, dtype = "f32")
+dot_exe <- compile_text(program_text(
+  c(a = "tensor<1024x1024xf32>", b = "tensor<1024x1024xf32>"),
+  "%c = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<1024x1024xf32>, tensor<1024x1024xf32>) -> tensor<1024x1024xf32>",
+  "%c", "tensor<1024x1024xf32>"))
+dot_seconds <- time_median(pjrt_execute(dot_exe, a32, b32))
+r_dot_seconds <- time_median(a %*% b)
+cat(sprintf("\ndot_general f32 1024^3: %.4f s, %.1f GFLOP/s (R's double %%*%%: %.4f s, %.1f GFLOP/s)\n",
+            dot_seconds, 2 * k^3 / dot_seconds / 1e9, r_dot_seconds, 2 * k^3 / r_dot_seconds / 1e9))
+
+# Compile time of a 1,000-op program (absolute target: under 10 ms).
+long_text <- long_program(1000)
+long_program_object <- pjrt_program(long_text)
+compile_seconds <- time_median(pjrt_compile(long_program_object), iterations = 20)
+cat(sprintf("compile of a 1,000-op program: %.2f ms (target < 10 ms) %s\n", 1000 * compile_seconds,
+            if (compile_seconds < 0.01) "yes" else "NO"))
+
+# Per-call overhead: a one-op program on 4-element buffers against as_array() of one.
+small <- pjrt_buffer(c(1, 2, 3, 4), dtype = "f32")
+small_exe <- compile_text(program_text(c(x = f32_vector(4)),
+                                       sprintf("%%y = stablehlo.negate %%x : %s", f32_vector(4)),
+                                       "%y", f32_vector(4)))
+call_seconds <- time_median(pjrt_execute(small_exe, small), iterations = 2000)
+as_array_seconds <- time_median(as_array(small), iterations = 2000)
+report(list(row("one-op program on a 4-element buffer", call_seconds, 2)),
+       "as_array() of a 4-element buffer", as_array_seconds)
+
+# Two-layer perceptron, f32 program against the same computation in base R doubles.
+batch <- 4096; inputs <- 512; hidden <- 256; outputs <- 16
+xm <- matrix(rnorm(batch * inputs), batch)
+w1 <- matrix(rnorm(inputs * hidden, sd = 0.05), inputs)
+b1 <- rnorm(hidden)
+w2 <- matrix(rnorm(hidden * outputs, sd = 0.05), hidden)
+b2 <- rnorm(outputs)
+mlp_exe <- compile_text(mlp_program(batch, inputs, hidden, outputs))
+mlp_args <- list(pjrt_buffer(xm, dtype = "f32"), pjrt_buffer(w1, dtype = "f32"),
+                 pjrt_buffer(b1, dtype = "f32"), pjrt_buffer(w2, dtype = "f32"),
+                 pjrt_buffer(b2, dtype = "f32"))
+mlp_seconds <- time_median(do.call(pjrt_execute, c(list(mlp_exe), mlp_args)))
+base_r_mlp <- function() {
+  h <- tanh(xm %*% w1 + rep(b1, each = batch))
+  h %*% w2 + rep(b2, each = batch)
+}
+base_seconds <- time_median(base_r_mlp())
+report(list(row("2-layer MLP forward (4096x512 -> 256 -> 16), f32 program", mlp_seconds, 1 / 3)),
+       "the same in base R doubles", base_seconds)
