@@ -23,8 +23,9 @@ std::vector<BuilderEntry> elementwise_builders();
 std::vector<BuilderEntry> indexing_builders();
 std::vector<BuilderEntry> reduction_builders();
 
-// Sets Op::run for every op of every function; an op without a builder is an error naming it.
-void plan_module(Module& module);
+// Sets Op::run for every op of every function (an op without a builder is an error naming
+// it), then, when `fuse`, replaces chains of element-wise ops by fused ops (fusion.hpp).
+void plan_module(Module& module, bool fuse = true);
 
 // Adapters from tensor kernels to run functions.
 template <class F>

@@ -9,10 +9,11 @@
 
 namespace ndbuf::program {
 
-std::unique_ptr<const Module> compile_module(std::string_view text, bool require_main) {
+std::unique_ptr<const Module> compile_module(std::string_view text, bool require_main,
+                                             const CompileOptions& options) {
   auto module = std::make_unique<Module>(parse_program(text));
   verify_module(*module, require_main);
-  plan_module(*module);
+  plan_module(*module, options.fuse_elementwise);
   return module;
 }
 
@@ -65,13 +66,14 @@ std::string signature_to_string(const Signature& signature) {
   return list(signature.inputs) + " -> " + list(signature.outputs);
 }
 
-std::shared_ptr<const Executable> compile(std::string_view text, Device device) {
+std::shared_ptr<const Executable> compile(std::string_view text, Device device,
+                                          const CompileOptions& options) {
   if (!is_host(device)) {
     fail(ErrorKind::kDevice,
          "programs run only on CPU devices in this version, not on " + device_spec(device));
   }
   auto e = std::make_shared<Executable>();
-  e->module = compile_module(text, true);
+  e->module = compile_module(text, true, options);
   e->main = e->module->find("main");
   e->device = device;
   for (size_t k = 0; k < e->main->body.arg_types.size(); ++k) {

@@ -5,11 +5,13 @@
 #include <memory>
 #include <string_view>
 
+#include "ndbuf/program/program.hpp"
 #include "program/ir/module.hpp"
 
 namespace ndbuf::program {
 
 // Parses, verifies and plans. The module's ops hold pointers into it: keep it where it is.
-std::unique_ptr<const Module> compile_module(std::string_view text, bool require_main);
+std::unique_ptr<const Module> compile_module(std::string_view text, bool require_main,
+                                             const CompileOptions& options = {});
 
 }  // namespace ndbuf::program

@@ -22,6 +22,7 @@ Values Interpreter::run_region(const Region& region, const Values& args) {
   for (size_t k = 0; k < region.args.size(); ++k) frame[region.args[k]] = args[k];
   Values operands;
   for (const Op& op : region.ops) {
+    if (op.absorbed) continue;
     operands.clear();
     for (int id : op.operands) operands.push_back(frame[id]);
     if (op.name == "return") return operands;

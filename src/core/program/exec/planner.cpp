@@ -3,6 +3,7 @@
 
 #include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
+#include "program/exec/fusion.hpp"
 #include "program/ir/op_names.hpp"
 
 namespace ndbuf::program {
@@ -34,6 +35,7 @@ void plan_releases(Region& region) {
   std::unordered_map<int, size_t> last_use;
   std::vector<int> uses;
   for (size_t k = 0; k < region.ops.size(); ++k) {
+    if (region.ops[k].absorbed) continue;
     uses.clear();
     collect_uses(region.ops[k], uses);
     for (int id : uses) last_use[id] = k;
@@ -48,10 +50,9 @@ void plan_releases(Region& region) {
   }
 }
 
-void plan_region(Region& region, const Module& module) {
-  plan_releases(region);
+void plan_region(Region& region, const Module& module, bool fuse) {
   for (Op& op : region.ops) {
-    for (Region& nested : op.regions) plan_region(nested, module);
+    for (Region& nested : op.regions) plan_region(nested, module, fuse);
     if (op.name == "return") continue;
     auto it = builder_table().find(op.name);
     if (it == builder_table().end()) {
@@ -59,12 +60,14 @@ void plan_region(Region& region, const Module& module) {
     }
     op.run = it->second(op, module);
   }
+  if (fuse) fuse_elementwise(region);
+  plan_releases(region);
 }
 
 }  // namespace
 
-void plan_module(Module& module) {
-  for (Function& fn : module.functions) plan_region(fn.body, module);
+void plan_module(Module& module, bool fuse) {
+  for (Function& fn : module.functions) plan_region(fn.body, module, fuse);
 }
 
 int64_t scalar_index(const Tensor& t) {

@@ -39,6 +39,9 @@ struct Op {
   std::vector<Region> regions;
   OpFn run;                  // set by the planner
   std::vector<int> release;  // values of this region last used here: dropped after the op runs
+  // Runs inside a fused op later in the region (loop fusion): the interpreter skips it. Ops are
+  // marked rather than removed because planned run functions may point at ops and regions.
+  bool absorbed = false;
 };
 
 struct Function {

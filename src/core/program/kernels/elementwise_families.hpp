@@ -10,6 +10,8 @@ namespace ndbuf::program::detail {
 Tensor unary_integer(UnaryOp op, const Tensor& x, DType result);  // pred and integers
 Tensor unary_float(UnaryOp op, const Tensor& x, DType result);
 Tensor unary_complex(UnaryOp op, const Tensor& x, DType result);
+// tanh of an f32 tensor, vectorised (elementwise_vector_math.cpp).
+Tensor tanh_f32(const Tensor& x);
 
 Tensor binary_integer(BinaryOp op, const Tensor& lhs, const Tensor& rhs);  // pred and integers
 Tensor binary_float(BinaryOp op, const Tensor& lhs, const Tensor& rhs, DType result);

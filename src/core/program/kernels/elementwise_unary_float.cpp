@@ -151,6 +151,9 @@ Tensor float_unary_same(UnaryOp op, const Tensor& x, DType out) {
 Tensor unary_float(UnaryOp op, const Tensor& x, DType out) {
   return dispatch(x.dtype(), [&](auto tag) -> Tensor {
     using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, float>) {
+      if (op == UnaryOp::kTanh) return tanh_f32(x);
+    }
     if constexpr (kIsFloat<T>) {
       return float_unary_same<T>(op, x, out);
     } else {

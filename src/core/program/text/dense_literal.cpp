@@ -120,10 +120,27 @@ void fill_from_hex(const DenseLiteral& literal, const Type& type, Tensor& out) {
   for (size_t k = bytes; k < total; k += item) std::memcpy(dst + k, dst, item);  // splat
 }
 
+// A splat of n > 1 elements: one element repeated through zero strides, so a constant of any
+// size costs one element (kernels read any strides; results handed out are made dense).
+Tensor repeat_one(const Tensor& one, const Type& type) {
+  return Tensor(one.storage(), type.dtype, type.shape, Strides(type.shape.size(), 0));
+}
+
+bool is_splat(const DenseLiteral& literal, const Type& type) {
+  if (checked_numel(type.shape) < 2) return false;
+  if (literal.is_hex_blob) {
+    return literal.hex.size() >= 2 && (literal.hex.size() - 2) / 2 == itemsize(type.dtype);
+  }
+  return !literal.is_list && literal.values.size() == 1;
+}
+
 }  // namespace
 
 Tensor materialize_dense(const DenseLiteral& literal, const Type& type) {
   if (!type.is_tensor()) fail_at(literal.loc, "a dense literal needs a tensor type");
+  if (is_splat(literal, type)) {
+    return repeat_one(materialize_dense(literal, Type::tensor(type.dtype, {})), type);
+  }
   Tensor out = Tensor::allocate(type.dtype, type.shape, Order::kRowMajor);
   if (literal.is_hex_blob) {
     fill_from_hex(literal, type, out);

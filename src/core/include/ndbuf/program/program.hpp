@@ -37,10 +37,17 @@ std::string signature_to_string(const Signature& signature);
 
 class Executable;
 
+struct CompileOptions {
+  // Chains of element-wise ops run as one pass over memory (results are the same either way;
+  // tests compare both).
+  bool fuse_elementwise = true;
+};
+
 // Parses, verifies and plans `text`; the result is immutable and may be executed many times
 // (also from several threads at once). `device` must be a CPU device: a CUDA device is an
 // error (CPU only in this version).
-std::shared_ptr<const Executable> compile(std::string_view text, Device device = Device{});
+std::shared_ptr<const Executable> compile(std::string_view text, Device device = Device{},
+                                          const CompileOptions& options = {});
 
 const Signature& signature(const Executable& executable);
 const Device& device(const Executable& executable);

@@ -1,0 +1,176 @@
+// The block evaluator of fused groups: each block of the output is computed by running the
+// members' own planned kernels on block-sized views, so fused and unfused results are the same
+// by construction; blocks run in parallel and only the output is allocated at full size.
+#include <atomic>
+#include <exception>
+#include <mutex>
+
+#include "ndbuf/memory/parallel.hpp"
+#include "ndbuf/memory/transfer.hpp"
+#include "program/exec/fusion.hpp"
+
+namespace ndbuf::program {
+namespace {
+
+// Elements per block: the few live block-sized values of a group stay in a core's L2 cache.
+constexpr int64_t kFusedBlockElements = 16384;
+
+// The output cut into blocks: the axes before `axis` fixed, a run of up to `chunk` indices
+// along `axis`, every later axis whole, so each block is a contiguous run of the row-major
+// output. A 0-d output is one block (axis -1).
+struct BlockGrid {
+  const Shape* shape = nullptr;
+  int axis = -1;
+  int64_t inner = 1;  // elements per index along `axis`
+  int64_t chunk = 1;
+  int64_t chunks_per_outer = 1;
+  int64_t count = 1;
+};
+
+BlockGrid block_grid(const Shape& shape) {
+  BlockGrid grid;
+  grid.shape = &shape;
+  if (shape.empty()) return grid;
+  int axis = static_cast<int>(shape.size()) - 1;
+  int64_t inner = 1;
+  while (axis > 0 && inner * shape[axis] <= kFusedBlockElements) inner *= shape[axis--];
+  grid.axis = axis;
+  grid.inner = inner;
+  grid.chunk = std::clamp<int64_t>(kFusedBlockElements / inner, 1, std::max<int64_t>(1, shape[axis]));
+  grid.chunks_per_outer = (shape[axis] + grid.chunk - 1) / grid.chunk;
+  int64_t outer = 1;
+  for (int a = 0; a < axis; ++a) outer *= shape[a];
+  grid.count = outer * grid.chunks_per_outer;
+  return grid;
+}
+
+// One block: where it starts in the output, its view shape, and its index along the fixed axes.
+struct Block {
+  int64_t flat_start = 0;
+  Shape shape;
+  std::vector<int64_t> fixed;  // index of each axis before grid.axis, then the chunk start
+};
+
+Block block_at(const BlockGrid& grid, int64_t b) {
+  Block block;
+  const Shape& shape = *grid.shape;
+  if (grid.axis < 0) return block;
+  const int64_t extent = shape[grid.axis];
+  int64_t outer = b / grid.chunks_per_outer;
+  const int64_t start = (b % grid.chunks_per_outer) * grid.chunk;
+  block.fixed.assign(static_cast<size_t>(grid.axis) + 1, 0);
+  block.fixed[grid.axis] = start;
+  block.flat_start = (outer * extent + start) * grid.inner;
+  for (int a = grid.axis; a-- > 0;) {
+    block.fixed[a] = outer % shape[a];
+    outer /= shape[a];
+  }
+  block.shape.push_back(std::min(grid.chunk, extent - start));
+  block.shape.insert(block.shape.end(), shape.begin() + grid.axis + 1, shape.end());
+  return block;
+}
+
+// A leaf as the blocks read it: a tensor and its strides over the output's axes.
+struct LeafSource {
+  Tensor tensor;
+  Strides strides;  // over the output axes; empty for a 0-d leaf passed as is
+};
+
+LeafSource leaf_source(const FusedLeaf& leaf, const Values& args, size_t rank) {
+  Tensor t = leaf.kind == FusedLeaf::Kind::kConstant ? *leaf.constant
+                                                     : to_host(args[leaf.operand].get());
+  if (leaf.kind == FusedLeaf::Kind::kScalar) return {std::move(t), {}};
+  if (leaf.kind != FusedLeaf::Kind::kBroadcast) {
+    Strides strides = t.strides();
+    return {std::move(t), std::move(strides)};
+  }
+  Strides strides(rank, 0);
+  for (size_t j = 0; j < leaf.dims.size(); ++j) {
+    if (t.shape()[j] != 1) strides[leaf.dims[j]] = t.strides()[j];
+  }
+  return {std::move(t), std::move(strides)};
+}
+
+// The block of `source`, dense row-major so the kernels take their flat loops.
+Tensor leaf_block(const LeafSource& source, const BlockGrid& grid, const Block& block) {
+  if (source.strides.empty()) return source.tensor;
+  if (grid.axis < 0) return make_dense(source.tensor, Order::kRowMajor);
+  int64_t offset = source.tensor.offset();
+  for (size_t a = 0; a < block.fixed.size(); ++a) offset += block.fixed[a] * source.strides[a];
+  Strides strides(source.strides.begin() + grid.axis, source.strides.end());
+  Tensor view(source.tensor.storage(), source.tensor.dtype(), block.shape, std::move(strides),
+              offset);
+  if (view.is_contiguous(Order::kRowMajor)) return view;
+  return make_dense(view, Order::kRowMajor);
+}
+
+struct BlockRunner {
+  const FusedPlan& plan;
+  const BlockGrid& grid;
+  const std::vector<LeafSource>& sources;
+  Interpreter& interpreter;
+  Tensor& out;
+
+  void run(int64_t b) const {
+    const Block block = block_at(grid, b);
+    const size_t leaves = plan.leaves.size();
+    Values slots(leaves + plan.steps.size());
+    for (size_t k = 0; k < leaves; ++k) slots[k] = leaf_block(sources[k], grid, block);
+    Values inputs;
+    for (size_t s = 0; s < plan.steps.size(); ++s) {
+      const FusedStep& step = plan.steps[s];
+      inputs.clear();
+      for (int slot : step.inputs) inputs.push_back(slots[slot]);
+      slots[leaves + s] = std::move(step.run(interpreter, inputs)[0]);
+      for (int slot : step.release) slots[slot] = Value();
+    }
+    auto* dst = static_cast<unsigned char*>(out.data()) +
+                block.flat_start * static_cast<int64_t>(itemsize(out.dtype()));
+    copy_to_dense(slots.back().get(), dst, Order::kRowMajor);
+  }
+};
+
+// Runs every block, in parallel when the output is large; the first exception a block throws
+// is rethrown once all threads are done (no exception may leave a parallel region).
+void run_blocks(const BlockRunner& runner, int64_t bytes_per_block) {
+  std::exception_ptr failure;
+  std::atomic<bool> failed{false};
+  std::mutex lock;
+  for_each_block(
+      runner.grid.count, bytes_per_block,
+      [&](int64_t begin, int64_t end) {
+        for (int64_t b = begin; b < end && !failed.load(std::memory_order_relaxed); ++b) {
+          try {
+            runner.run(b);
+          } catch (...) {
+            const std::lock_guard<std::mutex> guard(lock);
+            if (!failure) failure = std::current_exception();
+            failed.store(true);
+          }
+        }
+      },
+      runner.grid.chunk * runner.grid.inner);
+  if (failure) std::rethrow_exception(failure);
+}
+
+}  // namespace
+
+OpFn fused_run(FusedPlan plan) {
+  return [plan = std::move(plan)](Interpreter& interpreter, const Values& args) -> Values {
+    const Shape& shape = plan.output.shape;
+    std::vector<LeafSource> sources;
+    int64_t bytes_per_element = static_cast<int64_t>(itemsize(plan.output.dtype));
+    for (const FusedLeaf& leaf : plan.leaves) {
+      sources.push_back(leaf_source(leaf, args, shape.size()));
+      bytes_per_element += static_cast<int64_t>(itemsize(sources.back().tensor.dtype()));
+    }
+    Tensor out = Tensor::allocate(plan.output.dtype, shape, Order::kRowMajor);
+    if (out.numel() == 0) return {Value(out)};
+    const BlockGrid grid = block_grid(shape);
+    const BlockRunner runner{plan, grid, sources, interpreter, out};
+    run_blocks(runner, bytes_per_element * grid.chunk * grid.inner);
+    return {Value(out)};
+  };
+}
+
+}  // namespace ndbuf::program

@@ -1,0 +1,49 @@
+// Loop fusion: a group of element-wise ops (with the broadcasts and constants that feed them)
+// runs as one op that walks the output block by block, each block small enough to stay in
+// cache, so the chain makes one pass over memory and no full-size intermediate exists.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "program/ir/module.hpp"
+
+namespace ndbuf::program {
+
+// Where a group reads one input from, as a view over the group's output shape.
+struct FusedLeaf {
+  enum class Kind {
+    kSame,       // the fused op's operand `operand`, already of the output shape
+    kBroadcast,  // operand `operand` broadcast to the output shape along `dims`
+    kScalar,     // a 0-d operand passed to its op as 0-d (select's pred, clamp's bounds)
+    kConstant,   // a constant captured at compile time, of the output shape (any strides)
+  };
+  Kind kind = Kind::kSame;
+  int operand = -1;
+  std::vector<int64_t> dims;  // kBroadcast: output axis of each operand axis
+  std::optional<Tensor> constant;
+};
+
+// One member op: its planned run function and the slots it reads. Slots [0, leaves) are the
+// leaves; slot leaves + k is the result of step k.
+struct FusedStep {
+  OpFn run;
+  std::vector<int> inputs;
+  std::vector<int> release;  // slots read for the last time by this step
+};
+
+struct FusedPlan {
+  Type output;
+  std::vector<FusedLeaf> leaves;
+  std::vector<FusedStep> steps;  // in program order; the last one is the group's root
+};
+
+// The run function of a fused group; its operands are the values the leaves name.
+OpFn fused_run(FusedPlan plan);
+
+// Rewrites `region` (whose ops are already planned): every group of two or more element-wise
+// ops, or of one fed by broadcasts or constants, becomes one op at the group's root; the other
+// members, and feeders read only in place, are marked `absorbed` (skipped when running).
+void fuse_elementwise(Region& region);
+
+}  // namespace ndbuf::program

@@ -1,0 +1,253 @@
+// Finds the fusion groups of a region and rewrites the region around them (fusion.hpp).
+// A group grows backwards from its root: an element-wise op joins the group of its users when
+// every user is in that one group and the shapes agree. Broadcasts and constants of the
+// group's shape are read in place (never materialised); an element-wise op whose users are
+// outside the group, or differ, roots a group of its own.
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <unordered_map>
+
+#include "program/exec/attr_access.hpp"
+#include "program/exec/fusion.hpp"
+#include "program/kernels/elementwise.hpp"
+
+namespace ndbuf::program {
+namespace {
+
+constexpr int kOutside = -1;  // a value defined outside the region (an argument)
+
+bool is_elementwise_name(const std::string& name) {
+  static const char* const kOthers[] = {"stablehlo.compare", "stablehlo.select",
+                                        "stablehlo.clamp", "stablehlo.convert",
+                                        "stablehlo.reduce_precision"};
+  if (unary_op_named(name) || binary_op_named(name)) return true;
+  return std::find(std::begin(kOthers), std::end(kOthers), name) != std::end(kOthers);
+}
+
+// Element-wise, one tensor result, every operand of that shape or 0-d (select, clamp).
+bool is_fusible(const Op& op) {
+  if (op.results.size() != 1 || !op.result_types[0].is_tensor()) return false;
+  if (op.result_types[0].shape.empty() || !is_elementwise_name(op.name)) return false;
+  return std::all_of(op.operand_types.begin(), op.operand_types.end(), [&](const Type& t) {
+    return t.is_tensor() && (t.shape == op.result_types[0].shape || t.shape.empty());
+  });
+}
+
+bool is_feeder(const Op& op, const Shape& shape) {
+  return (op.name == "stablehlo.broadcast_in_dim" || op.name == "stablehlo.constant") &&
+         op.results.size() == 1 && op.result_types[0].is_tensor() &&
+         op.result_types[0].shape == shape;
+}
+
+void collect_uses(const Op& op, std::vector<int>& uses) {
+  uses.insert(uses.end(), op.operands.begin(), op.operands.end());
+  for (const Region& nested : op.regions) {
+    for (const Op& inner : nested.ops) collect_uses(inner, uses);
+  }
+}
+
+struct RegionGraph {
+  std::unordered_map<int, int> defined_by;           // value -> index of its op
+  std::unordered_map<int, std::vector<int>> users;  // value -> indices of the ops reading it
+};
+
+RegionGraph region_graph(const Region& region) {
+  RegionGraph graph;
+  std::vector<int> uses;
+  for (size_t k = 0; k < region.ops.size(); ++k) {
+    for (int id : region.ops[k].results) graph.defined_by[id] = static_cast<int>(k);
+    uses.clear();
+    collect_uses(region.ops[k], uses);
+    for (int id : uses) {
+      auto& list = graph.users[id];
+      if (list.empty() || list.back() != static_cast<int>(k)) list.push_back(static_cast<int>(k));
+    }
+  }
+  return graph;
+}
+
+int defining_op(const RegionGraph& graph, int value) {
+  auto it = graph.defined_by.find(value);
+  return it == graph.defined_by.end() ? kOutside : it->second;
+}
+
+// group_of[k]: the group op k belongs to, or -1.
+std::vector<int> assign_groups(const Region& region, const RegionGraph& graph,
+                               std::vector<std::vector<int>>& members) {
+  std::vector<int> group_of(region.ops.size(), -1);
+  for (size_t k = region.ops.size(); k-- > 0;) {
+    const Op& op = region.ops[k];
+    if (!is_fusible(op)) continue;
+    auto it = graph.users.find(op.results[0]);
+    int joined = -1;
+    if (it != graph.users.end()) {
+      for (int user : it->second) {
+        const int g = group_of[user];
+        if (g < 0 || (joined >= 0 && g != joined)) {
+          joined = -2;
+          break;
+        }
+        joined = g;
+      }
+    }
+    if (joined >= 0 &&
+        region.ops[members[joined].front()].result_types[0].shape == op.result_types[0].shape) {
+      group_of[k] = joined;
+      members[joined].push_back(static_cast<int>(k));
+    } else {
+      group_of[k] = static_cast<int>(members.size());
+      members.push_back({static_cast<int>(k)});
+    }
+  }
+  for (auto& list : members) std::reverse(list.begin(), list.end());  // program order
+  return group_of;
+}
+
+// Builds one group's plan: leaves (deduplicated), steps, and the fused op's operand list.
+struct GroupBuilder {
+  const Region& region;
+  const RegionGraph& graph;
+  const std::vector<int>& group_of;
+  int group;
+  FusedPlan plan;
+  std::vector<int> operands;                 // value ids the fused op reads
+  std::vector<Type> operand_types;
+  std::map<std::pair<int, int>, int> slots;  // (kind, value or op) -> leaf slot
+  std::vector<int> absorbed;                 // feeder ops read in place
+
+  int operand_index(int value, const Type& type) {
+    auto it = std::find(operands.begin(), operands.end(), value);
+    if (it != operands.end()) return static_cast<int>(it - operands.begin());
+    operands.push_back(value);
+    operand_types.push_back(type);
+    return static_cast<int>(operands.size()) - 1;
+  }
+
+  int add_leaf(FusedLeaf leaf, std::pair<int, int> key) {
+    auto it = slots.find(key);
+    if (it != slots.end()) return it->second;
+    plan.leaves.push_back(std::move(leaf));
+    slots[key] = static_cast<int>(plan.leaves.size()) - 1;
+    return slots[key];
+  }
+
+  int feeder_leaf(int def) {
+    const Op& feeder = region.ops[def];
+    absorbed.push_back(def);
+    FusedLeaf leaf;
+    if (feeder.name == "stablehlo.constant") {
+      leaf.kind = FusedLeaf::Kind::kConstant;
+      leaf.constant = *required_attr(feeder, "value").dense;
+    } else {
+      leaf.kind = FusedLeaf::Kind::kBroadcast;
+      leaf.operand = operand_index(feeder.operands[0], feeder.operand_types[0]);
+      leaf.dims = attr_ints(feeder, "broadcast_dimensions");
+    }
+    return add_leaf(std::move(leaf), {1, def});
+  }
+
+  int leaf_slot(int value, const Type& type) {
+    const int def = defining_op(graph, value);
+    if (def != kOutside && is_feeder(region.ops[def], plan.output.shape)) return feeder_leaf(def);
+    FusedLeaf leaf;
+    leaf.kind = type.shape == plan.output.shape ? FusedLeaf::Kind::kSame : FusedLeaf::Kind::kScalar;
+    leaf.operand = operand_index(value, type);
+    return add_leaf(std::move(leaf), {0, value});
+  }
+
+  bool is_member(int value) const {
+    const int def = defining_op(graph, value);
+    return def != kOutside && group_of[def] == group;
+  }
+
+  // Leaves first (their slots come before the steps'), then one step per member.
+  void build(const std::vector<int>& members) {
+    plan.output = region.ops[members.back()].result_types[0];
+    for (int m : members) {
+      const Op& op = region.ops[m];
+      for (size_t j = 0; j < op.operands.size(); ++j) {
+        if (!is_member(op.operands[j])) leaf_slot(op.operands[j], op.operand_types[j]);
+      }
+    }
+    const int leaves = static_cast<int>(plan.leaves.size());
+    std::unordered_map<int, int> slot_of_value;
+    std::vector<int> last_reader;
+    for (int m : members) {
+      const Op& op = region.ops[m];
+      FusedStep step;
+      step.run = op.run;
+      for (size_t j = 0; j < op.operands.size(); ++j) {
+        const int value = op.operands[j];
+        step.inputs.push_back(is_member(value) ? slot_of_value.at(value)
+                                               : leaf_slot(value, op.operand_types[j]));
+      }
+      slot_of_value[op.results[0]] = leaves + static_cast<int>(plan.steps.size());
+      plan.steps.push_back(std::move(step));
+    }
+    plan_step_releases(leaves);
+    std::sort(absorbed.begin(), absorbed.end());
+    absorbed.erase(std::unique(absorbed.begin(), absorbed.end()), absorbed.end());
+  }
+
+  // Each slot is dropped after the last step that reads it (the root's result never is).
+  void plan_step_releases(int leaves) {
+    std::vector<int> last(static_cast<size_t>(leaves) + plan.steps.size(), -1);
+    for (size_t s = 0; s < plan.steps.size(); ++s) {
+      for (int slot : plan.steps[s].inputs) last[slot] = static_cast<int>(s);
+    }
+    for (size_t slot = 0; slot + 1 < last.size(); ++slot) {
+      if (last[slot] >= 0) plan.steps[last[slot]].release.push_back(static_cast<int>(slot));
+    }
+  }
+
+  // The root becomes the fused op in place; its run function reads the leaves' values.
+  void make_fused(Op& root) {
+    root.name = "fusion";
+    root.operands = operands;
+    root.operand_types = operand_types;
+    root.run = fused_run(std::move(plan));
+  }
+};
+
+// A feeder is dropped when every op reading it is in a fused group that reads it in place.
+bool feeder_fully_absorbed(int def, const Region& region, const RegionGraph& graph,
+                           const std::vector<int>& group_of,
+                           const std::map<int, std::vector<int>>& absorbed_by) {
+  auto it = absorbed_by.find(def);
+  auto users = graph.users.find(region.ops[def].results[0]);
+  if (it == absorbed_by.end() || users == graph.users.end()) return false;
+  return std::all_of(users->second.begin(), users->second.end(), [&](int user) {
+    const int g = group_of[user];
+    return g >= 0 && std::find(it->second.begin(), it->second.end(), g) != it->second.end();
+  });
+}
+
+}  // namespace
+
+void fuse_elementwise(Region& region) {
+  const RegionGraph graph = region_graph(region);
+  std::vector<std::vector<int>> members;
+  std::vector<int> group_of = assign_groups(region, graph, members);
+  std::map<int, std::vector<int>> absorbed_by;  // feeder op -> fused groups reading it in place
+  for (size_t g = 0; g < members.size(); ++g) {
+    GroupBuilder builder{region, graph, group_of, static_cast<int>(g), {}, {}, {}, {}, {}};
+    builder.build(members[g]);
+    if (members[g].size() < 2 && builder.absorbed.empty()) {
+      for (int m : members[g]) group_of[m] = -1;  // left as it is
+      continue;
+    }
+    for (int def : builder.absorbed) absorbed_by[def].push_back(static_cast<int>(g));
+    for (int m : members[g]) region.ops[m].absorbed = true;
+    Op& root = region.ops[members[g].back()];
+    root.absorbed = false;
+    builder.make_fused(root);
+  }
+  for (const auto& entry : absorbed_by) {
+    if (feeder_fully_absorbed(entry.first, region, graph, group_of, absorbed_by)) {
+      region.ops[entry.first].absorbed = true;
+    }
+  }
+}
+
+}  // namespace ndbuf::program
