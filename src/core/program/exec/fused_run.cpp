@@ -1,13 +1,16 @@
 // The block evaluator of fused groups: each block of the output is computed by running the
 // members' own planned kernels on block-sized views, so fused and unfused results are the same
 // by construction; blocks run in parallel and only the output is allocated at full size.
+#include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <exception>
 #include <mutex>
 
 #include "ndbuf/memory/parallel.hpp"
 #include "ndbuf/memory/transfer.hpp"
 #include "program/exec/fusion.hpp"
+#include "program/kernels/block_scratch.hpp"
 
 namespace ndbuf::program {
 namespace {
@@ -36,7 +39,8 @@ BlockGrid block_grid(const Shape& shape) {
   while (axis > 0 && inner * shape[axis] <= kFusedBlockElements) inner *= shape[axis--];
   grid.axis = axis;
   grid.inner = inner;
-  grid.chunk = std::clamp<int64_t>(kFusedBlockElements / inner, 1, std::max<int64_t>(1, shape[axis]));
+  grid.chunk =
+      std::clamp<int64_t>(kFusedBlockElements / inner, 1, std::max<int64_t>(1, shape[axis]));
   grid.chunks_per_outer = (shape[axis] + grid.chunk - 1) / grid.chunk;
   int64_t outer = 1;
   for (int a = 0; a < axis; ++a) outer *= shape[a];
@@ -77,8 +81,8 @@ struct LeafSource {
 };
 
 LeafSource leaf_source(const FusedLeaf& leaf, const Values& args, size_t rank) {
-  Tensor t = leaf.kind == FusedLeaf::Kind::kConstant ? *leaf.constant
-                                                     : to_host(args[leaf.operand].get());
+  Tensor t =
+      leaf.kind == FusedLeaf::Kind::kConstant ? *leaf.constant : to_host(args[leaf.operand].get());
   if (leaf.kind == FusedLeaf::Kind::kScalar) return {std::move(t), {}};
   if (leaf.kind != FusedLeaf::Kind::kBroadcast) {
     Strides strides = t.strides();
@@ -91,6 +95,22 @@ LeafSource leaf_source(const FusedLeaf& leaf, const Values& args, size_t rank) {
   return {std::move(t), std::move(strides)};
 }
 
+// A block of one repeated element (a broadcast scalar or a splat constant): the element,
+// then doubling copies, far faster than a strided walk with zero strides.
+Tensor repeated_block(const Tensor& source, int64_t offset, const Shape& shape) {
+  Tensor out = allocate_result(source.dtype(), shape);
+  const size_t item = itemsize(source.dtype());
+  const size_t total = static_cast<size_t>(out.nbytes());
+  auto* dst = static_cast<unsigned char*>(out.data());
+  if (total == 0) return out;
+  std::memcpy(dst, static_cast<const unsigned char*>(source.storage()->data()) + offset * item,
+              item);
+  for (size_t filled = item; filled < total; filled *= 2) {
+    std::memcpy(dst + filled, dst, std::min(filled, total - filled));
+  }
+  return out;
+}
+
 // The block of `source`, dense row-major so the kernels take their flat loops.
 Tensor leaf_block(const LeafSource& source, const BlockGrid& grid, const Block& block) {
   if (source.strides.empty()) return source.tensor;
@@ -98,6 +118,9 @@ Tensor leaf_block(const LeafSource& source, const BlockGrid& grid, const Block& 
   int64_t offset = source.tensor.offset();
   for (size_t a = 0; a < block.fixed.size(); ++a) offset += block.fixed[a] * source.strides[a];
   Strides strides(source.strides.begin() + grid.axis, source.strides.end());
+  if (std::all_of(strides.begin(), strides.end(), [](int64_t s) { return s == 0; })) {
+    return repeated_block(source.tensor, offset, block.shape);
+  }
   Tensor view(source.tensor.storage(), source.tensor.dtype(), block.shape, std::move(strides),
               offset);
   if (view.is_contiguous(Order::kRowMajor)) return view;
@@ -136,9 +159,14 @@ void run_blocks(const BlockRunner& runner, int64_t bytes_per_block) {
   std::exception_ptr failure;
   std::atomic<bool> failed{false};
   std::mutex lock;
+  // One scratch pool per thread, kept across the blocks it runs; blocks of the widest dtype
+  // (16 bytes) fit.
+  const size_t scratch_bytes = static_cast<size_t>(runner.grid.chunk * runner.grid.inner) * 16;
+  std::vector<BlockScratch> pools(static_cast<size_t>(max_threads()), BlockScratch(scratch_bytes));
   for_each_block(
       runner.grid.count, bytes_per_block,
       [&](int64_t begin, int64_t end) {
+        const BlockScratchScope scope(&pools[current_thread_index() % pools.size()]);
         for (int64_t b = begin; b < end && !failed.load(std::memory_order_relaxed); ++b) {
           try {
             runner.run(b);

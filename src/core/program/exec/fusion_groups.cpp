@@ -18,9 +18,8 @@ namespace {
 constexpr int kOutside = -1;  // a value defined outside the region (an argument)
 
 bool is_elementwise_name(const std::string& name) {
-  static const char* const kOthers[] = {"stablehlo.compare", "stablehlo.select",
-                                        "stablehlo.clamp", "stablehlo.convert",
-                                        "stablehlo.reduce_precision"};
+  static const char* const kOthers[] = {"stablehlo.compare", "stablehlo.select", "stablehlo.clamp",
+                                        "stablehlo.convert", "stablehlo.reduce_precision"};
   if (unary_op_named(name) || binary_op_named(name)) return true;
   return std::find(std::begin(kOthers), std::end(kOthers), name) != std::end(kOthers);
 }
@@ -48,7 +47,7 @@ void collect_uses(const Op& op, std::vector<int>& uses) {
 }
 
 struct RegionGraph {
-  std::unordered_map<int, int> defined_by;           // value -> index of its op
+  std::unordered_map<int, int> defined_by;          // value -> index of its op
   std::unordered_map<int, std::vector<int>> users;  // value -> indices of the ops reading it
 };
 
@@ -111,7 +110,7 @@ struct GroupBuilder {
   const std::vector<int>& group_of;
   int group;
   FusedPlan plan;
-  std::vector<int> operands;                 // value ids the fused op reads
+  std::vector<int> operands;  // value ids the fused op reads
   std::vector<Type> operand_types;
   std::map<std::pair<int, int>, int> slots;  // (kind, value or op) -> leaf slot
   std::vector<int> absorbed;                 // feeder ops read in place

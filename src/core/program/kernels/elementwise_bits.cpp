@@ -9,6 +9,7 @@
 
 #include "ndbuf/base/error.hpp"
 #include "ndbuf/memory/transfer.hpp"
+#include "program/kernels/block_scratch.hpp"
 #include "program/kernels/elementwise.hpp"
 #include "program/kernels/elementwise_loop.hpp"
 
@@ -99,7 +100,7 @@ uint64_t reduce_bits(uint64_t bits, int exp_bits, int mant_bits, int exponent_bi
 Tensor bitcast_convert(const Tensor& x, DType to, const Shape& result_shape) {
   check_bitcast(x, to, result_shape);
   const Tensor dense = make_dense(to_host(x), Order::kRowMajor);
-  Tensor out = Tensor::allocate(to, result_shape, Order::kRowMajor);
+  Tensor out = allocate_result(to, result_shape);
   const auto* src = static_cast<const uint8_t*>(dense.data());
   auto* dst = static_cast<uint8_t*>(out.data());
   const int64_t bits = dense.numel() * bit_width(x.dtype());
@@ -133,7 +134,7 @@ Tensor reduce_precision(const Tensor& x, int exponent_bits, int mantissa_bits) {
       std::memcpy(&r, &w, sizeof r);
       return r;
     };
-    Tensor out = Tensor::allocate(x.dtype(), x.shape(), Order::kRowMajor);
+    Tensor out = allocate_result(x.dtype(), x.shape());
     detail::map_into<T>(out, f, false, detail::read_operand<T>(x, x.shape()));
     return out;
   };

@@ -4,6 +4,7 @@
 #include <type_traits>
 
 #include "ndbuf/base/error.hpp"
+#include "program/kernels/block_scratch.hpp"
 #include "program/kernels/elementwise.hpp"
 #include "program/kernels/elementwise_loop.hpp"
 #include "program/kernels/elementwise_scalar.hpp"
@@ -102,7 +103,7 @@ Tensor select(const Tensor& pred, const Tensor& on_true, const Tensor& on_false)
   check_shape_or_scalar("stablehlo.select", "a predicate", pred, shape);
   return dispatch(on_true.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    Tensor out = Tensor::allocate(on_true.dtype(), shape, Order::kRowMajor);
+    Tensor out = allocate_result(on_true.dtype(), shape);
     const Operand<uint8_t> p = detail::read_operand<uint8_t>(pred, shape);
     const Operand<T> t = detail::read_operand<T>(on_true, shape);
     const Operand<T> f = detail::read_operand<T>(on_false, shape);
@@ -120,7 +121,7 @@ Tensor clamp(const Tensor& min, const Tensor& x, const Tensor& max) {
   return dispatch(x.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     const Shape& shape = x.shape();
-    Tensor out = Tensor::allocate(x.dtype(), shape, Order::kRowMajor);
+    Tensor out = allocate_result(x.dtype(), shape);
     const Operand<T> lo = detail::read_operand<T>(min, shape);
     const Operand<T> v = detail::read_operand<T>(x, shape);
     const Operand<T> hi = detail::read_operand<T>(max, shape);

@@ -13,6 +13,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "program/kernels/block_scratch.hpp"
 #include "program/kernels/element_cast.hpp"
 #include "program/kernels/elementwise.hpp"
 #include "program/kernels/elementwise_loop.hpp"
@@ -105,7 +106,7 @@ Tensor convert(const Tensor& x, DType to) {
       constexpr DType kFrom = decltype(from_tag)::value;
       using T = typename decltype(to_tag)::type;
       using F = typename decltype(from_tag)::type;
-      Tensor out = Tensor::allocate(to, x.shape(), Order::kRowMajor);
+      Tensor out = allocate_result(to, x.shape());
       const detail::Operand<F> in = detail::read_operand<F>(x, x.shape());
       detail::map_into<T>(
           out, [](F v) { return T(convert_value<kTo, kFrom>(v)); }, false, in);

@@ -6,6 +6,7 @@
 
 #include "ndbuf/memory/parallel.hpp"
 #include "ndbuf/memory/transfer.hpp"
+#include "program/kernels/block_scratch.hpp"
 #include "program/kernels/elementwise_families.hpp"
 
 static_assert(EIGEN_VERSION_AT_LEAST(3, 4, 0), "Eigen 3.4 or later is needed");
@@ -13,8 +14,9 @@ static_assert(EIGEN_VERSION_AT_LEAST(3, 4, 0), "Eigen 3.4 or later is needed");
 namespace ndbuf::program::detail {
 
 Tensor tanh_f32(const Tensor& x) {
-  const Tensor in = x.is_contiguous(Order::kRowMajor) ? to_host(x) : make_dense(x, Order::kRowMajor);
-  Tensor out = Tensor::allocate(DType::kF32, x.shape(), Order::kRowMajor);
+  const Tensor in =
+      x.is_contiguous(Order::kRowMajor) ? to_host(x) : make_dense(x, Order::kRowMajor);
+  Tensor out = allocate_result(DType::kF32, x.shape());
   const auto* src = static_cast<const float*>(in.data());
   auto* dst = static_cast<float*>(out.data());
   for_each_block(out.numel(), 2 * sizeof(float), [&](int64_t begin, int64_t end) {

@@ -62,21 +62,20 @@ std::string chain_program(int64_t n) {
          "  %bb = stablehlo.broadcast_in_dim %b, dims = [] : (tensor<f32>) -> " + t + "\n" +
          "  %c = stablehlo.constant dense<2.0> : " + t + "\n" +
          "  %zero = stablehlo.constant dense<0.0> : " + t + "\n" +
-         "  %1 = stablehlo.multiply %ab, %x : " + t + "\n" +
-         "  %2 = stablehlo.add %1, %bb : " + t + "\n" + "  %3 = stablehlo.tanh %2 : " + t + "\n" +
+         "  %1 = stablehlo.multiply %ab, %x : " + t + "\n" + "  %2 = stablehlo.add %1, %bb : " + t +
+         "\n" + "  %3 = stablehlo.tanh %2 : " + t + "\n" +
          "  %4 = stablehlo.multiply %3, %c : " + t + "\n" +
          "  %5 = stablehlo.subtract %4, %bb : " + t + "\n" +
-         "  %6 = stablehlo.maximum %5, %zero : " + t + "\n" +
-         "  %7 = stablehlo.add %6, %x : " + t + "\n" + "  %8 = stablehlo.negate %7 : " + t +
-         "\n" + "  return %8 : " + t + "\n}\n";
+         "  %6 = stablehlo.maximum %5, %zero : " + t + "\n" + "  %7 = stablehlo.add %6, %x : " + t +
+         "\n" + "  %8 = stablehlo.negate %7 : " + t + "\n" + "  return %8 : " + t + "\n}\n";
 }
 
 TEST(Fusion, ChainIsOneOpWithTheSameBitsAtEverySize) {
   EXPECT_EQ(planned_ops(chain_program(10)), (std::vector<std::string>{"fusion", "return"}));
   for (int64_t n : {1, 7, 16383, 16384, 16385, 40000}) {
     const std::vector<float> x = ramp(n, 0.01f, 0.1f);
-    const auto out = expect_fusion_exact(
-        chain_program(n), {f32({n}, x), f32({}, {0.5f}), f32({}, {0.25f})});
+    const auto out =
+        expect_fusion_exact(chain_program(n), {f32({n}, x), f32({}, {0.5f}), f32({}, {0.25f})});
     const auto* y = static_cast<const float*>(out[0].data());
     for (int64_t i = 0; i < n; i += 97) {
       const double t = std::tanh(0.5 * x[i] + 0.25) * 2.0 - 0.25;
@@ -91,11 +90,10 @@ TEST(Fusion, BroadcastsAlongEitherAxisAndStridedOperands) {
   const int64_t rows = 300, cols = 70;
   const std::string m = "tensor<300x70xf64>";
   const std::string text =
-      "func.func @main(%x: " + m + ", %y: " + m +
-      ", %r: tensor<70xf64>, %c: tensor<300xf64>) -> " + m + " {\n" +
-      "  %rb = stablehlo.broadcast_in_dim %r, dims = [1] : (tensor<70xf64>) -> " + m + "\n" +
-      "  %cb = stablehlo.broadcast_in_dim %c, dims = [0] : (tensor<300xf64>) -> " + m + "\n" +
-      "  %1 = stablehlo.add %x, %rb : " + m + "\n  %2 = stablehlo.multiply %1, %cb : " + m +
+      "func.func @main(%x: " + m + ", %y: " + m + ", %r: tensor<70xf64>, %c: tensor<300xf64>) -> " +
+      m + " {\n" + "  %rb = stablehlo.broadcast_in_dim %r, dims = [1] : (tensor<70xf64>) -> " + m +
+      "\n" + "  %cb = stablehlo.broadcast_in_dim %c, dims = [0] : (tensor<300xf64>) -> " + m +
+      "\n" + "  %1 = stablehlo.add %x, %rb : " + m + "\n  %2 = stablehlo.multiply %1, %cb : " + m +
       "\n  %3 = stablehlo.subtract %2, %y : " + m + "\n  return %3 : " + m + "\n}\n";
   std::vector<double> xv(rows * cols), yv(rows * cols), rv(cols), cv(rows);
   for (int64_t i = 0; i < rows * cols; ++i) xv[i] = 0.5 * static_cast<double>(i % 17) - 3;
@@ -109,8 +107,8 @@ TEST(Fusion, BroadcastsAlongEitherAxisAndStridedOperands) {
   }
   const Tensor ycol = f64({cols, rows}, yt);
   const Tensor y(ycol.storage(), DType::kF64, {rows, cols}, {1, rows});
-  const auto out = expect_fusion_exact(text, {f64({rows, cols}, xv), y, f64({cols}, rv),
-                                              f64({rows}, cv)});
+  const auto out =
+      expect_fusion_exact(text, {f64({rows, cols}, xv), y, f64({cols}, rv), f64({rows}, cv)});
   const auto* z = static_cast<const double*>(out[0].data());
   for (int64_t i = 0; i < rows; ++i) {
     for (int64_t j = 0; j < cols; ++j) {
@@ -123,12 +121,11 @@ TEST(Fusion, BroadcastsAlongEitherAxisAndStridedOperands) {
 // A value read twice inside the group is computed once; a value also returned roots a group.
 TEST(Fusion, SharedAndReturnedIntermediates) {
   const std::string t = "tensor<20000xf32>";
-  const std::string text = "func.func @main(%x: " + t + ") -> (" + t + ", " + t + ") {\n" +
-                           "  %1 = stablehlo.exponential %x : " + t + "\n" +
-                           "  %2 = stablehlo.multiply %1, %1 : " + t + "\n" +
-                           "  %3 = stablehlo.sqrt %2 : " + t + "\n" +
-                           "  %4 = stablehlo.add %3, %1 : " + t + "\n" +
-                           "  return %4, %1 : " + t + ", " + t + "\n}\n";
+  const std::string text =
+      "func.func @main(%x: " + t + ") -> (" + t + ", " + t + ") {\n" +
+      "  %1 = stablehlo.exponential %x : " + t + "\n" + "  %2 = stablehlo.multiply %1, %1 : " + t +
+      "\n" + "  %3 = stablehlo.sqrt %2 : " + t + "\n" + "  %4 = stablehlo.add %3, %1 : " + t +
+      "\n" + "  return %4, %1 : " + t + ", " + t + "\n}\n";
   EXPECT_EQ(planned_ops(text),
             (std::vector<std::string>{"stablehlo.exponential", "fusion", "return"}));
   const std::vector<float> x = ramp(20000, 0.003f, 0.0f);
@@ -166,8 +163,8 @@ TEST(Fusion, MixedDtypesAndScalarOperands) {
       text, {f16({30000}, xv), i32({30000}, iv), i32({}, {-5}), i32({}, {2000000000})});
   const auto* c = static_cast<const int32_t*>(out[1].data());
   for (int i = 0; i < 30000; i += 37) {
-    const int32_t wrapped = static_cast<int32_t>(static_cast<uint32_t>(iv[i]) *
-                                                 static_cast<uint32_t>(iv[i]));
+    const int32_t wrapped =
+        static_cast<int32_t>(static_cast<uint32_t>(iv[i]) * static_cast<uint32_t>(iv[i]));
     ASSERT_EQ(c[i], std::min(std::max(wrapped, -5), 2000000000)) << i;
   }
 }
@@ -175,8 +172,8 @@ TEST(Fusion, MixedDtypesAndScalarOperands) {
 TEST(Fusion, OffGivesOneOpPerElementWiseOp) {
   CompileOptions options;
   options.fuse_elementwise = false;
-  const auto out = run_with(chain_program(5), {f32({5}, {1, 2, 3, 4, 5}), f32({}, {1}),
-                                               f32({}, {0})}, false);
+  const auto out =
+      run_with(chain_program(5), {f32({5}, {1, 2, 3, 4, 5}), f32({}, {1}), f32({}, {0})}, false);
   EXPECT_EQ(out[0].numel(), 5);
   EXPECT_EQ(compile_module(chain_program(5), true, options)->find("main")->body.ops.size(), 13u);
 }
