@@ -46,7 +46,7 @@ as_array.PJRTBuffer <- function(x, check = "warn", ...) {
   values <- with_core(ffi_buffer_values(x, view, check != "ignore"))
   ambiguous <- na_count(values)
   if (ambiguous > 0) {
-    attr(values, "pjrt_na_count") <- NULL
+    values <- ffi_vector_drop_attribute(values, "pjrt_na_count")
     report_ambiguous(ambiguous, ffi_buffer_dtype(x), check)
   }
   values
@@ -104,12 +104,9 @@ as.double.PJRTBuffer <- function(x, ...) as.double(without_dim(as_array(x)))
 #' @export
 as.integer.PJRTBuffer <- function(x, ...) as.integer(without_dim(as_array(x)))
 
-# Dropped from a vector that nothing else references, dim goes without duplicating it (which
-# would copy a view of a buffer's memory); as.double() and friends then return it as it is.
-without_dim <- function(values) {
-  dim(values) <- NULL
-  values
-}
+# The fresh result of as_array() without dim, dropped in place: `dim<-` would duplicate it
+# (copying a view of a buffer's memory); as.double() and friends then return it as it is.
+without_dim <- function(values) ffi_vector_drop_attribute(values, "dim")
 
 #' @export
 as.logical.PJRTBuffer <- function(x, ...) as.logical(as_array(x))

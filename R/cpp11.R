@@ -4,6 +4,10 @@ ffi_altrep_state <- function(x) {
   .Call(`_pjrt_ffi_altrep_state`, x)
 }
 
+ffi_vector_drop_attribute <- function(x, name) {
+  .Call(`_pjrt_ffi_vector_drop_attribute`, x, name)
+}
+
 ffi_buffer_to_arrow <- function(buffer) {
   .Call(`_pjrt_ffi_buffer_to_arrow`, buffer)
 }

@@ -12,6 +12,13 @@ extern "C" SEXP _pjrt_ffi_altrep_state(SEXP x) {
     return cpp11::as_sexp(ffi_altrep_state(cpp11::as_cpp<cpp11::decay_t<SEXP>>(x)));
   END_CPP11
 }
+// r_altrep.cpp
+SEXP ffi_vector_drop_attribute(SEXP x, std::string name);
+extern "C" SEXP _pjrt_ffi_vector_drop_attribute(SEXP x, SEXP name) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_vector_drop_attribute(cpp11::as_cpp<cpp11::decay_t<SEXP>>(x), cpp11::as_cpp<cpp11::decay_t<std::string>>(name)));
+  END_CPP11
+}
 // r_arrow.cpp
 SEXP ffi_buffer_to_arrow(SEXP buffer);
 extern "C" SEXP _pjrt_ffi_buffer_to_arrow(SEXP buffer) {
@@ -370,6 +377,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pjrt_ffi_safetensors_save",          (DL_FUNC) &_pjrt_ffi_safetensors_save,          5},
     {"_pjrt_ffi_safetensors_tags",          (DL_FUNC) &_pjrt_ffi_safetensors_tags,          0},
     {"_pjrt_ffi_take_error_kind",           (DL_FUNC) &_pjrt_ffi_take_error_kind,           0},
+    {"_pjrt_ffi_vector_drop_attribute",     (DL_FUNC) &_pjrt_ffi_vector_drop_attribute,     2},
     {NULL, NULL, 0}
 };
 }

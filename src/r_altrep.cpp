@@ -172,3 +172,11 @@ bool is_view(SEXP x) {
   if (!pjrt::is_view(x)) return "";
   return R_altrep_data2(x) == R_NilValue ? "shared" : "copied";
 }
+
+// Drops the attribute `name` of a vector this package just returned, in place: R's own
+// `attr<-` would duplicate it (a copy of a view) because the calls that carried it still
+// count as references. Never used on a vector the user could already hold.
+[[cpp11::register]] SEXP ffi_vector_drop_attribute(SEXP x, std::string name) {
+  cpp11::safe[Rf_setAttrib](x, cpp11::safe[Rf_install](name.c_str()), R_NilValue);
+  return x;
+}
