@@ -12,6 +12,16 @@
 #' `"error"` errors, `"ignore"` is silent. `check = TRUE` (as the original pjrt package spells
 #' it) means `"error"`, `check = FALSE` means `"ignore"`.
 #'
+#' An `f64` or `i32` buffer in host memory, dense in R's column-major order (any buffer made
+#' from an R vector, every 1-d buffer), comes back without a copy: the result is a read-only
+#' view of the buffer's memory (an ALTREP vector) that keeps that memory alive after the
+#' buffer is gone. R copies it on the first modification, on `saveRDS()` (which writes an
+#' ordinary vector) and when C code asks for writable memory, so changing the result never
+#' changes the buffer. `check` still applies: an `i32` buffer is scanned for INT_MIN once (the
+#' count is remembered by the buffer), unless `check = "ignore"`. Buffers of other dtypes or
+#' layouts, on a GPU, or mapped from a safetensors file (which could change on disk underneath)
+#' are copied. `options(pjrt.altrep = FALSE)` turns views off: every result is then a copy.
+#'
 #' @param x A PJRTBuffer.
 #' @param check `"warn"`, `"error"` or `"ignore"`; or `TRUE` (`"error"`) or `FALSE`
 #'   (`"ignore"`).
@@ -32,10 +42,11 @@ as_array <- function(x, ...) UseMethod("as_array")
 #' @export
 as_array.PJRTBuffer <- function(x, check = "warn", ...) {
   check <- check_missing_mode(check)
-  values <- with_core(ffi_buffer_to_r(x))
+  view <- isTRUE(getOption("pjrt.altrep", TRUE))
+  values <- with_core(ffi_buffer_values(x, view, check != "ignore"))
   ambiguous <- na_count(values)
   if (ambiguous > 0) {
-    attr(values, "pjrt_na_count") <- NULL
+    values <- ffi_vector_drop_attribute(values, "pjrt_na_count")
     report_ambiguous(ambiguous, ffi_buffer_dtype(x), check)
   }
   values
@@ -78,7 +89,7 @@ as.array.PJRTBuffer <- function(x, ...) as_array(x, ...)
 
 #' @export
 as.vector.PJRTBuffer <- function(x, mode = "any") {
-  values <- as_array(x)
+  values <- without_dim(as_array(x))
   if (inherits(values, "integer64")) {
     if (mode %in% c("any", "numeric", "double")) return(bit64::as.double.integer64(values))
     dim(values) <- NULL
@@ -88,10 +99,14 @@ as.vector.PJRTBuffer <- function(x, mode = "any") {
 }
 
 #' @export
-as.double.PJRTBuffer <- function(x, ...) as.double(as_array(x))
+as.double.PJRTBuffer <- function(x, ...) as.double(without_dim(as_array(x)))
 
 #' @export
-as.integer.PJRTBuffer <- function(x, ...) as.integer(as_array(x))
+as.integer.PJRTBuffer <- function(x, ...) as.integer(without_dim(as_array(x)))
+
+# The fresh result of as_array() without dim, dropped in place: `dim<-` would duplicate it
+# (copying a view of a buffer's memory); as.double() and friends then return it as it is.
+without_dim <- function(values) ffi_vector_drop_attribute(values, "dim")
 
 #' @export
 as.logical.PJRTBuffer <- function(x, ...) as.logical(as_array(x))

@@ -5,6 +5,12 @@
 #' read back into R, printed, sliced through the harmonium compatible [HArray] interface and
 #' saved as safetensors. The engine is the C++17 library ndbuf in `src/core`.
 #'
+#' @section Options:
+#' * `pjrt.altrep` (`TRUE`): [as_array()] returns `f64` and `i32` buffers in R's memory order
+#'   as read-only views of their memory instead of copies; `FALSE` always copies.
+#' * `pjrt.print_max_rows` (30), `pjrt.print_max_width` (85), `pjrt.print_max_rows_slice`:
+#'   defaults of [print.PJRTBuffer()].
+#'
 #' @keywords internal
 #' @useDynLib pjrt, .registration = TRUE
 #' @importFrom rlang %||% caller_env arg_match0

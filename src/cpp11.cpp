@@ -5,6 +5,41 @@
 #include "cpp11/declarations.hpp"
 #include <R_ext/Visibility.h>
 
+// r_altrep.cpp
+std::string ffi_altrep_state(SEXP x);
+extern "C" SEXP _pjrt_ffi_altrep_state(SEXP x) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_altrep_state(cpp11::as_cpp<cpp11::decay_t<SEXP>>(x)));
+  END_CPP11
+}
+// r_altrep.cpp
+SEXP ffi_vector_drop_attribute(SEXP x, std::string name);
+extern "C" SEXP _pjrt_ffi_vector_drop_attribute(SEXP x, SEXP name) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_vector_drop_attribute(cpp11::as_cpp<cpp11::decay_t<SEXP>>(x), cpp11::as_cpp<cpp11::decay_t<std::string>>(name)));
+  END_CPP11
+}
+// r_arrow.cpp
+SEXP ffi_buffer_to_arrow(SEXP buffer);
+extern "C" SEXP _pjrt_ffi_buffer_to_arrow(SEXP buffer) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_buffer_to_arrow(cpp11::as_cpp<cpp11::decay_t<SEXP>>(buffer)));
+  END_CPP11
+}
+// r_arrow.cpp
+std::string ffi_arrow_address(SEXP holder);
+extern "C" SEXP _pjrt_ffi_arrow_address(SEXP holder) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_arrow_address(cpp11::as_cpp<cpp11::decay_t<SEXP>>(holder)));
+  END_CPP11
+}
+// r_arrow.cpp
+SEXP ffi_buffer_from_arrow(SEXP array, std::string dtype, cpp11::integers shape);
+extern "C" SEXP _pjrt_ffi_buffer_from_arrow(SEXP array, SEXP dtype, SEXP shape) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_buffer_from_arrow(cpp11::as_cpp<cpp11::decay_t<SEXP>>(array), cpp11::as_cpp<cpp11::decay_t<std::string>>(dtype), cpp11::as_cpp<cpp11::decay_t<cpp11::integers>>(shape)));
+  END_CPP11
+}
 // r_buffer_read.cpp
 cpp11::integers ffi_buffer_shape(SEXP buffer);
 extern "C" SEXP _pjrt_ffi_buffer_shape(SEXP buffer) {
@@ -31,6 +66,13 @@ std::string ffi_buffer_address(SEXP buffer);
 extern "C" SEXP _pjrt_ffi_buffer_address(SEXP buffer) {
   BEGIN_CPP11
     return cpp11::as_sexp(ffi_buffer_address(cpp11::as_cpp<cpp11::decay_t<SEXP>>(buffer)));
+  END_CPP11
+}
+// r_buffer_read.cpp
+SEXP ffi_buffer_values(SEXP buffer, bool view, bool count);
+extern "C" SEXP _pjrt_ffi_buffer_values(SEXP buffer, SEXP view, SEXP count) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_buffer_values(cpp11::as_cpp<cpp11::decay_t<SEXP>>(buffer), cpp11::as_cpp<cpp11::decay_t<bool>>(view), cpp11::as_cpp<cpp11::decay_t<bool>>(count)));
   END_CPP11
 }
 // r_buffer_read.cpp
@@ -290,17 +332,22 @@ extern "C" SEXP _pjrt_ffi_safetensors_tags() {
 
 extern "C" {
 static const R_CallMethodDef CallEntries[] = {
+    {"_pjrt_ffi_altrep_state",              (DL_FUNC) &_pjrt_ffi_altrep_state,              1},
+    {"_pjrt_ffi_arrow_address",             (DL_FUNC) &_pjrt_ffi_arrow_address,             1},
     {"_pjrt_ffi_buffer_address",            (DL_FUNC) &_pjrt_ffi_buffer_address,            1},
     {"_pjrt_ffi_buffer_copy_to",            (DL_FUNC) &_pjrt_ffi_buffer_copy_to,            2},
     {"_pjrt_ffi_buffer_device",             (DL_FUNC) &_pjrt_ffi_buffer_device,             1},
     {"_pjrt_ffi_buffer_dtype",              (DL_FUNC) &_pjrt_ffi_buffer_dtype,              1},
     {"_pjrt_ffi_buffer_empty",              (DL_FUNC) &_pjrt_ffi_buffer_empty,              3},
     {"_pjrt_ffi_buffer_format",             (DL_FUNC) &_pjrt_ffi_buffer_format,             6},
+    {"_pjrt_ffi_buffer_from_arrow",         (DL_FUNC) &_pjrt_ffi_buffer_from_arrow,         3},
     {"_pjrt_ffi_buffer_from_raw",           (DL_FUNC) &_pjrt_ffi_buffer_from_raw,           5},
     {"_pjrt_ffi_buffer_from_vector",        (DL_FUNC) &_pjrt_ffi_buffer_from_vector,        6},
     {"_pjrt_ffi_buffer_shape",              (DL_FUNC) &_pjrt_ffi_buffer_shape,              1},
+    {"_pjrt_ffi_buffer_to_arrow",           (DL_FUNC) &_pjrt_ffi_buffer_to_arrow,           1},
     {"_pjrt_ffi_buffer_to_r",               (DL_FUNC) &_pjrt_ffi_buffer_to_r,               1},
     {"_pjrt_ffi_buffer_to_raw",             (DL_FUNC) &_pjrt_ffi_buffer_to_raw,             2},
+    {"_pjrt_ffi_buffer_values",             (DL_FUNC) &_pjrt_ffi_buffer_values,             3},
     {"_pjrt_ffi_buffers_describe",          (DL_FUNC) &_pjrt_ffi_buffers_describe,          1},
     {"_pjrt_ffi_default_platform",          (DL_FUNC) &_pjrt_ffi_default_platform,          0},
     {"_pjrt_ffi_device_memory",             (DL_FUNC) &_pjrt_ffi_device_memory,             1},
@@ -330,15 +377,18 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pjrt_ffi_safetensors_save",          (DL_FUNC) &_pjrt_ffi_safetensors_save,          5},
     {"_pjrt_ffi_safetensors_tags",          (DL_FUNC) &_pjrt_ffi_safetensors_tags,          0},
     {"_pjrt_ffi_take_error_kind",           (DL_FUNC) &_pjrt_ffi_take_error_kind,           0},
+    {"_pjrt_ffi_vector_drop_attribute",     (DL_FUNC) &_pjrt_ffi_vector_drop_attribute,     2},
     {NULL, NULL, 0}
 };
 }
 
+void pjrt_register_altrep_classes(DllInfo* dll);
 void pjrt_install_host_allocator(DllInfo* dll);
 
 extern "C" attribute_visible void R_init_pjrt(DllInfo* dll){
   R_registerRoutines(dll, NULL, CallEntries, NULL, NULL);
   R_useDynamicSymbols(dll, FALSE);
+  pjrt_register_altrep_classes(dll);
   pjrt_install_host_allocator(dll);
   R_forceSymbols(dll, TRUE);
 }

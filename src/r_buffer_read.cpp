@@ -4,6 +4,7 @@
 #include "ndbuf/convert/convert.hpp"
 #include "ndbuf/memory/device.hpp"
 #include "ndbuf/memory/transfer.hpp"
+#include "r_altrep.h"
 #include "r_tensor.h"
 
 namespace {
@@ -46,20 +47,51 @@ SEXPTYPE sexptype_for(ndbuf::RVectorType type) {
   });
 }
 
-// The values in R's column-major order; "integer64" class and dims are set here so that
-// the (possibly huge) vector is never duplicated by an attribute change in R. Values R
-// cannot tell from NA are counted as with_na_count() says.
-[[cpp11::register]] SEXP ffi_buffer_to_r(SEXP buffer) {
+namespace {
+
+// A copy of the values in R's column-major order; "integer64" class and dims are set by the
+// caller. Returns the count of values R cannot tell from NA.
+SEXP copy_values(const ndbuf::Tensor& tensor, int64_t* ambiguous) {
+  const ndbuf::RVectorType type = ndbuf::r_vector_type_for(tensor.dtype());
+  cpp11::sexp out = cpp11::safe[Rf_allocVector](sexptype_for(type), tensor.numel());
+  *ambiguous = ndbuf::tensor_to_r(tensor, pjrt::vector_data(out), ndbuf::Order::kColumnMajor);
+  // Through cpp11::safe: an allocation error must not jump over C++ destructors.
+  if (type == ndbuf::RVectorType::kInteger64) {
+    cpp11::safe[Rf_setAttrib](out, R_ClassSymbol, cpp11::safe[Rf_mkString]("integer64"));
+  }
+  return out;
+}
+
+// INT_MIN values of an i32 view, counted once per PJRTBuffer: buffers never change, so the
+// count is kept in the external pointer's protected field (unused while the buffer lives).
+int64_t int_min_count(SEXP buffer, const ndbuf::Tensor& tensor) {
+  const SEXP cached = R_ExternalPtrProtected(buffer);
+  if (TYPEOF(cached) == REALSXP && Rf_xlength(cached) == 1) {
+    return static_cast<int64_t>(REAL_RO(cached)[0]);
+  }
+  const ndbuf::RVectorView values{ndbuf::RVectorType::kInteger, tensor.data(), tensor.numel()};
+  const int64_t count = ndbuf::scan_missing(values).count;
+  R_SetExternalPtrProtected(buffer, cpp11::safe[Rf_ScalarReal](static_cast<double>(count)));
+  return count;
+}
+
+}  // namespace
+
+// The values in R's column-major order, with dims set here so that the (possibly huge) vector
+// is never duplicated by an attribute change in R. With `view`, f64 and i32 buffers in R's
+// memory order come back as read-only views of the buffer's memory (r_altrep.h); values R
+// cannot tell from NA are counted as with_na_count() says, for a view only when `count`.
+[[cpp11::register]] SEXP ffi_buffer_values(SEXP buffer, bool view, bool count) {
   return pjrt::call_core([&] {
     const pjrt::MappedReadCheck reads;
     const ndbuf::Tensor& tensor = pjrt::unwrap_buffer(buffer);
-    const ndbuf::RVectorType type = ndbuf::r_vector_type_for(tensor.dtype());
-    cpp11::sexp out = cpp11::safe[Rf_allocVector](sexptype_for(type), tensor.numel());
-    const int64_t ambiguous =
-        ndbuf::tensor_to_r(tensor, pjrt::vector_data(out), ndbuf::Order::kColumnMajor);
-    // Through cpp11::safe: an allocation error must not jump over C++ destructors.
-    if (type == ndbuf::RVectorType::kInteger64) {
-      cpp11::safe[Rf_setAttrib](out, R_ClassSymbol, cpp11::safe[Rf_mkString]("integer64"));
+    int64_t ambiguous = 0;
+    cpp11::sexp out;
+    if (view && pjrt::can_view(tensor)) {
+      if (count && tensor.dtype() == ndbuf::DType::kI32) ambiguous = int_min_count(buffer, tensor);
+      out = pjrt::view_vector(tensor);
+    } else {
+      out = copy_values(tensor, &ambiguous);
     }
     if (tensor.rank() > 0) {
       cpp11::safe[Rf_setAttrib](out, R_DimSymbol, pjrt::shape_to_r(tensor.shape()));
@@ -67,6 +99,11 @@ SEXPTYPE sexptype_for(ndbuf::RVectorType type) {
     reads.done();
     return pjrt::with_na_count(out, ambiguous);
   });
+}
+
+// Always a copy (as ffi_buffer_values() without views).
+[[cpp11::register]] SEXP ffi_buffer_to_r(SEXP buffer) {
+  return ffi_buffer_values(buffer, false, true);
 }
 
 [[cpp11::register]] cpp11::raws ffi_buffer_to_raw(SEXP buffer, bool row_major) {

@@ -708,3 +708,39 @@ test_that("compiling and running programs leaks nothing over many repetitions", 
   # Each leaked result would hold 400 KB.
   expect_lt(growth, 2e6)
 })
+
+test_that("views and Arrow exchanges leak nothing over many repetitions", {
+  skip_under_valgrind()
+  skip_on_cran()
+  skip_if_not_installed("nanoarrow")
+  x <- runif(1e5)
+  ints <- c(sample.int(100L, 1e5 - 1, replace = TRUE), NA)
+  quiet <- function(expr) try(expr, silent = TRUE)
+  growth <- heap_growth(function() {
+    view <- as_array(pjrt_buffer(x, dtype = "f64"))
+    view[1] <- 0  # the private copy
+    kept <- as_array(pjrt_buffer(ints, dtype = "i32", check = "ignore"), check = "ignore")
+    quiet(as_array(pjrt_buffer(ints, dtype = "i32", check = "ignore"), check = "error"))
+    exported <- nanoarrow::as_nanoarrow_array(pjrt_buffer(x, dtype = "f32"))
+    back <- pjrt_buffer(exported)
+    bits <- pjrt_buffer(nanoarrow::as_nanoarrow_array(pjrt_buffer(x > 0.5)))
+    quiet(pjrt_buffer(nanoarrow::as_nanoarrow_array(c(x, NA))))
+  }, times = 50)
+  # Each leaked vector, buffer or array would hold at least 100 KB.
+  expect_lt(growth, 2e6)
+})
+
+test_that("every argument of the Arrow interop rejects values of the wrong kind", {
+  skip_under_valgrind()
+  skip_if_not_installed("nanoarrow")
+  a <- nanoarrow::as_nanoarrow_array(c(1, 2))
+  b <- pjrt_buffer(c(1, 2), dtype = "f64")
+  lines <- c(
+    sweep_argument("pjrt_buffer<nanoarrow_array>", pjrt_buffer, list(data = a), "dtype"),
+    sweep_argument("pjrt_buffer<nanoarrow_array>", pjrt_buffer, list(data = a), "shape"),
+    sweep_argument("pjrt_buffer<nanoarrow_array>", pjrt_buffer, list(data = a), "device"),
+    sweep_argument("as_nanoarrow_array", nanoarrow::as_nanoarrow_array, list(x = b), "schema")
+  )
+  expect_snapshot(writeLines(lines))
+  expect_identical(as_array(pjrt_buffer(a)), array(c(1, 2)))  # the session keeps working
+})

@@ -186,6 +186,15 @@ void check_mapping_intact(const void* data) {
   found->second.checked = now;
 }
 
+bool lies_in_mapped_file(const void* data) {
+  const auto address = reinterpret_cast<uintptr_t>(data);
+  const std::lock_guard<std::mutex> lock(g_mutex);
+  auto found = g_mappings.upper_bound(address);
+  if (found == g_mappings.begin()) return false;
+  --found;
+  return address < found->first + found->second.nbytes;
+}
+
 uint64_t mapping_fault_count() noexcept { return g_faults.load(); }
 
 void check_no_mapping_faults(uint64_t before) {

@@ -127,6 +127,24 @@ TEST(MappedFile, ReplacingOrDeletingTheFileIsNoChange) {
   EXPECT_EQ(static_cast<const char*>(file->data())[kBig - 1], 'x');
 }
 
+// Whether memory lies in a mapping decides whether R may view it without a copy: the whole
+// mapping (first to last byte) is in, its neighbours and read-in files are not.
+TEST(MappedFile, LiesInMappedFileCoversExactlyTheMappedBytes) {
+  const std::string path = temp_path("lies");
+  write_file(path, std::string(kBig, 'x'));
+  {
+    const auto file = map_file(path);
+    const char* begin = static_cast<const char*>(file->data());
+    EXPECT_TRUE(lies_in_mapped_file(begin));
+    EXPECT_TRUE(lies_in_mapped_file(begin + kBig - 1));
+    EXPECT_FALSE(lies_in_mapped_file(begin + kBig));
+    EXPECT_FALSE(lies_in_mapped_file(begin - 1));
+    const auto read = read_file(path);
+    EXPECT_FALSE(lies_in_mapped_file(read->data()));
+  }
+  ::unlink(path.c_str());
+}
+
 // A fault the guard does not own reaches the previous handler: the default one ends the
 // process with SIGBUS; under AddressSanitizer, ASan's handler reports it and exits with 1.
 #ifdef __SANITIZE_ADDRESS__

@@ -41,6 +41,8 @@ std::shared_ptr<Storage> open_file(const std::string& path, bool copy);
 // Throws Error(kIo), naming the file, when `data` lies in a mapped file that lost pages or
 // changed size or modification time since it was mapped; returns for any other memory.
 void check_mapping_intact(const void* data);
+// Whether `data` lies inside a live file mapping (memory that can change underneath).
+bool lies_in_mapped_file(const void* data);
 // How many faults on mapped files the SIGBUS handler has absorbed in this process.
 uint64_t mapping_fault_count() noexcept;
 // Throws Error(kIo) naming the file when a fault was absorbed since the count was `before`.
