@@ -217,6 +217,12 @@ pjrt_empty <- function(dtype, shape, device = NULL) {
 }
 
 buffer_from_vector <- function(data, dtype, device, shape, dots, call = caller_env()) {
+  # The common call (no options, default device and shape) is checked in C++; NULL there
+  # means anything else, which the checks below word.
+  if (is.null(device) && is.null(shape) && length(dots) == 0L) {
+    buffer <- with_core(ffi_buffer_from_vector_common(data, dtype), call)
+    if (!is.null(buffer)) return(warn_if_missing_stored(buffer, dtype, call))
+  }
   check_dots_allowed(dots, "check", call = call)
   check <- check_missing_mode(dots$check %||% "warn", call = call)
   dtype <- as_dtype_name(dtype, call = call)
@@ -226,6 +232,10 @@ buffer_from_vector <- function(data, dtype, device, shape, dots, call = caller_e
                            device_spec(device, call)),
     call
   )
+  warn_if_missing_stored(buffer, dtype, call)
+}
+
+warn_if_missing_stored <- function(buffer, dtype, call) {
   missing <- na_count(buffer)
   if (missing > 0) {
     attr(buffer, "pjrt_na_count") <- NULL  # an external pointer: changed in place, not copied
