@@ -90,6 +90,16 @@
 #' try(pjrt_buffer(c(1, 256), dtype = "ui8"))
 #' @export
 pjrt_buffer <- function(data, dtype = NULL, device = NULL, shape = NULL, ...) {
+  # The common call (a plain vector or integer64, no options) is checked and made in C++;
+  # NULL there means anything else, which the methods check and word.
+  if (is.null(device) && is.null(shape) && ...length() == 0L) {
+    buffer <- ffi_buffer_from_vector_common(data, dtype)
+    if (is.symbol(buffer)) abort_core_failure(environment())
+    if (!is.null(buffer)) {
+      if (is.null(attr(buffer, "pjrt_na_count", exact = TRUE))) return(buffer)
+      return(warn_if_missing_stored(buffer, with_core(ffi_buffer_dtype(buffer)), environment()))
+    }
+  }
   UseMethod("pjrt_buffer")
 }
 
@@ -217,12 +227,6 @@ pjrt_empty <- function(dtype, shape, device = NULL) {
 }
 
 buffer_from_vector <- function(data, dtype, device, shape, dots, call = caller_env()) {
-  # The common call (no options, default device and shape) is checked in C++; NULL there
-  # means anything else, which the checks below word.
-  if (is.null(device) && is.null(shape) && length(dots) == 0L) {
-    buffer <- with_core(ffi_buffer_from_vector_common(data, dtype), call)
-    if (!is.null(buffer)) return(warn_if_missing_stored(buffer, dtype, call))
-  }
   check_dots_allowed(dots, "check", call = call)
   check <- check_missing_mode(dots$check %||% "warn", call = call)
   dtype <- as_dtype_name(dtype, call = call)

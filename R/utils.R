@@ -33,6 +33,7 @@ check_dots_allowed <- function(dots, allowed, call = caller_env()) {
 }
 
 check_missing_mode <- function(check, call = caller_env()) {
+  if (identical(check, "warn")) return(check)  # the default, first: as_array() per call
   if (is.character(check) && length(check) == 1L && !is.na(check) &&
       (check == "warn" || check == "error" || check == "ignore")) {
     return(check)

@@ -90,24 +90,54 @@ bool default_shape_of(SEXP data, ndbuf::Shape* shape) {
   });
 }
 
-// pjrt_buffer()'s common call, checked here instead of in R: a logical, integer, double or
-// complex vector, a dtype named by its canonical name, the default device and shape and
-// missing values checked as "warn". NULL for any other call, which the R layer then checks and
-// words itself (nothing was made).
+namespace {
+
+// The dtype pjrt_buffer() makes from `data` by default (pred, i32, f32, c64, i64), when `data`
+// is a plain logical, integer, double, complex or integer64 vector (or array) without another
+// class, whose method the user could have defined.
+std::optional<ndbuf::DType> default_dtype_of(SEXP data, bool integer64) {
+  if (OBJECT(data) && !integer64) return std::nullopt;
+  switch (TYPEOF(data)) {
+    case LGLSXP:
+      return ndbuf::DType::kPred;
+    case INTSXP:
+      return ndbuf::DType::kI32;
+    case REALSXP:
+      return integer64 ? ndbuf::DType::kI64 : ndbuf::DType::kF32;
+    case CPLXSXP:
+      return ndbuf::DType::kC64;
+    default:
+      return std::nullopt;
+  }
+}
+
+// The dtype `dtype` names: NULL for the default, else a dtype's canonical name.
+std::optional<ndbuf::DType> named_dtype(SEXP dtype, std::optional<ndbuf::DType> fallback) {
+  if (dtype == R_NilValue) return fallback;
+  if (TYPEOF(dtype) != STRSXP || Rf_xlength(dtype) != 1 || OBJECT(dtype)) return std::nullopt;
+  const char* name = CHAR(STRING_ELT(dtype, 0));
+  const std::optional<ndbuf::DType> type = ndbuf::parse_dtype(name);
+  if (!type || ndbuf::dtype_name(*type) != name) return std::nullopt;
+  return type;
+}
+
+}  // namespace
+
+// pjrt_buffer()'s common call, checked here instead of in R: a plain logical, integer,
+// double, complex or integer64 vector, no dtype or one by its canonical name, the default
+// device and shape, and missing values checked as "warn". NULL for any other call, which the
+// R layer then checks and words itself (nothing was made).
 [[cpp11::register]] SEXP ffi_buffer_from_vector_common(SEXP data, SEXP dtype) {
   return pjrt::call_core([&]() -> SEXP {
-    if (TYPEOF(dtype) != STRSXP || Rf_xlength(dtype) != 1) return R_NilValue;
-    const char* name = CHAR(STRING_ELT(dtype, 0));
-    const std::optional<ndbuf::DType> type = ndbuf::parse_dtype(name);
+    const bool integer64 = OBJECT(data) && Rf_inherits(data, "integer64") &&
+                           Rf_xlength(Rf_getAttrib(data, R_ClassSymbol)) == 1;
+    const std::optional<ndbuf::DType> type = named_dtype(dtype, default_dtype_of(data, integer64));
     ndbuf::Shape shape;
-    if (!type || ndbuf::dtype_name(*type) != name || !pjrt::default_shape_of(data, &shape)) {
+    if (!type || !default_dtype_of(data, integer64) || !pjrt::default_shape_of(data, &shape)) {
       return R_NilValue;
     }
-    const int kind = TYPEOF(data);
-    if (kind != LGLSXP && kind != INTSXP && kind != REALSXP && kind != CPLXSXP) return R_NilValue;
-    ndbuf::BufferFromR made =
-        pjrt::buffer_from_vector(data, Rf_inherits(data, "integer64"), *type, shape,
-                                 ndbuf::MissingCheck::kWarn, ndbuf::resolve_device(""));
+    ndbuf::BufferFromR made = pjrt::buffer_from_vector(
+        data, integer64, *type, shape, ndbuf::MissingCheck::kWarn, ndbuf::resolve_device(""));
     return pjrt::with_na_count(pjrt::wrap_buffer(std::move(made.tensor)), made.missing_stored);
   });
 }
