@@ -1,7 +1,6 @@
 // Bindings for creating buffers and reading them back into R.
-#include <cpp11.hpp>
-
 #include <climits>
+#include <cpp11.hpp>
 #include <optional>
 
 #include "ndbuf/base/error.hpp"
