@@ -45,7 +45,7 @@ as_nanoarrow_array.PJRTBuffer <- function(x, ..., schema = NULL) {
   if (!is.null(schema)) {
     cli::cli_abort("{.arg schema} must be {.code NULL}: a buffer's Arrow type follows from its dtype.")
   }
-  dtype <- ffi_buffer_dtype(x)
+  dtype <- with_core(ffi_buffer_dtype(x))
   type <- arrow_type_of_dtype[dtype]
   if (is.na(type)) {
     cli::cli_abort(c(
@@ -58,7 +58,7 @@ as_nanoarrow_array.PJRTBuffer <- function(x, ..., schema = NULL) {
   for (size in dims[-length(dims)]) schema <- nanoarrow::na_fixed_size_list(schema, size)
   holder <- with_core(ffi_buffer_to_arrow(x))
   array <- nanoarrow::nanoarrow_allocate_array()
-  nanoarrow::nanoarrow_pointer_move(ffi_arrow_address(holder), array)
+  nanoarrow::nanoarrow_pointer_move(with_core(ffi_arrow_address(holder)), array)
   nanoarrow::nanoarrow_array_set_schema(array, schema)
   array
 }

@@ -54,7 +54,7 @@ NULL
 describe_buffer <- function(x) {
   dims <- shape(x)
   shape_text <- if (length(dims) == 0) "() (a scalar)" else paste(dims, collapse = "x")
-  paste0("dtype ", ffi_buffer_dtype(x), " and shape ", shape_text)
+  paste0("dtype ", with_core(ffi_buffer_dtype(x)), " and shape ", shape_text)
 }
 
 # `op` names a function, or an operator when `operator` is TRUE.
@@ -225,7 +225,7 @@ str.PJRTBuffer <- function(object, ...) {
   cells <- trimws(format(values[seq_len(shown)], digits = 3))
   if (length(values) > shown) cells <- c(cells, "...")
   extent <- if (length(dims) == 0) "" else paste0(" [", paste0("1:", dims, collapse = ", "), "]")
-  cat(" PJRTBuffer<", ffi_buffer_dtype(object), ">", extent,
+  cat(" PJRTBuffer<", with_core(ffi_buffer_dtype(object)), ">", extent,
       if (length(cells) > 0) " ", paste(cells, collapse = " "), "\n", sep = "")
   invisible()
 }

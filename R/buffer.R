@@ -90,6 +90,16 @@
 #' try(pjrt_buffer(c(1, 256), dtype = "ui8"))
 #' @export
 pjrt_buffer <- function(data, dtype = NULL, device = NULL, shape = NULL, ...) {
+  # The common call (a plain vector or integer64, no options) is checked and made in C++;
+  # NULL there means anything else, which the methods check and word.
+  if (is.null(device) && is.null(shape) && ...length() == 0L) {
+    buffer <- ffi_buffer_from_vector_common(data, dtype)
+    if (is.symbol(buffer)) abort_core_failure(environment())
+    if (!is.null(buffer)) {
+      if (is.null(attr(buffer, "pjrt_na_count", exact = TRUE))) return(buffer)
+      return(warn_if_missing_stored(buffer, with_core(ffi_buffer_dtype(buffer)), environment()))
+    }
+  }
   UseMethod("pjrt_buffer")
 }
 
@@ -226,6 +236,10 @@ buffer_from_vector <- function(data, dtype, device, shape, dots, call = caller_e
                            device_spec(device, call)),
     call
   )
+  warn_if_missing_stored(buffer, dtype, call)
+}
+
+warn_if_missing_stored <- function(buffer, dtype, call) {
   missing <- na_count(buffer)
   if (missing > 0) {
     attr(buffer, "pjrt_na_count") <- NULL  # an external pointer: changed in place, not copied

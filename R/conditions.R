@@ -39,29 +39,34 @@
 #' )
 NULL
 
-# Runs a call into the C++ core and re-raises its errors as cli errors from `call`, so users
-# see which of their calls failed. The message is passed as data, never as a cli template, and
-# the condition is classed by the core's error kind (?pjrt_conditions). Errors the R layer
-# raised itself while `expr`'s arguments were evaluated (dtype, shape, device checks) are
-# already worded and pass through unchanged, keeping their bullets. A core loop stopped by the
-# user (Ctrl-C) is re-raised as a real interrupt, which `tryCatch(error = )` and `try()` do not
-# catch, as R's own interrupts are.
+# Runs a call into the C++ core and raises its failure as a cli error from `call`, so users see
+# which of their calls failed. Bindings do not raise core errors themselves: they return the
+# marker symbol `pjrt_core_failure` and keep the message and kind for ffi_take_core_failure(),
+# so a successful call costs one test here and no condition handler. The message is passed as
+# data, never as a cli template, and the condition is classed by the core's error kind
+# (?pjrt_conditions). Errors the R layer raised itself while `expr`'s arguments were evaluated
+# (dtype, shape, device checks) are already worded and pass through unchanged, keeping their
+# bullets. A core loop stopped by the user (Ctrl-C) is re-raised as a real interrupt, which
+# `tryCatch(error = )` and `try()` do not catch, as R's own interrupts are.
 with_core <- function(expr, call = caller_env()) {
-  tryCatch(expr, error = function(e) {
-    kind <- ffi_take_error_kind()
-    if (identical(kind, "interrupted")) rlang::interrupt()
-    if (inherits(e, "rlang_error")) stop(e)
-    message <- conditionMessage(e)
-    error <- tryCatch(cli::cli_abort("{message}", call = call), error = identity)
-    # "rlang_error" stays first: printed condition headers (and snapshot tests) name the first
-    # class, and they read the same as before the kinds were added.
-    class(error) <- c("rlang_error", core_error_class(kind), "error", "condition")
-    stop(error)
-  })
+  if (is.symbol(expr)) abort_core_failure(call)
+  expr
+}
+
+abort_core_failure <- function(call) {
+  failure <- ffi_take_core_failure()
+  kind <- failure[[1]]
+  if (identical(kind, "interrupted")) rlang::interrupt()
+  message <- failure[[2]]
+  error <- tryCatch(cli::cli_abort("{message}", call = call), error = identity)
+  # "rlang_error" stays first: printed condition headers (and snapshot tests) name the first
+  # class, and they read the same as before the kinds were added.
+  class(error) <- c("rlang_error", core_error_class(kind), "error", "condition")
+  stop(error)
 }
 
 # The classes of an error from the core: one per kind, all under "pjrt_error"; an error the
-# bindings raised without a kind (an R value of the wrong type) is a plain "pjrt_error".
+# bindings noted without a kind (a C++ exception other than the core's) is a plain "pjrt_error".
 core_error_class <- function(kind) {
   if (identical(kind, "")) return("pjrt_error")
   c(paste0("pjrt_error_", kind), "pjrt_error")

@@ -47,7 +47,7 @@ as_array.PJRTBuffer <- function(x, check = "warn", ...) {
   ambiguous <- na_count(values)
   if (ambiguous > 0) {
     values <- ffi_vector_drop_attribute(values, "pjrt_na_count")
-    report_ambiguous(ambiguous, ffi_buffer_dtype(x), check)
+    report_ambiguous(ambiguous, with_core(ffi_buffer_dtype(x)), check)
   }
   values
 }
@@ -150,7 +150,7 @@ length.PJRTBuffer <- function(x) {
 # finds any two equal. ui64 values of 2^63 or more all read as NA, so ui64 buffers are also
 # compared by their bytes.
 compare_proxy.PJRTBuffer <- function(x, path) {
-  dtype <- ffi_buffer_dtype(x)
+  dtype <- with_core(ffi_buffer_dtype(x))
   values <- as_array(x, check = "ignore")
   dim(values) <- NULL
   if (inherits(values, "integer64")) values <- as.character(values)

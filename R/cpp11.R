@@ -52,6 +52,10 @@ ffi_buffer_from_vector <- function(data, integer64, dtype, shape, check, device)
   .Call(`_pjrt_ffi_buffer_from_vector`, data, integer64, dtype, shape, check, device)
 }
 
+ffi_buffer_from_vector_common <- function(data, dtype) {
+  .Call(`_pjrt_ffi_buffer_from_vector_common`, data, dtype)
+}
+
 ffi_buffer_from_raw <- function(data, dtype, shape, row_major, device) {
   .Call(`_pjrt_ffi_buffer_from_raw`, data, dtype, shape, row_major, device)
 }
@@ -86,6 +90,10 @@ ffi_dtype_table <- function() {
 
 ffi_harray_from_buffer <- function(buffer) {
   .Call(`_pjrt_ffi_harray_from_buffer`, buffer)
+}
+
+ffi_harray_from_values_common <- function(arr, dtype) {
+  .Call(`_pjrt_ffi_harray_from_values_common`, arr, dtype)
 }
 
 ffi_harray_to_buffer <- function(x) {
@@ -137,11 +145,11 @@ ffi_harray_is_unique <- function(x) {
 }
 
 ffi_harray_invalidate <- function(x) {
-  invisible(.Call(`_pjrt_ffi_harray_invalidate`, x))
+  .Call(`_pjrt_ffi_harray_invalidate`, x)
 }
 
-ffi_take_error_kind <- function() {
-  .Call(`_pjrt_ffi_take_error_kind`)
+ffi_take_core_failure <- function() {
+  .Call(`_pjrt_ffi_take_core_failure`)
 }
 
 ffi_buffer_format <- function(buffer, max_rows, max_width, max_rows_slice, header, footer) {
@@ -168,12 +176,16 @@ ffi_program_execute <- function(executable, buffers, donate) {
   .Call(`_pjrt_ffi_program_execute`, executable, buffers, donate)
 }
 
+ffi_program_execute_common <- function(executable, buffers) {
+  .Call(`_pjrt_ffi_program_execute_common`, executable, buffers)
+}
+
 ffi_safetensors_load <- function(path, names, device, copy, progress) {
   .Call(`_pjrt_ffi_safetensors_load`, path, names, device, copy, progress)
 }
 
 ffi_safetensors_save <- function(tensors, path, metadata, allow_c128, progress) {
-  invisible(.Call(`_pjrt_ffi_safetensors_save`, tensors, path, metadata, allow_c128, progress))
+  .Call(`_pjrt_ffi_safetensors_save`, tensors, path, metadata, allow_c128, progress)
 }
 
 ffi_buffers_describe <- function(tensors) {

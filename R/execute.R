@@ -48,8 +48,17 @@
 #' try(pjrt_execute(executable, a = a, b = b))
 #' @export
 pjrt_execute <- function(executable, ..., execution_options = NULL, simplify = TRUE) {
-  check_executable(executable)
   buffers <- list(...)
+  # The common call (default options, unnamed buffers) is checked in C++; NULL there means
+  # anything else, which the checks below word.
+  if (is.null(execution_options) && is.null(names(buffers)) && is.logical(simplify) &&
+      length(simplify) == 1L && !is.na(simplify)) {
+    results <- with_core(ffi_program_execute_common(executable, buffers))
+    if (!is.null(results)) {
+      return(if (simplify && length(results) == 1L) results[[1L]] else results)
+    }
+  }
+  check_executable(executable)
   check_execute_arguments(buffers)
   options <- execution_options %||% pjrt_execution_options()
   if (!inherits(options, "PJRTExecutionOptions")) {

@@ -164,6 +164,9 @@ new_hdatatype <- function(name) structure(name, class = "HDataType")
 # ---- HArray constructors --------------------------------------------------------------------
 
 HArray$new_from_values <- function(arr, dtype) {
+  # The common call is checked in C++; NULL there means anything else, worded below.
+  harray <- with_core(ffi_harray_from_values_common(arr, dtype))
+  if (!is.null(harray)) return(harray)
   if (is.null(dim(arr))) cli::cli_abort("arr must be of array type.")
   check_hdatatype(dtype, "dtype")
   target <- unname(hdatatype_dtypes()[unclass(dtype)])  # NA for a forged HDataType

@@ -1,7 +1,10 @@
 # Results that count values stored or read as something else (missing values stored as
 # sentinels, values R reads as NA) carry the count as attribute "pjrt_na_count", absent when
 # zero; callers read it here and drop the attribute.
-na_count <- function(x) attr(x, "pjrt_na_count", exact = TRUE) %||% 0
+na_count <- function(x) {
+  count <- attr(x, "pjrt_na_count", exact = TRUE)
+  if (is.null(count)) 0 else count
+}
 
 # print() for classes whose format() is one line.
 print_formatted <- function(x) {
@@ -30,6 +33,11 @@ check_dots_allowed <- function(dots, allowed, call = caller_env()) {
 }
 
 check_missing_mode <- function(check, call = caller_env()) {
+  if (identical(check, "warn")) return(check)  # the default, first: as_array() per call
+  if (is.character(check) && length(check) == 1L && !is.na(check) &&
+      (check == "warn" || check == "error" || check == "ignore")) {
+    return(check)
+  }
   # The logical spelling of the original pjrt package.
   if (isTRUE(check)) return("error")
   if (isFALSE(check)) return("ignore")

@@ -58,3 +58,26 @@ allocated <- bench::bench_memory(pjrt_buffer(x, dtype = "f32"))$mem_alloc
 output_bytes <- 4 * n
 cat(sprintf("\npeak extra memory of double -> f32: %.2f%% of output (target < 5%% over input + output)\n",
             100 * (as.numeric(allocated) - output_bytes) / output_bytes))
+
+# Per-call cost at n = 10, against R's own array(x) on the same 10 doubles: what a call costs
+# when the data is small (checks, dispatch and the binding, not the copy).
+x10 <- as.double(1:10)
+a10 <- array(x10, 10)
+b10 <- pjrt_buffer(x10)
+calls <- 5000
+# Each timed after a collection: the finalizers of the previous row's thousands of buffers
+# would otherwise be paid by the next row.
+per_call <- function(expr) {
+  invisible(gc())
+  expr <- substitute(expr)
+  env <- parent.frame()
+  as.numeric(bench::mark(eval(expr, env), iterations = calls, check = FALSE,
+                         filter_gc = FALSE, memory = FALSE)$median)
+}
+array_seconds <- per_call(array(x10))
+report(list(
+  row("pjrt_buffer() of 10 doubles", per_call(pjrt_buffer(x10)), 4),
+  row("as_array() of a 10-element f32 buffer", per_call(as_array(b10)), 3),
+  row("HArray$new_from_values() of 10 doubles (Float64)",
+      per_call(HArray$new_from_values(a10, HDataType$Float64)), 5)
+), "array(x) of 10 doubles", array_seconds)

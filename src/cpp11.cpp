@@ -27,7 +27,7 @@ extern "C" SEXP _pjrt_ffi_buffer_to_arrow(SEXP buffer) {
   END_CPP11
 }
 // r_arrow.cpp
-std::string ffi_arrow_address(SEXP holder);
+SEXP ffi_arrow_address(SEXP holder);
 extern "C" SEXP _pjrt_ffi_arrow_address(SEXP holder) {
   BEGIN_CPP11
     return cpp11::as_sexp(ffi_arrow_address(cpp11::as_cpp<cpp11::decay_t<SEXP>>(holder)));
@@ -41,28 +41,28 @@ extern "C" SEXP _pjrt_ffi_buffer_from_arrow(SEXP array, SEXP dtype, SEXP shape) 
   END_CPP11
 }
 // r_buffer_read.cpp
-cpp11::integers ffi_buffer_shape(SEXP buffer);
+SEXP ffi_buffer_shape(SEXP buffer);
 extern "C" SEXP _pjrt_ffi_buffer_shape(SEXP buffer) {
   BEGIN_CPP11
     return cpp11::as_sexp(ffi_buffer_shape(cpp11::as_cpp<cpp11::decay_t<SEXP>>(buffer)));
   END_CPP11
 }
 // r_buffer_read.cpp
-std::string ffi_buffer_dtype(SEXP buffer);
+SEXP ffi_buffer_dtype(SEXP buffer);
 extern "C" SEXP _pjrt_ffi_buffer_dtype(SEXP buffer) {
   BEGIN_CPP11
     return cpp11::as_sexp(ffi_buffer_dtype(cpp11::as_cpp<cpp11::decay_t<SEXP>>(buffer)));
   END_CPP11
 }
 // r_buffer_read.cpp
-std::string ffi_buffer_device(SEXP buffer);
+SEXP ffi_buffer_device(SEXP buffer);
 extern "C" SEXP _pjrt_ffi_buffer_device(SEXP buffer) {
   BEGIN_CPP11
     return cpp11::as_sexp(ffi_buffer_device(cpp11::as_cpp<cpp11::decay_t<SEXP>>(buffer)));
   END_CPP11
 }
 // r_buffer_read.cpp
-std::string ffi_buffer_address(SEXP buffer);
+SEXP ffi_buffer_address(SEXP buffer);
 extern "C" SEXP _pjrt_ffi_buffer_address(SEXP buffer) {
   BEGIN_CPP11
     return cpp11::as_sexp(ffi_buffer_address(cpp11::as_cpp<cpp11::decay_t<SEXP>>(buffer)));
@@ -83,7 +83,7 @@ extern "C" SEXP _pjrt_ffi_buffer_to_r(SEXP buffer) {
   END_CPP11
 }
 // r_buffer_read.cpp
-cpp11::raws ffi_buffer_to_raw(SEXP buffer, bool row_major);
+SEXP ffi_buffer_to_raw(SEXP buffer, bool row_major);
 extern "C" SEXP _pjrt_ffi_buffer_to_raw(SEXP buffer, SEXP row_major) {
   BEGIN_CPP11
     return cpp11::as_sexp(ffi_buffer_to_raw(cpp11::as_cpp<cpp11::decay_t<SEXP>>(buffer), cpp11::as_cpp<cpp11::decay_t<bool>>(row_major)));
@@ -94,6 +94,13 @@ SEXP ffi_buffer_from_vector(SEXP data, bool integer64, std::string dtype, cpp11:
 extern "C" SEXP _pjrt_ffi_buffer_from_vector(SEXP data, SEXP integer64, SEXP dtype, SEXP shape, SEXP check, SEXP device) {
   BEGIN_CPP11
     return cpp11::as_sexp(ffi_buffer_from_vector(cpp11::as_cpp<cpp11::decay_t<SEXP>>(data), cpp11::as_cpp<cpp11::decay_t<bool>>(integer64), cpp11::as_cpp<cpp11::decay_t<std::string>>(dtype), cpp11::as_cpp<cpp11::decay_t<cpp11::integers>>(shape), cpp11::as_cpp<cpp11::decay_t<std::string>>(check), cpp11::as_cpp<cpp11::decay_t<std::string>>(device)));
+  END_CPP11
+}
+// r_buffer.cpp
+SEXP ffi_buffer_from_vector_common(SEXP data, SEXP dtype);
+extern "C" SEXP _pjrt_ffi_buffer_from_vector_common(SEXP data, SEXP dtype) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_buffer_from_vector_common(cpp11::as_cpp<cpp11::decay_t<SEXP>>(data), cpp11::as_cpp<cpp11::decay_t<SEXP>>(dtype)));
   END_CPP11
 }
 // r_buffer.cpp
@@ -118,28 +125,28 @@ extern "C" SEXP _pjrt_ffi_buffer_copy_to(SEXP buffer, SEXP device) {
   END_CPP11
 }
 // r_device.cpp
-cpp11::strings ffi_devices(std::string platform);
+SEXP ffi_devices(std::string platform);
 extern "C" SEXP _pjrt_ffi_devices(SEXP platform) {
   BEGIN_CPP11
     return cpp11::as_sexp(ffi_devices(cpp11::as_cpp<cpp11::decay_t<std::string>>(platform)));
   END_CPP11
 }
 // r_device.cpp
-std::string ffi_device_resolve(std::string spec);
+SEXP ffi_device_resolve(std::string spec);
 extern "C" SEXP _pjrt_ffi_device_resolve(SEXP spec) {
   BEGIN_CPP11
     return cpp11::as_sexp(ffi_device_resolve(cpp11::as_cpp<cpp11::decay_t<std::string>>(spec)));
   END_CPP11
 }
 // r_device.cpp
-std::string ffi_default_platform();
+SEXP ffi_default_platform();
 extern "C" SEXP _pjrt_ffi_default_platform() {
   BEGIN_CPP11
     return cpp11::as_sexp(ffi_default_platform());
   END_CPP11
 }
 // r_device.cpp
-cpp11::doubles ffi_device_memory(std::string spec);
+SEXP ffi_device_memory(std::string spec);
 extern "C" SEXP _pjrt_ffi_device_memory(SEXP spec) {
   BEGIN_CPP11
     return cpp11::as_sexp(ffi_device_memory(cpp11::as_cpp<cpp11::decay_t<std::string>>(spec)));
@@ -160,6 +167,13 @@ extern "C" SEXP _pjrt_ffi_harray_from_buffer(SEXP buffer) {
   END_CPP11
 }
 // r_harray.cpp
+SEXP ffi_harray_from_values_common(SEXP arr, SEXP dtype);
+extern "C" SEXP _pjrt_ffi_harray_from_values_common(SEXP arr, SEXP dtype) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_harray_from_values_common(cpp11::as_cpp<cpp11::decay_t<SEXP>>(arr), cpp11::as_cpp<cpp11::decay_t<SEXP>>(dtype)));
+  END_CPP11
+}
+// r_harray.cpp
 SEXP ffi_harray_to_buffer(SEXP x);
 extern "C" SEXP _pjrt_ffi_harray_to_buffer(SEXP x) {
   BEGIN_CPP11
@@ -167,21 +181,21 @@ extern "C" SEXP _pjrt_ffi_harray_to_buffer(SEXP x) {
   END_CPP11
 }
 // r_harray.cpp
-std::string ffi_harray_dtype(SEXP x);
+SEXP ffi_harray_dtype(SEXP x);
 extern "C" SEXP _pjrt_ffi_harray_dtype(SEXP x) {
   BEGIN_CPP11
     return cpp11::as_sexp(ffi_harray_dtype(cpp11::as_cpp<cpp11::decay_t<SEXP>>(x)));
   END_CPP11
 }
 // r_harray.cpp
-cpp11::integers ffi_harray_shape(SEXP x);
+SEXP ffi_harray_shape(SEXP x);
 extern "C" SEXP _pjrt_ffi_harray_shape(SEXP x) {
   BEGIN_CPP11
     return cpp11::as_sexp(ffi_harray_shape(cpp11::as_cpp<cpp11::decay_t<SEXP>>(x)));
   END_CPP11
 }
 // r_harray.cpp
-double ffi_harray_len(SEXP x);
+SEXP ffi_harray_len(SEXP x);
 extern "C" SEXP _pjrt_ffi_harray_len(SEXP x) {
   BEGIN_CPP11
     return cpp11::as_sexp(ffi_harray_len(cpp11::as_cpp<cpp11::decay_t<SEXP>>(x)));
@@ -202,14 +216,14 @@ extern "C" SEXP _pjrt_ffi_harray_clone(SEXP x) {
   END_CPP11
 }
 // r_harray.cpp
-std::string ffi_harray_format(SEXP x);
+SEXP ffi_harray_format(SEXP x);
 extern "C" SEXP _pjrt_ffi_harray_format(SEXP x) {
   BEGIN_CPP11
     return cpp11::as_sexp(ffi_harray_format(cpp11::as_cpp<cpp11::decay_t<SEXP>>(x)));
   END_CPP11
 }
 // r_harray.cpp
-bool ffi_harray_equal(SEXP x, SEXP y);
+SEXP ffi_harray_equal(SEXP x, SEXP y);
 extern "C" SEXP _pjrt_ffi_harray_equal(SEXP x, SEXP y) {
   BEGIN_CPP11
     return cpp11::as_sexp(ffi_harray_equal(cpp11::as_cpp<cpp11::decay_t<SEXP>>(x), cpp11::as_cpp<cpp11::decay_t<SEXP>>(y)));
@@ -223,43 +237,42 @@ extern "C" SEXP _pjrt_ffi_harray_collect(SEXP x) {
   END_CPP11
 }
 // r_harray.cpp
-std::string ffi_harray_mem_address(SEXP x);
+SEXP ffi_harray_mem_address(SEXP x);
 extern "C" SEXP _pjrt_ffi_harray_mem_address(SEXP x) {
   BEGIN_CPP11
     return cpp11::as_sexp(ffi_harray_mem_address(cpp11::as_cpp<cpp11::decay_t<SEXP>>(x)));
   END_CPP11
 }
 // r_harray.cpp
-bool ffi_harray_is_standard_layout(SEXP x);
+SEXP ffi_harray_is_standard_layout(SEXP x);
 extern "C" SEXP _pjrt_ffi_harray_is_standard_layout(SEXP x) {
   BEGIN_CPP11
     return cpp11::as_sexp(ffi_harray_is_standard_layout(cpp11::as_cpp<cpp11::decay_t<SEXP>>(x)));
   END_CPP11
 }
 // r_harray.cpp
-bool ffi_harray_is_unique(SEXP x);
+SEXP ffi_harray_is_unique(SEXP x);
 extern "C" SEXP _pjrt_ffi_harray_is_unique(SEXP x) {
   BEGIN_CPP11
     return cpp11::as_sexp(ffi_harray_is_unique(cpp11::as_cpp<cpp11::decay_t<SEXP>>(x)));
   END_CPP11
 }
 // r_harray.cpp
-void ffi_harray_invalidate(SEXP x);
+SEXP ffi_harray_invalidate(SEXP x);
 extern "C" SEXP _pjrt_ffi_harray_invalidate(SEXP x) {
   BEGIN_CPP11
-    ffi_harray_invalidate(cpp11::as_cpp<cpp11::decay_t<SEXP>>(x));
-    return R_NilValue;
+    return cpp11::as_sexp(ffi_harray_invalidate(cpp11::as_cpp<cpp11::decay_t<SEXP>>(x)));
   END_CPP11
 }
 // r_object.cpp
-std::string ffi_take_error_kind();
-extern "C" SEXP _pjrt_ffi_take_error_kind() {
+SEXP ffi_take_core_failure();
+extern "C" SEXP _pjrt_ffi_take_core_failure() {
   BEGIN_CPP11
-    return cpp11::as_sexp(ffi_take_error_kind());
+    return cpp11::as_sexp(ffi_take_core_failure());
   END_CPP11
 }
 // r_print.cpp
-cpp11::strings ffi_buffer_format(SEXP buffer, double max_rows, double max_width, double max_rows_slice, bool header, SEXP footer);
+SEXP ffi_buffer_format(SEXP buffer, double max_rows, double max_width, double max_rows_slice, bool header, SEXP footer);
 extern "C" SEXP _pjrt_ffi_buffer_format(SEXP buffer, SEXP max_rows, SEXP max_width, SEXP max_rows_slice, SEXP header, SEXP footer) {
   BEGIN_CPP11
     return cpp11::as_sexp(ffi_buffer_format(cpp11::as_cpp<cpp11::decay_t<SEXP>>(buffer), cpp11::as_cpp<cpp11::decay_t<double>>(max_rows), cpp11::as_cpp<cpp11::decay_t<double>>(max_width), cpp11::as_cpp<cpp11::decay_t<double>>(max_rows_slice), cpp11::as_cpp<cpp11::decay_t<bool>>(header), cpp11::as_cpp<cpp11::decay_t<SEXP>>(footer)));
@@ -273,31 +286,38 @@ extern "C" SEXP _pjrt_ffi_program_compile(SEXP text, SEXP device) {
   END_CPP11
 }
 // r_program.cpp
-std::string ffi_executable_device(SEXP executable);
+SEXP ffi_executable_device(SEXP executable);
 extern "C" SEXP _pjrt_ffi_executable_device(SEXP executable) {
   BEGIN_CPP11
     return cpp11::as_sexp(ffi_executable_device(cpp11::as_cpp<cpp11::decay_t<SEXP>>(executable)));
   END_CPP11
 }
 // r_program.cpp
-std::string ffi_executable_signature(SEXP executable);
+SEXP ffi_executable_signature(SEXP executable);
 extern "C" SEXP _pjrt_ffi_executable_signature(SEXP executable) {
   BEGIN_CPP11
     return cpp11::as_sexp(ffi_executable_signature(cpp11::as_cpp<cpp11::decay_t<SEXP>>(executable)));
   END_CPP11
 }
 // r_program.cpp
-cpp11::integers ffi_executable_aliasing(SEXP executable);
+SEXP ffi_executable_aliasing(SEXP executable);
 extern "C" SEXP _pjrt_ffi_executable_aliasing(SEXP executable) {
   BEGIN_CPP11
     return cpp11::as_sexp(ffi_executable_aliasing(cpp11::as_cpp<cpp11::decay_t<SEXP>>(executable)));
   END_CPP11
 }
 // r_program.cpp
-cpp11::list ffi_program_execute(SEXP executable, cpp11::list buffers, cpp11::logicals donate);
+SEXP ffi_program_execute(SEXP executable, cpp11::list buffers, cpp11::logicals donate);
 extern "C" SEXP _pjrt_ffi_program_execute(SEXP executable, SEXP buffers, SEXP donate) {
   BEGIN_CPP11
     return cpp11::as_sexp(ffi_program_execute(cpp11::as_cpp<cpp11::decay_t<SEXP>>(executable), cpp11::as_cpp<cpp11::decay_t<cpp11::list>>(buffers), cpp11::as_cpp<cpp11::decay_t<cpp11::logicals>>(donate)));
+  END_CPP11
+}
+// r_program.cpp
+SEXP ffi_program_execute_common(SEXP executable, SEXP buffers);
+extern "C" SEXP _pjrt_ffi_program_execute_common(SEXP executable, SEXP buffers) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_program_execute_common(cpp11::as_cpp<cpp11::decay_t<SEXP>>(executable), cpp11::as_cpp<cpp11::decay_t<SEXP>>(buffers)));
   END_CPP11
 }
 // r_safetensors.cpp
@@ -308,11 +328,10 @@ extern "C" SEXP _pjrt_ffi_safetensors_load(SEXP path, SEXP names, SEXP device, S
   END_CPP11
 }
 // r_safetensors.cpp
-void ffi_safetensors_save(cpp11::list tensors, std::string path, SEXP metadata, bool allow_c128, SEXP progress);
+SEXP ffi_safetensors_save(cpp11::list tensors, std::string path, SEXP metadata, bool allow_c128, SEXP progress);
 extern "C" SEXP _pjrt_ffi_safetensors_save(SEXP tensors, SEXP path, SEXP metadata, SEXP allow_c128, SEXP progress) {
   BEGIN_CPP11
-    ffi_safetensors_save(cpp11::as_cpp<cpp11::decay_t<cpp11::list>>(tensors), cpp11::as_cpp<cpp11::decay_t<std::string>>(path), cpp11::as_cpp<cpp11::decay_t<SEXP>>(metadata), cpp11::as_cpp<cpp11::decay_t<bool>>(allow_c128), cpp11::as_cpp<cpp11::decay_t<SEXP>>(progress));
-    return R_NilValue;
+    return cpp11::as_sexp(ffi_safetensors_save(cpp11::as_cpp<cpp11::decay_t<cpp11::list>>(tensors), cpp11::as_cpp<cpp11::decay_t<std::string>>(path), cpp11::as_cpp<cpp11::decay_t<SEXP>>(metadata), cpp11::as_cpp<cpp11::decay_t<bool>>(allow_c128), cpp11::as_cpp<cpp11::decay_t<SEXP>>(progress)));
   END_CPP11
 }
 // r_safetensors.cpp
@@ -343,6 +362,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pjrt_ffi_buffer_from_arrow",         (DL_FUNC) &_pjrt_ffi_buffer_from_arrow,         3},
     {"_pjrt_ffi_buffer_from_raw",           (DL_FUNC) &_pjrt_ffi_buffer_from_raw,           5},
     {"_pjrt_ffi_buffer_from_vector",        (DL_FUNC) &_pjrt_ffi_buffer_from_vector,        6},
+    {"_pjrt_ffi_buffer_from_vector_common", (DL_FUNC) &_pjrt_ffi_buffer_from_vector_common, 2},
     {"_pjrt_ffi_buffer_shape",              (DL_FUNC) &_pjrt_ffi_buffer_shape,              1},
     {"_pjrt_ffi_buffer_to_arrow",           (DL_FUNC) &_pjrt_ffi_buffer_to_arrow,           1},
     {"_pjrt_ffi_buffer_to_r",               (DL_FUNC) &_pjrt_ffi_buffer_to_r,               1},
@@ -363,6 +383,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pjrt_ffi_harray_equal",              (DL_FUNC) &_pjrt_ffi_harray_equal,              2},
     {"_pjrt_ffi_harray_format",             (DL_FUNC) &_pjrt_ffi_harray_format,             1},
     {"_pjrt_ffi_harray_from_buffer",        (DL_FUNC) &_pjrt_ffi_harray_from_buffer,        1},
+    {"_pjrt_ffi_harray_from_values_common", (DL_FUNC) &_pjrt_ffi_harray_from_values_common, 2},
     {"_pjrt_ffi_harray_invalidate",         (DL_FUNC) &_pjrt_ffi_harray_invalidate,         1},
     {"_pjrt_ffi_harray_is_standard_layout", (DL_FUNC) &_pjrt_ffi_harray_is_standard_layout, 1},
     {"_pjrt_ffi_harray_is_unique",          (DL_FUNC) &_pjrt_ffi_harray_is_unique,          1},
@@ -373,22 +394,25 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pjrt_ffi_harray_to_buffer",          (DL_FUNC) &_pjrt_ffi_harray_to_buffer,          1},
     {"_pjrt_ffi_program_compile",           (DL_FUNC) &_pjrt_ffi_program_compile,           2},
     {"_pjrt_ffi_program_execute",           (DL_FUNC) &_pjrt_ffi_program_execute,           3},
+    {"_pjrt_ffi_program_execute_common",    (DL_FUNC) &_pjrt_ffi_program_execute_common,    2},
     {"_pjrt_ffi_safetensors_load",          (DL_FUNC) &_pjrt_ffi_safetensors_load,          5},
     {"_pjrt_ffi_safetensors_save",          (DL_FUNC) &_pjrt_ffi_safetensors_save,          5},
     {"_pjrt_ffi_safetensors_tags",          (DL_FUNC) &_pjrt_ffi_safetensors_tags,          0},
-    {"_pjrt_ffi_take_error_kind",           (DL_FUNC) &_pjrt_ffi_take_error_kind,           0},
+    {"_pjrt_ffi_take_core_failure",         (DL_FUNC) &_pjrt_ffi_take_core_failure,         0},
     {"_pjrt_ffi_vector_drop_attribute",     (DL_FUNC) &_pjrt_ffi_vector_drop_attribute,     2},
     {NULL, NULL, 0}
 };
 }
 
 void pjrt_register_altrep_classes(DllInfo* dll);
+void pjrt_install_failure_marker(DllInfo* dll);
 void pjrt_install_host_allocator(DllInfo* dll);
 
 extern "C" attribute_visible void R_init_pjrt(DllInfo* dll){
   R_registerRoutines(dll, NULL, CallEntries, NULL, NULL);
   R_useDynamicSymbols(dll, FALSE);
   pjrt_register_altrep_classes(dll);
+  pjrt_install_failure_marker(dll);
   pjrt_install_host_allocator(dll);
   R_forceSymbols(dll, TRUE);
 }

@@ -153,7 +153,7 @@ ndbuf::Tensor exportable(const ndbuf::Tensor& tensor) {
 }
 
 // The address of the ArrowArray behind ffi_buffer_to_arrow()'s pointer, as nanoarrow reads it.
-[[cpp11::register]] std::string ffi_arrow_address(SEXP holder) {
+[[cpp11::register]] SEXP ffi_arrow_address(SEXP holder) {
   return pjrt::call_core([&] {
     if (TYPEOF(holder) != EXTPTRSXP || R_ExternalPtrAddr(holder) == nullptr) {
       pjrt::fail_argument("Expected an exported Arrow array.");

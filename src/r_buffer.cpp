@@ -1,5 +1,7 @@
 // Bindings for creating buffers and reading them back into R.
+#include <climits>
 #include <cpp11.hpp>
+#include <optional>
 
 #include "ndbuf/base/error.hpp"
 #include "ndbuf/convert/buffer.hpp"
@@ -49,20 +51,92 @@ ndbuf::AliasStorage alias_of(SEXP data, ndbuf::Device device, size_t nbytes) {
 
 }  // namespace
 
+namespace pjrt {
+
+ndbuf::BufferFromR buffer_from_vector(SEXP data, bool integer64, ndbuf::DType type,
+                                      const ndbuf::Shape& shape, ndbuf::MissingCheck check,
+                                      const ndbuf::Device& target) {
+  const ndbuf::RVectorView view = view_of(data, integer64);
+  const auto nbytes = static_cast<size_t>(view.length) * ndbuf::itemsize(type);
+  // The vector can only be aliased on the host; for a GPU the core uploads from it.
+  const ndbuf::Device host = ndbuf::is_host(target) ? target : ndbuf::Device{};
+  return ndbuf::buffer_from_r(view, type, shape, check, target, alias_of(data, host, nbytes));
+}
+
+bool default_shape_of(SEXP data, ndbuf::Shape* shape) {
+  const SEXP dims = Rf_getAttrib(data, R_DimSymbol);
+  if (TYPEOF(dims) == INTSXP) {
+    *shape = shape_from_r(dims);
+    return true;
+  }
+  const R_xlen_t length = Rf_xlength(data);
+  if (dims != R_NilValue || length > INT_MAX) return false;
+  *shape = ndbuf::Shape{static_cast<int64_t>(length)};
+  return true;
+}
+
+}  // namespace pjrt
+
 // The buffer, with the count of missing values stored as sentinels (with_na_count()).
 [[cpp11::register]] SEXP ffi_buffer_from_vector(SEXP data, bool integer64, std::string dtype,
                                                 cpp11::integers shape, std::string check,
                                                 std::string device) {
   return pjrt::call_core([&] {
-    const ndbuf::RVectorView view = view_of(data, integer64);
-    const ndbuf::DType type = ndbuf::parse_dtype_or_throw(dtype);
-    const ndbuf::Device target = ndbuf::resolve_device(device);
-    const auto nbytes = static_cast<size_t>(view.length) * ndbuf::itemsize(type);
-    // The vector can only be aliased on the host; for a GPU the core uploads from it.
-    const ndbuf::Device host = ndbuf::is_host(target) ? target : ndbuf::Device{};
-    ndbuf::BufferFromR made =
-        ndbuf::buffer_from_r(view, type, pjrt::shape_from_r(shape), check_of(check), target,
-                             alias_of(data, host, nbytes));
+    ndbuf::BufferFromR made = pjrt::buffer_from_vector(
+        data, integer64, ndbuf::parse_dtype_or_throw(dtype), pjrt::shape_from_r(shape),
+        check_of(check), ndbuf::resolve_device(device));
+    return pjrt::with_na_count(pjrt::wrap_buffer(std::move(made.tensor)), made.missing_stored);
+  });
+}
+
+namespace {
+
+// The dtype pjrt_buffer() makes from `data` by default (pred, i32, f32, c64, i64), when `data`
+// is a plain logical, integer, double, complex or integer64 vector (or array) without another
+// class, whose method the user could have defined.
+std::optional<ndbuf::DType> default_dtype_of(SEXP data, bool integer64) {
+  if (OBJECT(data) && !integer64) return std::nullopt;
+  switch (TYPEOF(data)) {
+    case LGLSXP:
+      return ndbuf::DType::kPred;
+    case INTSXP:
+      return ndbuf::DType::kI32;
+    case REALSXP:
+      return integer64 ? ndbuf::DType::kI64 : ndbuf::DType::kF32;
+    case CPLXSXP:
+      return ndbuf::DType::kC64;
+    default:
+      return std::nullopt;
+  }
+}
+
+// The dtype `dtype` names: NULL for the default, else a dtype's canonical name.
+std::optional<ndbuf::DType> named_dtype(SEXP dtype, std::optional<ndbuf::DType> fallback) {
+  if (dtype == R_NilValue) return fallback;
+  if (TYPEOF(dtype) != STRSXP || Rf_xlength(dtype) != 1 || OBJECT(dtype)) return std::nullopt;
+  const char* name = CHAR(STRING_ELT(dtype, 0));
+  const std::optional<ndbuf::DType> type = ndbuf::parse_dtype(name);
+  if (!type || ndbuf::dtype_name(*type) != name) return std::nullopt;
+  return type;
+}
+
+}  // namespace
+
+// pjrt_buffer()'s common call, checked here instead of in R: a plain logical, integer,
+// double, complex or integer64 vector, no dtype or one by its canonical name, the default
+// device and shape, and missing values checked as "warn". NULL for any other call, which the
+// R layer then checks and words itself (nothing was made).
+[[cpp11::register]] SEXP ffi_buffer_from_vector_common(SEXP data, SEXP dtype) {
+  return pjrt::call_core([&]() -> SEXP {
+    const bool integer64 = OBJECT(data) && Rf_inherits(data, "integer64") &&
+                           Rf_xlength(Rf_getAttrib(data, R_ClassSymbol)) == 1;
+    const std::optional<ndbuf::DType> type = named_dtype(dtype, default_dtype_of(data, integer64));
+    ndbuf::Shape shape;
+    if (!type || !default_dtype_of(data, integer64) || !pjrt::default_shape_of(data, &shape)) {
+      return R_NilValue;
+    }
+    ndbuf::BufferFromR made = pjrt::buffer_from_vector(
+        data, integer64, *type, shape, ndbuf::MissingCheck::kWarn, ndbuf::resolve_device(""));
     return pjrt::with_na_count(pjrt::wrap_buffer(std::move(made.tensor)), made.missing_stored);
   });
 }

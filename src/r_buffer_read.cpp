@@ -26,20 +26,20 @@ SEXPTYPE sexptype_for(ndbuf::RVectorType type) {
 
 }  // namespace
 
-[[cpp11::register]] cpp11::integers ffi_buffer_shape(SEXP buffer) {
+[[cpp11::register]] SEXP ffi_buffer_shape(SEXP buffer) {
   return pjrt::call_core([&] { return pjrt::shape_to_r(pjrt::unwrap_buffer(buffer).shape()); });
 }
 
-[[cpp11::register]] std::string ffi_buffer_dtype(SEXP buffer) {
+[[cpp11::register]] SEXP ffi_buffer_dtype(SEXP buffer) {
   return pjrt::call_core(
       [&] { return std::string(ndbuf::dtype_name(pjrt::unwrap_buffer(buffer).dtype())); });
 }
 
-[[cpp11::register]] std::string ffi_buffer_device(SEXP buffer) {
+[[cpp11::register]] SEXP ffi_buffer_device(SEXP buffer) {
   return pjrt::call_core([&] { return ndbuf::device_spec(pjrt::unwrap_buffer(buffer).device()); });
 }
 
-[[cpp11::register]] std::string ffi_buffer_address(SEXP buffer) {
+[[cpp11::register]] SEXP ffi_buffer_address(SEXP buffer) {
   return pjrt::call_core([&] {
     char text[32];
     std::snprintf(text, sizeof text, "%p", pjrt::unwrap_buffer(buffer).data());
@@ -106,7 +106,7 @@ int64_t int_min_count(SEXP buffer, const ndbuf::Tensor& tensor) {
   return ffi_buffer_values(buffer, false, true);
 }
 
-[[cpp11::register]] cpp11::raws ffi_buffer_to_raw(SEXP buffer, bool row_major) {
+[[cpp11::register]] SEXP ffi_buffer_to_raw(SEXP buffer, bool row_major) {
   return pjrt::call_core([&]() -> cpp11::raws {
     const pjrt::MappedReadCheck reads;
     const ndbuf::Tensor& tensor = pjrt::unwrap_buffer(buffer);

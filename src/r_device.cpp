@@ -7,7 +7,7 @@
 #include "ndbuf/memory/device_api.hpp"
 #include "r_object.h"
 
-[[cpp11::register]] cpp11::strings ffi_devices(std::string platform) {
+[[cpp11::register]] SEXP ffi_devices(std::string platform) {
   return pjrt::call_core([&]() -> cpp11::strings {
     const std::vector<ndbuf::Device> devices = ndbuf::list_devices(
         platform.empty() ? ndbuf::default_platform() : ndbuf::parse_platform(platform));
@@ -17,17 +17,17 @@
   });
 }
 
-[[cpp11::register]] std::string ffi_device_resolve(std::string spec) {
+[[cpp11::register]] SEXP ffi_device_resolve(std::string spec) {
   return pjrt::call_core([&] { return ndbuf::device_spec(ndbuf::resolve_device(spec)); });
 }
 
-[[cpp11::register]] std::string ffi_default_platform() {
+[[cpp11::register]] SEXP ffi_default_platform() {
   return pjrt::call_core(
       [&] { return std::string(ndbuf::platform_name(ndbuf::default_platform())); });
 }
 
 // Free and total bytes of the device's memory (host memory for CPU devices).
-[[cpp11::register]] cpp11::doubles ffi_device_memory(std::string spec) {
+[[cpp11::register]] SEXP ffi_device_memory(std::string spec) {
   return pjrt::call_core([&]() -> cpp11::doubles {
     const ndbuf::Device device = ndbuf::resolve_device(spec);
     size_t free_bytes = 0;

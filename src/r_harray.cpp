@@ -1,7 +1,9 @@
 // Bindings of harmonium's HArray: an external pointer (class "HArray", see r_object.h) to a
 // heap-allocated ndbuf::HArray. Each binding unwraps, calls one core function and wraps.
 #include <cpp11.hpp>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "ndbuf/convert/convert.hpp"
@@ -42,6 +44,40 @@ const ndbuf::HArray& unwrap_harray(SEXP x) {
       [&] { return wrap_harray(ndbuf::HArray::from_buffer(pjrt::unwrap_buffer(buffer))); });
 }
 
+namespace {
+
+// The dtype of an HDataType (a string of class "HDataType" naming a row of the dtype table)
+// whose values come from R vectors of type `kind`; none for anything else.
+std::optional<ndbuf::DType> harray_values_dtype(SEXP dtype, int kind) {
+  if (TYPEOF(dtype) != STRSXP || Rf_xlength(dtype) != 1 || !Rf_inherits(dtype, "HDataType")) {
+    return std::nullopt;
+  }
+  const std::string_view name = CHAR(STRING_ELT(dtype, 0));
+  for (const ndbuf::DTypeInfo& info : ndbuf::kDTypeTable) {
+    if (info.harray.empty() || info.harray != name) continue;
+    const bool complex = ndbuf::is_complex(info.dtype);
+    if (kind == (complex ? CPLXSXP : REALSXP)) return info.dtype;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+// HArray$new_from_values()'s common call, checked here instead of in R: a double (not
+// integer64) or complex array and an HDataType of that kind. NULL for anything else, which
+// the R layer then checks and words.
+[[cpp11::register]] SEXP ffi_harray_from_values_common(SEXP arr, SEXP dtype) {
+  return pjrt::call_core([&]() -> SEXP {
+    const SEXP dims = Rf_getAttrib(arr, R_DimSymbol);
+    const std::optional<ndbuf::DType> type = harray_values_dtype(dtype, TYPEOF(arr));
+    if (TYPEOF(dims) != INTSXP || !type || Rf_inherits(arr, "integer64")) return R_NilValue;
+    ndbuf::BufferFromR made =
+        pjrt::buffer_from_vector(arr, false, *type, pjrt::shape_from_r(dims),
+                                 ndbuf::MissingCheck::kIgnore, ndbuf::resolve_device(""));
+    return wrap_harray(ndbuf::HArray::from_buffer(made.tensor));
+  });
+}
+
 [[cpp11::register]] SEXP ffi_harray_to_buffer(SEXP x) {
   return pjrt::call_core([&] {
     const pjrt::MappedReadCheck reads;
@@ -51,16 +87,16 @@ const ndbuf::HArray& unwrap_harray(SEXP x) {
   });
 }
 
-[[cpp11::register]] std::string ffi_harray_dtype(SEXP x) {
+[[cpp11::register]] SEXP ffi_harray_dtype(SEXP x) {
   return pjrt::call_core(
       [&] { return std::string(ndbuf::dtype_name(unwrap_harray(x).tensor().dtype())); });
 }
 
-[[cpp11::register]] cpp11::integers ffi_harray_shape(SEXP x) {
+[[cpp11::register]] SEXP ffi_harray_shape(SEXP x) {
   return pjrt::call_core([&] { return pjrt::shape_to_r(unwrap_harray(x).tensor().shape()); });
 }
 
-[[cpp11::register]] double ffi_harray_len(SEXP x) {
+[[cpp11::register]] SEXP ffi_harray_len(SEXP x) {
   return pjrt::call_core([&] { return static_cast<double>(unwrap_harray(x).tensor().numel()); });
 }
 
@@ -88,7 +124,7 @@ const ndbuf::HArray& unwrap_harray(SEXP x) {
   });
 }
 
-[[cpp11::register]] std::string ffi_harray_format(SEXP x) {
+[[cpp11::register]] SEXP ffi_harray_format(SEXP x) {
   return pjrt::call_core([&] {
     const pjrt::MappedReadCheck reads;
     std::string text = ndbuf::format_nested(unwrap_harray(x).tensor());
@@ -97,7 +133,7 @@ const ndbuf::HArray& unwrap_harray(SEXP x) {
   });
 }
 
-[[cpp11::register]] bool ffi_harray_equal(SEXP x, SEXP y) {
+[[cpp11::register]] SEXP ffi_harray_equal(SEXP x, SEXP y) {
   return pjrt::call_core([&] {
     const pjrt::MappedReadCheck reads;
     const bool equal = ndbuf::tensors_equal(unwrap_harray(x).tensor(), unwrap_harray(y).tensor());
@@ -123,21 +159,21 @@ const ndbuf::HArray& unwrap_harray(SEXP x) {
   });
 }
 
-[[cpp11::register]] std::string ffi_harray_mem_address(SEXP x) {
+[[cpp11::register]] SEXP ffi_harray_mem_address(SEXP x) {
   return pjrt::call_core([&] { return unwrap_harray(x).mem_address(); });
 }
 
-[[cpp11::register]] bool ffi_harray_is_standard_layout(SEXP x) {
+[[cpp11::register]] SEXP ffi_harray_is_standard_layout(SEXP x) {
   return pjrt::call_core([&] { return unwrap_harray(x).is_standard_layout(); });
 }
 
-[[cpp11::register]] bool ffi_harray_is_unique(SEXP x) {
+[[cpp11::register]] SEXP ffi_harray_is_unique(SEXP x) {
   return pjrt::call_core([&] { return unwrap_harray(x).is_unique(); });
 }
 
 // Releases this object's share now; later calls on it see a cleared pointer.
-[[cpp11::register]] void ffi_harray_invalidate(SEXP x) {
-  pjrt::call_core([&] {
+[[cpp11::register]] SEXP ffi_harray_invalidate(SEXP x) {
+  return pjrt::call_core([&] {
     unwrap_harray(x);
     pjrt::invalidate_object<ndbuf::HArray>(x, kHArray, kInvalidatedMark);
   });

@@ -6,8 +6,12 @@
 namespace pjrt {
 namespace {
 
-// The kind of the last core error a binding raised, "" when none; read once by the R layer.
-std::string g_error_kind;
+// The message and kind of the last failed binding; taken once by the R layer.
+std::string g_failure_message;
+std::string g_failure_kind;
+// The symbol `pjrt_core_failure`, made when the package loads (making it in an exception
+// handler could fail).
+SEXP g_failure_marker = R_NilValue;
 
 const char* error_kind_name(ndbuf::ErrorKind kind) {
   switch (kind) {
@@ -83,16 +87,31 @@ void* vector_data(SEXP vector) {
   }
 }
 
-void note_error_kind(ndbuf::ErrorKind kind) { g_error_kind = error_kind_name(kind); }
+SEXP core_failure(const char* message, const char* kind) {
+  g_failure_message = message;
+  g_failure_kind = kind;
+  return g_failure_marker;
+}
 
-void forget_error_kind() { g_error_kind.clear(); }
+SEXP core_failure(const ndbuf::Error& error) {
+  return core_failure(error.what(), error_kind_name(error.kind()));
+}
 
 }  // namespace pjrt
 
-// The kind of the last core error ("argument", "index", ..., "interrupted"), or "" when the
-// last error did not come from the core; forgotten once read.
-[[cpp11::register]] std::string ffi_take_error_kind() {
-  std::string kind;
-  kind.swap(pjrt::g_error_kind);
-  return kind;
+[[cpp11::init]] void pjrt_install_failure_marker(DllInfo* dll) {
+  (void)dll;
+  pjrt::g_failure_marker = Rf_install("pjrt_core_failure");
+}
+
+// The kind ("argument", "index", ..., "interrupted"; "" for an exception without one) and the
+// message of the last failed binding, in the native encoding as R's own errors carry them;
+// forgotten once read.
+[[cpp11::register]] SEXP ffi_take_core_failure() {
+  cpp11::sexp out = cpp11::safe[Rf_allocVector](STRSXP, 2);
+  SET_STRING_ELT(out, 0, cpp11::safe[Rf_mkChar](pjrt::g_failure_kind.c_str()));
+  SET_STRING_ELT(out, 1, cpp11::safe[Rf_mkChar](pjrt::g_failure_message.c_str()));
+  pjrt::g_failure_kind.clear();
+  pjrt::g_failure_message.clear();
+  return out;
 }

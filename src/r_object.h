@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cpp11.hpp>
+#include <exception>
 #include <memory>
+#include <type_traits>
 #include <utility>
 
 #include "ndbuf/base/error.hpp"
@@ -85,20 +87,31 @@ SEXP with_na_count(SEXP value, int64_t count);
 // Writable memory of a freshly allocated logical, integer, double, complex or raw vector.
 void* vector_data(SEXP vector);
 
-// Remembers the kind of a core error for the R layer (ffi_take_error_kind()).
-void note_error_kind(ndbuf::ErrorKind kind);
-void forget_error_kind();
+// Notes a failed binding's message and kind (`kind` "" for an exception without one) for the
+// R layer, which takes them with ffi_take_core_failure(), and returns the marker
+// `pjrt_core_failure` (a symbol, which no binding returns otherwise).
+SEXP core_failure(const char* message, const char* kind);
+SEXP core_failure(const ndbuf::Error& error);
 
-// Runs a binding's body. A core error's kind is noted, then the error continues to cpp11,
-// which raises it in R with its message unchanged; with_core() (R/conditions.R) classes it.
+// Runs a binding's body and returns its value to R. A failure is not raised from C++: its
+// message and kind are noted and the marker symbol is returned, which with_core()
+// (R/conditions.R) turns into a classed R error, so the common, successful call needs no R
+// condition handler. R errors met through cpp11::safe keep unwinding as R errors.
 template <typename Body>
-auto call_core(Body&& body) -> decltype(body()) {
-  forget_error_kind();
+SEXP call_core(Body&& body) {
   try {
-    return body();
-  } catch (const ndbuf::Error& error) {
-    note_error_kind(error.kind());
+    if constexpr (std::is_void_v<decltype(body())>) {
+      body();
+      return R_NilValue;
+    } else {
+      return cpp11::as_sexp(body());
+    }
+  } catch (const cpp11::unwind_exception&) {
     throw;
+  } catch (const ndbuf::Error& error) {
+    return core_failure(error);
+  } catch (const std::exception& error) {
+    return core_failure(error.what(), "");
   }
 }
 

@@ -16,9 +16,8 @@ int64_t limit_of(double value) {
 
 }  // namespace
 
-[[cpp11::register]] cpp11::strings ffi_buffer_format(SEXP buffer, double max_rows, double max_width,
-                                                     double max_rows_slice, bool header,
-                                                     SEXP footer) {
+[[cpp11::register]] SEXP ffi_buffer_format(SEXP buffer, double max_rows, double max_width,
+                                           double max_rows_slice, bool header, SEXP footer) {
   return pjrt::call_core([&]() -> cpp11::strings {
     const pjrt::MappedReadCheck reads;
     ndbuf::BufferPrintOptions options{limit_of(max_rows), limit_of(max_width),

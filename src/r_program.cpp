@@ -3,7 +3,6 @@
 #include <cpp11.hpp>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "ndbuf/memory/transfer.hpp"
@@ -30,10 +29,6 @@ const ndbuf::program::Executable& unwrap_executable(SEXP x) {
   return *pjrt::unwrap_object<ExecutablePtr>(x, kExecutable);
 }
 
-// The runtime may reuse a donated input's memory only when nothing else can see it: no
-// other buffer or HArray view shares its storage (one owner, the buffer itself).
-bool storage_is_private(const ndbuf::Tensor& tensor) { return tensor.storage().use_count() == 1; }
-
 }  // namespace
 
 [[cpp11::register]] SEXP ffi_program_compile(std::string text, std::string device) {
@@ -42,12 +37,12 @@ bool storage_is_private(const ndbuf::Tensor& tensor) { return tensor.storage().u
   });
 }
 
-[[cpp11::register]] std::string ffi_executable_device(SEXP executable) {
+[[cpp11::register]] SEXP ffi_executable_device(SEXP executable) {
   return pjrt::call_core(
       [&] { return ndbuf::device_spec(ndbuf::program::device(unwrap_executable(executable))); });
 }
 
-[[cpp11::register]] std::string ffi_executable_signature(SEXP executable) {
+[[cpp11::register]] SEXP ffi_executable_signature(SEXP executable) {
   return pjrt::call_core([&] {
     return ndbuf::program::signature_to_string(
         ndbuf::program::signature(unwrap_executable(executable)));
@@ -55,7 +50,7 @@ bool storage_is_private(const ndbuf::Tensor& tensor) { return tensor.storage().u
 }
 
 // Per argument, the 0-based result it is donated to, or NA.
-[[cpp11::register]] cpp11::integers ffi_executable_aliasing(SEXP executable) {
+[[cpp11::register]] SEXP ffi_executable_aliasing(SEXP executable) {
   return pjrt::call_core([&]() -> cpp11::integers {
     const auto& aliasing = ndbuf::program::signature(unwrap_executable(executable)).aliasing_output;
     cpp11::writable::integers out(static_cast<R_xlen_t>(aliasing.size()));
@@ -68,25 +63,25 @@ bool storage_is_private(const ndbuf::Tensor& tensor) { return tensor.storage().u
 
 namespace {
 
-// Runs @main on `buffers`; `donate` (one flag per buffer) names the inputs given up to their
-// results. Donated buffers are released once the run has succeeded, whether or not their
-// memory could be reused.
-cpp11::list execute_program(SEXP executable, cpp11::list buffers, cpp11::logicals donate) {
+// Runs @main on `buffers` (live PJRTBuffers); `donate` (one flag per argument) names the inputs
+// given up to their results. Donated buffers are released once the run has succeeded, whether
+// or not their memory could be reused.
+SEXP execute_program(const ndbuf::program::Executable& program, SEXP buffers,
+                     const std::vector<bool>& donate) {
   const pjrt::MappedReadCheck reads;
-  const auto& program = unwrap_executable(executable);
-  const R_xlen_t count = buffers.size();
-  // A buffer passed twice is read through its other argument: its memory is never reused.
-  std::unordered_map<const ndbuf::Tensor*, int> uses;
-  for (R_xlen_t k = 0; k < count; ++k) ++uses[&pjrt::unwrap_buffer(buffers[k])];
-  std::vector<bool> reusable(static_cast<size_t>(count), false);
-  for (R_xlen_t k = 0; k < count; ++k) {
-    const ndbuf::Tensor& tensor = pjrt::unwrap_buffer(buffers[k]);
-    reusable[static_cast<size_t>(k)] =
-        k < donate.size() && donate[k] == TRUE && uses[&tensor] == 1 && storage_is_private(tensor);
-  }
+  const R_xlen_t count = Rf_xlength(buffers);
   std::vector<ndbuf::Tensor> inputs;
   inputs.reserve(static_cast<size_t>(count));
-  for (R_xlen_t k = 0; k < count; ++k) inputs.push_back(pjrt::unwrap_buffer(buffers[k]));
+  for (R_xlen_t k = 0; k < count; ++k) {
+    inputs.push_back(pjrt::unwrap_buffer(VECTOR_ELT(buffers, k)));
+  }
+  // A donated input's memory is reused only when nothing else can see it: its storage has two
+  // owners, the buffer and `inputs` (no HArray view or other buffer; a buffer passed twice
+  // counts twice).
+  std::vector<bool> reusable(static_cast<size_t>(count), false);
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    reusable[k] = k < donate.size() && donate[k] && inputs[k].storage().use_count() == 2;
+  }
   std::vector<ndbuf::Tensor> results = ndbuf::program::execute(program, inputs, reusable);
   inputs.clear();
   reads.done();
@@ -100,14 +95,36 @@ cpp11::list execute_program(SEXP executable, cpp11::list buffers, cpp11::logical
     }
     out[static_cast<R_xlen_t>(k)] = pjrt::wrap_buffer(std::move(results[k]));
   }
-  for (R_xlen_t k = 0; k < count && k < donate.size(); ++k) {
-    if (donate[k] == TRUE) pjrt::release_donated_buffer(buffers[k]);
+  for (R_xlen_t k = 0; k < count && static_cast<size_t>(k) < donate.size(); ++k) {
+    if (donate[static_cast<size_t>(k)]) pjrt::release_donated_buffer(VECTOR_ELT(buffers, k));
   }
   return out;
 }
+
 }  // namespace
 
-[[cpp11::register]] cpp11::list ffi_program_execute(SEXP executable, cpp11::list buffers,
-                                                    cpp11::logicals donate) {
-  return pjrt::call_core([&] { return execute_program(executable, buffers, donate); });
+[[cpp11::register]] SEXP ffi_program_execute(SEXP executable, cpp11::list buffers,
+                                             cpp11::logicals donate) {
+  return pjrt::call_core([&] {
+    std::vector<bool> flags(static_cast<size_t>(donate.size()));
+    for (R_xlen_t k = 0; k < donate.size(); ++k) flags[static_cast<size_t>(k)] = donate[k] == TRUE;
+    return execute_program(unwrap_executable(executable), buffers, flags);
+  });
+}
+
+// pjrt_execute()'s common call, checked here instead of in R: a live executable, a list of
+// objects of class PJRTBuffer and the default options (every argument the program marks as
+// aliased is donated). NULL for anything else, which the R layer then checks and words.
+[[cpp11::register]] SEXP ffi_program_execute_common(SEXP executable, SEXP buffers) {
+  return pjrt::call_core([&]() -> SEXP {
+    const auto* program = pjrt::find_object<ExecutablePtr>(executable, kExecutable);
+    if (program == nullptr || TYPEOF(buffers) != VECSXP) return R_NilValue;
+    for (R_xlen_t k = 0; k < Rf_xlength(buffers); ++k) {
+      if (!Rf_inherits(VECTOR_ELT(buffers, k), "PJRTBuffer")) return R_NilValue;
+    }
+    const auto& aliasing = ndbuf::program::signature(**program).aliasing_output;
+    std::vector<bool> donate(aliasing.size());
+    for (size_t k = 0; k < aliasing.size(); ++k) donate[k] = aliasing[k].has_value();
+    return execute_program(**program, buffers, donate);
+  });
 }

@@ -119,9 +119,9 @@ void save_file(cpp11::list tensors, const std::string& path, SEXP metadata, bool
   return pjrt::call_core([&] { return load_file(path, names, device, copy, progress); });
 }
 
-[[cpp11::register]] void ffi_safetensors_save(cpp11::list tensors, std::string path, SEXP metadata,
+[[cpp11::register]] SEXP ffi_safetensors_save(cpp11::list tensors, std::string path, SEXP metadata,
                                               bool allow_c128, SEXP progress) {
-  pjrt::call_core([&] { save_file(tensors, path, metadata, allow_c128, progress); });
+  return pjrt::call_core([&] { save_file(tensors, path, metadata, allow_c128, progress); });
 }
 
 // The dtype name and platform of each element of `tensors`, in one call (R-level calls per

@@ -4,6 +4,7 @@
 
 #include <cpp11.hpp>
 
+#include "ndbuf/convert/buffer.hpp"
 #include "ndbuf/io/mapped_file.hpp"
 #include "ndbuf/memory/tensor.hpp"
 #include "r_object.h"
@@ -18,6 +19,14 @@ const ndbuf::Tensor& unwrap_buffer(SEXP x);
 // Frees a PJRTBuffer's tensor now and marks it donated: every later use is the error "called
 // on deleted or donated buffer". Releasing an already released buffer does nothing.
 void release_donated_buffer(SEXP x);
+
+// A buffer over (or converted from) the logical, integer, double or complex vector `data`.
+ndbuf::BufferFromR buffer_from_vector(SEXP data, bool integer64, ndbuf::DType type,
+                                      const ndbuf::Shape& shape, ndbuf::MissingCheck check,
+                                      const ndbuf::Device& target);
+// R's default shape of `data`: its dims, else its length; false when that length does not fit
+// one dimension (the R layer words that error).
+bool default_shape_of(SEXP data, ndbuf::Shape* shape);
 
 // The tensor behind a live PJRTBuffer, or nullptr for anything else; never an error.
 const ndbuf::Tensor* find_buffer(SEXP x);

@@ -321,3 +321,30 @@ test_that("counts of stored missing values and of values read as NA leave no att
   expect_silent(b0 <- pjrt_buffer(c(1L, 2L), dtype = "i32"))
   expect_identical(attributes(b0), list(class = "PJRTBuffer"))
 })
+
+test_that("the common call made in C++ equals the fully checked one", {
+  cases <- list(
+    logical = c(TRUE, FALSE, TRUE), integer = c(3L, -7L), double = c(0.5, -2, 1e10),
+    complex = complex(real = c(1, 2), imaginary = c(-1, 0.25)), matrix = matrix(1:6, 2),
+    array = array(c(1.5, 2.5, 3.5, 4.5), c(1, 2, 2))
+  )
+  for (x in cases) {
+    dims <- if (is.null(dim(x))) length(x) else dim(x)
+    common <- pjrt_buffer(x)
+    # An explicit shape takes the R checks (the same dims, so the same buffer).
+    checked <- pjrt_buffer(x, shape = dims)
+    expect_identical(as.character(elt_type(common)), as.character(elt_type(checked)))
+    expect_identical(shape(common), as.integer(dims))
+    expect_identical(as_array(common), as_array(checked))
+  }
+  expect_identical(as_array(pjrt_buffer(c(1, 2.5), "f64")), array(c(1, 2.5)))
+  big <- bit64::as.integer64(c(1, 2^40))
+  expect_identical(as.character(elt_type(pjrt_buffer(big))), "i64")
+  expect_identical(as.character(as_array(pjrt_buffer(big))), c("1", "1099511627776"))
+  # Classed data, aliases and unknown dtypes go to the methods and their checks.
+  expect_identical(as.character(elt_type(pjrt_buffer(c(1, 2), dtype = "s32"))), "i32")
+  expect_error(pjrt_buffer(factor("a")), "cannot make a buffer from")
+  expect_error(pjrt_buffer(1, dtype = "f128"), "Unknown dtype")
+  expect_warning(b <- pjrt_buffer(c(1L, NA)), "1 missing value was stored as -2147483648")
+  expect_identical(as_array(b, check = "ignore"), array(c(1L, NA)))
+})

@@ -74,3 +74,15 @@ test_that("the header of a printed core error names rlang_error first, as before
   expect_identical(class(e), c("rlang_error", "pjrt_error_conversion", "pjrt_error", "error",
                                "condition"))
 })
+
+test_that("a failed binding returns the marker and keeps its message and kind for with_core()", {
+  forged <- pjrt_buffer(1)
+  class(forged) <- "PJRTLoadedExecutable"
+  value <- pjrt:::ffi_executable_device(forged)
+  expect_identical(value, quote(pjrt_core_failure))
+  expect_identical(pjrt:::ffi_take_core_failure(), c("argument", "Expected a PJRTLoadedExecutable."))
+  # Taken once: nothing is left for the next failure to inherit.
+  expect_identical(pjrt:::ffi_take_core_failure(), c("", ""))
+  # A successful call returns its value as it is.
+  expect_identical(pjrt:::with_core(pjrt:::ffi_buffer_dtype(pjrt_buffer(1L))), "i32")
+})
