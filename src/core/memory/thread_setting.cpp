@@ -26,18 +26,16 @@ constexpr int kMaxBackoffShift = 6;
 // A wait for the team under this is normal jitter on an idle machine.
 constexpr int64_t kTolerableWaitNs = int64_t{200} * 1000;
 
-// PJRT_NUM_THREADS as a count: 0 when unset or empty; malformed values are an error.
+// PJRT_NUM_THREADS as a count: 0 when unset, empty or not a positive whole number (loops
+// must not throw for it: they run where no error can be reported, such as R's ALTREP
+// callbacks; R's pjrt_threads() reports a malformed value).
 int environment_setting() {
   const char* text = std::getenv("PJRT_NUM_THREADS");
   if (text == nullptr || *text == '\0') return 0;
   char* end = nullptr;
   const long value = std::strtol(text, &end, 10);
-  if (*end != '\0' || value < 1 || value > 1 << 20) {
-    fail(ErrorKind::kInvalidArgument,
-         "Environment variable PJRT_NUM_THREADS must be a positive whole number, not \"" +
-             std::string(text) + "\".");
-  }
-  return static_cast<int>(value);
+  if (*end != '\0' || value < 1) return 0;
+  return static_cast<int>(std::min(value, 1L << 20));
 }
 
 int source_setting() {

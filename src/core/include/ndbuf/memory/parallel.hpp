@@ -36,7 +36,8 @@ bool interrupt_pending();
 [[noreturn]] void throw_interrupted();
 
 // Number of threads a large loop uses: the thread setting (set_thread_setting(), else the
-// installed setting source, else the environment variable PJRT_NUM_THREADS), else what the
+// installed setting source, else the environment variable PJRT_NUM_THREADS; malformed values
+// count as unset), else what the
 // OpenMP runtime offers (OMP_NUM_THREADS, the CPUs of the process's affinity mask), never
 // more than OMP_THREAD_LIMIT or the processors available. 1 in builds without OpenMP and in a
 // process forked from one that had started threads (the OpenMP runtime's pool is not usable
@@ -52,8 +53,8 @@ bool in_forked_child();
 void set_thread_setting(int threads);
 int thread_setting();
 // A source the embedding runtime consults for the setting when set_thread_setting() has
-// none (R's option pjrt.threads): returns a positive count, or 0 when unset; may throw
-// InvalidArgument for a malformed setting. Only called on the thread that installed it.
+// none (R's option pjrt.threads): returns a positive count, or 0 when unset or malformed;
+// must not throw. Only called on the thread that installed it.
 using ThreadSettingSource = int (*)();
 void set_thread_setting_source(ThreadSettingSource source);
 
