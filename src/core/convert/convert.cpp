@@ -10,6 +10,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "convert/convert_loops.hpp"
 #include "convert/half_kernels.hpp"
 #include "ndbuf/base/error.hpp"
 #include "ndbuf/memory/parallel.hpp"
@@ -89,59 +90,17 @@ std::string source_value_text(const RVectorView& source, int64_t i) {
                         i);
 }
 
-void lower_to(std::atomic<int64_t>& target, int64_t value) {
-  int64_t current = target.load();
-  while (value < current && !target.compare_exchange_weak(current, value)) {
-  }
-}
-
-// Converts with a per-element check; `fits` and `cast` see one source element. The inner
-// loop has no early exit (so it vectorises); a block that failed is rescanned for its first
-// offending element, and the smallest such position over all blocks is reported.
-// One block of a checked conversion; returns whether every element fitted. The pointers are
-// parameters (not captures read through a closure, which a char-sized store might alias), so
-// the loop vectorises.
-template <class Dst, class Src, class Fits, class Cast>
-bool convert_block_checked(const Src* in, Dst* out, int64_t count, Fits fits, Cast cast) {
-  int all_fit = 1;
-#pragma omp simd reduction(& : all_fit)
-  for (int64_t i = 0; i < count; ++i) {
-    const bool good = fits(in[i]);
-    out[i] = good ? cast(in[i]) : Dst{};
-    all_fit &= static_cast<int>(good);
-  }
-  return all_fit != 0;
-}
-
-template <class Dst, class Src, class Cast>
-void convert_block(const Src* in, Dst* out, int64_t count, Cast cast) {
-#pragma omp simd
-  for (int64_t i = 0; i < count; ++i) out[i] = cast(in[i]);
-}
-
-// Converts with a per-element check; `fits` and `cast` see one source element. The inner
-// loop has no early exit (so it vectorises); a block that failed is rescanned for its first
-// offending element, and the smallest such position over all blocks is reported.
 template <class Dst, class Src, class Fits, class Cast>
 void convert_checked(const RVectorView& source, DType dtype, Dst* out, int64_t count, Fits fits,
                      Cast cast) {
-  const Src* in = static_cast<const Src*>(source.data);
-  std::atomic<int64_t> first_bad{count};
-  for_each_block(count, sizeof(Src) + sizeof(Dst), [&](int64_t begin, int64_t end) {
-    if (convert_block_checked(in + begin, out + begin, end - begin, fits, cast)) return;
-    for (int64_t i = begin; i < end; ++i) {
-      if (!fits(in[i])) return lower_to(first_bad, i);
-    }
-  });
-  if (first_bad.load() < count) fail_value(source, first_bad.load(), dtype);
+  const int64_t first_bad =
+      convert_checked_loop(static_cast<const Src*>(source.data), out, count, fits, cast);
+  if (first_bad < count) fail_value(source, first_bad, dtype);
 }
 
 template <class Dst, class Src, class Cast>
 void convert_unchecked(const RVectorView& source, Dst* out, int64_t count, Cast cast) {
-  const Src* in = static_cast<const Src*>(source.data);
-  for_each_block(count, sizeof(Src) + sizeof(Dst), [&](int64_t begin, int64_t end) {
-    convert_block(in + begin, out + begin, end - begin, cast);
-  });
+  convert_unchecked_loop(static_cast<const Src*>(source.data), out, count, cast);
 }
 
 template <class T>

@@ -101,6 +101,7 @@ int threads_for(int64_t bytes) {
 void note_region(int64_t work_ns, int64_t wait_ns) {
   if (wait_ns <= kTolerableWaitNs || wait_ns <= work_ns) {
     g_backoff_shift.store(0);
+    g_serial_until_ns.store(0);
     return;
   }
   const int shift = std::min(g_backoff_shift.load() + 1, kMaxBackoffShift);

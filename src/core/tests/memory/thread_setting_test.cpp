@@ -91,7 +91,7 @@ TEST_F(ThreadSetting, SmallWorkStaysOnTheCallingThread) {
 }
 
 TEST_F(ThreadSetting, ContendedRegionBacksOffThenRecovers) {
-  note_region(1000, 0);  // an uncontended region resets the back-off
+  note_region(1000, 0);  // an uncontended region ends any back-off
   EXPECT_FALSE(parallel_contended());
   note_region(1000000, 500000);  // waited less than it worked: fine
   EXPECT_FALSE(parallel_contended());

@@ -64,7 +64,8 @@ void set_thread_setting_source(ThreadSettingSource source);
 int threads_for(int64_t bytes);
 // Records how long the calling thread waited for the team after finishing its own share
 // (`wait_ns`) against the time it spent working (`work_ns`): a wait far beyond the work
-// means the other threads were not running, and parallel loops back off for a while.
+// means the other threads were not running, and parallel loops back off for a while; a
+// region without such a wait ends the back-off.
 void note_region(int64_t work_ns, int64_t wait_ns);
 // Monotonic nanoseconds.
 int64_t now_ns();
