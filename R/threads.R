@@ -31,8 +31,11 @@ pjrt_threads <- function(threads = NULL) {
   check_thread_sources()
   old <- ffi_threads()
   if (is.null(threads)) return(old)
-  if (!is_number(threads) || threads < 0 || threads != trunc(threads)) {
+  if (!is_number(threads)) {
     cli::cli_abort("{.arg threads} must be a whole number >= 0 or NULL, not {.obj_type_friendly {threads}}.")
+  }
+  if (threads < 0 || threads != trunc(threads)) {
+    cli::cli_abort("{.arg threads} must be a whole number >= 0 or NULL, not {threads}.")
   }
   options(pjrt.threads = if (threads == 0) NULL else as.integer(min(threads, .Machine$integer.max)))
   invisible(old)
