@@ -195,3 +195,7 @@ ffi_buffers_describe <- function(tensors) {
 ffi_safetensors_tags <- function() {
   .Call(`_pjrt_ffi_safetensors_tags`)
 }
+
+ffi_threads <- function() {
+  .Call(`_pjrt_ffi_threads`)
+}

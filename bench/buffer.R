@@ -15,23 +15,28 @@ creation <- list(
   row("create complex -> c128 (zero-copy)", time_median(pjrt_buffer(xz, dtype = "c128")), 0.01),
   row("create integer -> i32 (zero-copy, NA scan)", time_median(pjrt_buffer(xi, dtype = "i32")), 0.1),
   row("create integer64 -> i64 (zero-copy, NA scan)", time_median(pjrt_buffer(x64, dtype = "i64")), 0.1),
-  row("create double -> f32", time_median(pjrt_buffer(x, dtype = "f32")), 0.75),
-  row("create double -> i32 (checked)", time_median(pjrt_buffer(x, dtype = "i32")), 0.75),
-  row("create integer -> ui8 (checked)", time_median(pjrt_buffer(xi, dtype = "ui8")), 0.75),
-  row("create double -> bf16", time_median(pjrt_buffer(x, dtype = "bf16")), 0.75)
+  row("create double -> f32", time_median(pjrt_buffer(x, dtype = "f32")), 0.4),
+  row("create double -> i32 (checked)", time_median(pjrt_buffer(x, dtype = "i32")), 0.4),
+  row("create integer -> ui8 (checked)", time_median(pjrt_buffer(xi, dtype = "ui8")), 0.4),
+  row("create double -> f16", time_median(pjrt_buffer(x, dtype = "f16")), 0.5),
+  row("create double -> bf16", time_median(pjrt_buffer(x, dtype = "bf16")), 0.5)
 )
 
 b_f32 <- pjrt_buffer(x, dtype = "f32")
 b_i8 <- pjrt_buffer(xi - 100L, dtype = "i8")
 b_ui32 <- pjrt_buffer(xi, dtype = "ui32")
+b_f16 <- pjrt_buffer(x, dtype = "f16")
+b_bf16 <- pjrt_buffer(x, dtype = "bf16")
 b_f64 <- pjrt_buffer(x + 0, dtype = "f64")
 b_i32 <- pjrt_buffer(xi + 0L, dtype = "i32")
 xi_copy <- xi + 0L
 
 reading <- list(
-  row("as_array f32", time_median(as_array(b_f32)), 1.1),
-  row("as_array i8", time_median(as_array(b_i8)), 1.1),
-  row("as_array ui32", time_median(as_array(b_ui32)), 1.1),
+  row("as_array f32", time_median(as_array(b_f32)), 0.5),
+  row("as_array i8", time_median(as_array(b_i8)), 0.5),
+  row("as_array ui32", time_median(as_array(b_ui32)), 0.5),
+  row("as_array f16", time_median(as_array(b_f16)), 0.5),
+  row("as_array bf16", time_median(as_array(b_bf16)), 0.5),
   row("as_array() f64 5e7 (ALTREP)", time_median(as_array(b_f64)), 0.01),
   row("as_array() i32 5e7 (ALTREP, INT_MIN count remembered)", time_median(as_array(b_i32)), 0.01),
   # A new buffer's first as_array() under the default check scans for INT_MIN once: one
@@ -52,6 +57,22 @@ reading <- list(
 )
 
 report(c(creation, reading), "x + 0", baseline)
+
+# A 1e5-element conversion while another process runs an OpenMP loop on the same cores,
+# against the same conversion just before (target <= 3x).
+# A 1e6-element one (large enough for threads) is shown against its own idle time too.
+small <- x[seq_len(min(n, 1e5))]
+medium <- x[seq_len(min(n, 1e6))]
+idle <- time_median(pjrt_buffer(small, dtype = "f32"), iterations = 200)
+idle_medium <- time_median(pjrt_buffer(medium, dtype = "f32"), iterations = 50)
+with_openmp_neighbour({
+  busy <- time_median(pjrt_buffer(small, dtype = "f32"), iterations = 200)
+  busy_medium <- time_median(pjrt_buffer(medium, dtype = "f32"), iterations = 50)
+})
+report(list(row("1e5 double -> f32 beside an OpenMP process", busy, 3)),
+       "the same conversion on an idle machine", idle)
+report(list(row("1e6 double -> f32 beside an OpenMP process", busy_medium)),
+       "the same conversion on an idle machine", idle_medium)
 
 # Peak memory of a copy-converting creation: what R allocates beyond the output itself.
 allocated <- bench::bench_memory(pjrt_buffer(x, dtype = "f32"))$mem_alloc

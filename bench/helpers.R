@@ -29,3 +29,34 @@ report <- function(rows, baseline_name, baseline_seconds) {
 }
 
 row <- function(name, seconds, target = NA) list(name = name, seconds = seconds, target = target)
+
+# Evaluates `expr` while a separate process runs short OpenMP parallel loops back to back on
+# every core (what another R session using OpenMP looks like to the scheduler). The program is
+# compiled with R's C compiler; it stops by itself after a minute if it is not killed.
+with_openmp_neighbour <- function(expr) {
+  dir <- tempfile("neighbour")
+  dir.create(dir)
+  on.exit(unlink(dir, recursive = TRUE), add = TRUE)
+  source_file <- file.path(dir, "neighbour.c")
+  writeLines(c(
+    "#include <time.h>",
+    "static double a[1 << 16];",
+    "int main(void) {",
+    "  time_t start = time(0);",
+    "  while (time(0) - start < 60) {",
+    "#pragma omp parallel for",
+    "    for (int i = 0; i < (1 << 16); ++i) a[i] = a[i] * 0.999 + 1.0;",
+    "  }",
+    "  return (int)a[7] == 12345;",
+    "}"), source_file)
+  program <- file.path(dir, "neighbour")
+  cc <- system2(file.path(R.home("bin"), "R"), c("CMD", "config", "CC"), stdout = TRUE)
+  status <- system(sprintf("%s -O2 -fopenmp %s -o %s", cc, source_file, program))
+  if (status != 0) stop("could not compile the OpenMP neighbour program")
+  pid_file <- file.path(dir, "pid")
+  system(sprintf("%s >/dev/null 2>&1 & echo $! > %s", program, pid_file))
+  pid <- as.integer(readLines(pid_file))
+  on.exit(tools::pskill(pid), add = TRUE, after = FALSE)
+  Sys.sleep(0.5)  # let its threads start spinning
+  expr
+}

@@ -348,6 +348,13 @@ extern "C" SEXP _pjrt_ffi_safetensors_tags() {
     return cpp11::as_sexp(ffi_safetensors_tags());
   END_CPP11
 }
+// r_threads.cpp
+int ffi_threads();
+extern "C" SEXP _pjrt_ffi_threads() {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_threads());
+  END_CPP11
+}
 
 extern "C" {
 static const R_CallMethodDef CallEntries[] = {
@@ -399,6 +406,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pjrt_ffi_safetensors_save",          (DL_FUNC) &_pjrt_ffi_safetensors_save,          5},
     {"_pjrt_ffi_safetensors_tags",          (DL_FUNC) &_pjrt_ffi_safetensors_tags,          0},
     {"_pjrt_ffi_take_core_failure",         (DL_FUNC) &_pjrt_ffi_take_core_failure,         0},
+    {"_pjrt_ffi_threads",                   (DL_FUNC) &_pjrt_ffi_threads,                   0},
     {"_pjrt_ffi_vector_drop_attribute",     (DL_FUNC) &_pjrt_ffi_vector_drop_attribute,     2},
     {NULL, NULL, 0}
 };
@@ -407,6 +415,7 @@ static const R_CallMethodDef CallEntries[] = {
 void pjrt_register_altrep_classes(DllInfo* dll);
 void pjrt_install_failure_marker(DllInfo* dll);
 void pjrt_install_host_allocator(DllInfo* dll);
+void pjrt_install_thread_setting(DllInfo* dll);
 
 extern "C" attribute_visible void R_init_pjrt(DllInfo* dll){
   R_registerRoutines(dll, NULL, CallEntries, NULL, NULL);
@@ -414,5 +423,6 @@ extern "C" attribute_visible void R_init_pjrt(DllInfo* dll){
   pjrt_register_altrep_classes(dll);
   pjrt_install_failure_marker(dll);
   pjrt_install_host_allocator(dll);
+  pjrt_install_thread_setting(dll);
   R_forceSymbols(dll, TRUE);
 }

@@ -10,6 +10,8 @@
 #include <limits>
 #include <type_traits>
 
+#include "convert/convert_loops.hpp"
+#include "convert/half_kernels.hpp"
 #include "ndbuf/base/error.hpp"
 #include "ndbuf/memory/parallel.hpp"
 
@@ -88,43 +90,17 @@ std::string source_value_text(const RVectorView& source, int64_t i) {
                         i);
 }
 
-void lower_to(std::atomic<int64_t>& target, int64_t value) {
-  int64_t current = target.load();
-  while (value < current && !target.compare_exchange_weak(current, value)) {
-  }
-}
-
-// Converts with a per-element check; `fits` and `cast` see one source element. The inner
-// loop has no early exit (so it vectorises); a block that failed is rescanned for its first
-// offending element, and the smallest such position over all blocks is reported.
 template <class Dst, class Src, class Fits, class Cast>
 void convert_checked(const RVectorView& source, DType dtype, Dst* out, int64_t count, Fits fits,
                      Cast cast) {
-  const Src* in = static_cast<const Src*>(source.data);
-  std::atomic<int64_t> first_bad{count};
-  for_each_block(count, sizeof(Src) + sizeof(Dst), [&](int64_t begin, int64_t end) {
-    int all_fit = 1;
-#pragma omp simd reduction(& : all_fit)
-    for (int64_t i = begin; i < end; ++i) {
-      const bool good = fits(in[i]);
-      out[i] = good ? cast(in[i]) : Dst{};
-      all_fit &= static_cast<int>(good);
-    }
-    if (all_fit) return;
-    for (int64_t i = begin; i < end; ++i) {
-      if (!fits(in[i])) return lower_to(first_bad, i);
-    }
-  });
-  if (first_bad.load() < count) fail_value(source, first_bad.load(), dtype);
+  const int64_t first_bad =
+      convert_checked_loop(static_cast<const Src*>(source.data), out, count, fits, cast);
+  if (first_bad < count) fail_value(source, first_bad, dtype);
 }
 
 template <class Dst, class Src, class Cast>
 void convert_unchecked(const RVectorView& source, Dst* out, int64_t count, Cast cast) {
-  const Src* in = static_cast<const Src*>(source.data);
-  for_each_block(count, sizeof(Src) + sizeof(Dst), [&](int64_t begin, int64_t end) {
-#pragma omp simd
-    for (int64_t i = begin; i < end; ++i) out[i] = cast(in[i]);
-  });
+  convert_unchecked_loop(static_cast<const Src*>(source.data), out, count, cast);
 }
 
 template <class T>
@@ -141,19 +117,22 @@ void to_bool_or_integer(const RVectorView& source, DType dtype, T* out, int64_t 
         return convert_checked<T, int32_t>(
             source, dtype, out, count, [](int32_t x) { return x == 0 || x == 1; }, from_int);
       }
-      return convert_checked<T, int32_t>(source, dtype, out, count, int32_fits<T>, from_int);
+      return convert_checked<T, int32_t>(
+          source, dtype, out, count, [](int32_t x) { return int32_fits<T>(x); }, from_int);
     case RVectorType::kInteger64:
       if (pred) {
         return convert_checked<T, int64_t>(
             source, dtype, out, count, [](int64_t x) { return x == 0 || x == 1; }, from_int);
       }
-      return convert_checked<T, int64_t>(source, dtype, out, count, int64_fits<T>, from_int);
+      return convert_checked<T, int64_t>(
+          source, dtype, out, count, [](int64_t x) { return int64_fits<T>(x); }, from_int);
     case RVectorType::kDouble:
       if (pred) {
         return convert_checked<T, double>(
             source, dtype, out, count, [](double v) { return v == 0.0 || v == 1.0; }, from_int);
       }
-      return convert_checked<T, double>(source, dtype, out, count, double_fits<T>, from_int);
+      return convert_checked<T, double>(
+          source, dtype, out, count, [](double v) { return double_fits<T>(v); }, from_int);
     case RVectorType::kComplex:
       break;
   }
@@ -176,9 +155,9 @@ double int64_to_double_round_to_odd(int64_t x) {
 template <class T>
 T float_from_double(double v) {
   if constexpr (std::is_same_v<T, Half>) {
-    return to_half(v);
+    return Half{narrow_bits<HalfF16>(v)};
   } else if constexpr (std::is_same_v<T, BFloat16>) {
-    return to_bfloat16(v);
+    return BFloat16{narrow_bits<HalfBF16>(v)};
   } else {
     return static_cast<T>(v);
   }
@@ -200,16 +179,33 @@ T float_from_int32(int32_t x) {
                                                : static_cast<double>(x));
 }
 
+// double -> f16 / bf16 through the dispatched array kernels; other floats by a cast.
+template <class T>
+void doubles_to_float(const double* in, T* out, int64_t count) {
+  for_each_block(count, sizeof(double) + sizeof(T), [&](int64_t begin, int64_t end) {
+    if constexpr (std::is_same_v<T, Half>) {
+      narrow_to_f16(in + begin, reinterpret_cast<uint16_t*>(out + begin), end - begin);
+    } else if constexpr (std::is_same_v<T, BFloat16>) {
+      narrow_to_bf16(in + begin, reinterpret_cast<uint16_t*>(out + begin), end - begin);
+    } else {
+      convert_block(in + begin, out + begin, end - begin,
+                    [](double v) { return static_cast<T>(v); });
+    }
+  });
+}
+
 template <class T>
 void to_float(const RVectorView& source, DType dtype, T* out, int64_t count) {
   switch (source.type) {
     case RVectorType::kLogical:
     case RVectorType::kInteger:
-      return convert_unchecked<T, int32_t>(source, out, count, float_from_int32<T>);
+      return convert_unchecked<T, int32_t>(source, out, count,
+                                           [](int32_t x) { return float_from_int32<T>(x); });
     case RVectorType::kInteger64:
-      return convert_unchecked<T, int64_t>(source, out, count, float_from_int64<T>);
+      return convert_unchecked<T, int64_t>(source, out, count,
+                                           [](int64_t x) { return float_from_int64<T>(x); });
     case RVectorType::kDouble:
-      return convert_unchecked<T, double>(source, out, count, float_from_double<T>);
+      return doubles_to_float(static_cast<const double*>(source.data), out, count);
     case RVectorType::kComplex:
       break;
   }

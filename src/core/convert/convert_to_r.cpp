@@ -5,6 +5,7 @@
 #include <memory>
 #include <type_traits>
 
+#include "convert/half_kernels.hpp"
 #include "ndbuf/convert/convert.hpp"
 #include "ndbuf/memory/parallel.hpp"
 #include "ndbuf/memory/transfer.hpp"
@@ -15,8 +16,12 @@ namespace {
 template <class Out, class In, class Cast>
 void widen_all(const In* in, Out* out, int64_t count, Cast cast) {
   for_each_block(count, sizeof(In) + sizeof(Out), [&](int64_t begin, int64_t end) {
+    // Local pointers: a char-sized store could alias the closure the captures live in, and
+    // reloading them every element stops the loop from vectorising.
+    const In* src = in + begin;
+    Out* dst = out + begin;
 #pragma omp simd
-    for (int64_t i = begin; i < end; ++i) out[i] = cast(in[i]);
+    for (int64_t i = 0; i < end - begin; ++i) dst[i] = cast(src[i]);
   });
 }
 
@@ -25,11 +30,14 @@ template <class T>
 int64_t copy_counting(const T* in, T* out, int64_t count, T value) {
   std::atomic<int64_t> found{0};
   for_each_block(count, 2 * sizeof(T), [&](int64_t begin, int64_t end) {
+    const T* src = in + begin;
+    T* dst = out + begin;
+    const T sentinel = value;
     int64_t local = 0;
 #pragma omp simd reduction(+ : local)
-    for (int64_t i = begin; i < end; ++i) {
-      out[i] = in[i];
-      local += in[i] == value;
+    for (int64_t i = 0; i < end - begin; ++i) {
+      dst[i] = src[i];
+      local += src[i] == sentinel;
     }
     if (local > 0) found += local;
   });
@@ -39,16 +47,30 @@ int64_t copy_counting(const T* in, T* out, int64_t count, T value) {
 int64_t u64_to_integer64(const uint64_t* in, int64_t* out, int64_t count) {
   std::atomic<int64_t> unrepresentable{0};
   for_each_block(count, 16, [&](int64_t begin, int64_t end) {
+    const uint64_t* src = in + begin;
+    int64_t* dst = out + begin;
     int64_t local = 0;
 #pragma omp simd reduction(+ : local)
-    for (int64_t i = begin; i < end; ++i) {
-      const bool too_large = in[i] >= (uint64_t{1} << 63);
-      out[i] = too_large ? kRInteger64NA : static_cast<int64_t>(in[i]);
+    for (int64_t i = 0; i < end - begin; ++i) {
+      const bool too_large = src[i] >= (uint64_t{1} << 63);
+      dst[i] = too_large ? kRInteger64NA : static_cast<int64_t>(src[i]);
       local += too_large;
     }
     if (local > 0) unrepresentable += local;
   });
   return unrepresentable.load();
+}
+
+template <class T>
+void widen_halves(const T* in, double* out, int64_t count) {
+  const auto* bits = reinterpret_cast<const uint16_t*>(in);
+  for_each_block(count, sizeof(T) + sizeof(double), [&](int64_t begin, int64_t end) {
+    if constexpr (std::is_same_v<T, Half>) {
+      widen_f16(bits + begin, out + begin, end - begin);
+    } else {
+      widen_bf16(bits + begin, out + begin, end - begin);
+    }
+  });
 }
 
 template <class T>
@@ -72,6 +94,8 @@ int64_t to_r(const T* in, void* out, int64_t count, DType dtype) {
   } else if constexpr (std::is_same_v<T, std::complex<float>>) {
     widen_all(in, static_cast<std::complex<double>*>(out), count,
               [](std::complex<float> z) { return std::complex<double>(z); });
+  } else if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
+    widen_halves(in, static_cast<double*>(out), count);
   } else {
     widen_all(in, static_cast<double*>(out), count, [](T x) { return to_double_value(x); });
   }

@@ -1,0 +1,57 @@
+# The thread count of large conversions and copies (option pjrt.threads, PJRT_NUM_THREADS).
+
+#' Threads used by large conversions
+#'
+#' Converting, copying and reading buffers of more than about a mebibyte runs on several
+#' threads; smaller ones always run on the calling thread. `pjrt_threads()` reports how many
+#' threads are used and sets that number, as the option `pjrt.threads`.
+#'
+#' The count comes from, in this order: the option `pjrt.threads`, the environment variable
+#' `PJRT_NUM_THREADS`, and otherwise the cores this R process may use (OpenMP's
+#' `OMP_NUM_THREADS` and the process's CPU affinity). It never exceeds `OMP_THREAD_LIMIT` or
+#' the number of processors. In a process forked from R (`parallel::mclapply()`), the count
+#' is always 1.
+#'
+#' When another process keeps the same cores busy, threads that are not scheduled promptly
+#' would make every conversion wait for them; pjrt notices such a wait and runs on the
+#' calling thread alone for a while (from a tenth of a second, doubling while the cores stay
+#' busy).
+#'
+#' @param threads `NULL` (the default) to only report the count; a whole number >= 1 to set
+#'   it; `0` to go back to the environment variable or the default.
+#' @return The number of threads large operations use. When setting, the number used before,
+#'   invisibly.
+#' @export
+#' @examples
+#' pjrt_threads()
+#' old <- pjrt_threads(1)
+#' pjrt_threads()
+#' pjrt_threads(old)
+pjrt_threads <- function(threads = NULL) {
+  check_thread_sources()
+  old <- ffi_threads()
+  if (is.null(threads)) return(old)
+  if (!is_number(threads)) {
+    cli::cli_abort("{.arg threads} must be a whole number >= 0 or NULL, not {.obj_type_friendly {threads}}.")
+  }
+  if (threads < 0 || threads != trunc(threads)) {
+    cli::cli_abort("{.arg threads} must be a whole number >= 0 or NULL, not {threads}.")
+  }
+  options(pjrt.threads = if (threads == 0) NULL else as.integer(min(threads, .Machine$integer.max)))
+  invisible(old)
+}
+
+# The option and the environment variable, when set, must be positive whole numbers (the
+# loops that read them ignore anything else).
+check_thread_sources <- function(call = caller_env()) {
+  option <- getOption("pjrt.threads")
+  if (!is.null(option) && !(is_number(option) && option >= 1 && option == trunc(option))) {
+    cli::cli_abort("Option {.code pjrt.threads} must be a whole number >= 1, not {.obj_type_friendly {option}}.",
+                   call = call)
+  }
+  variable <- Sys.getenv("PJRT_NUM_THREADS")
+  if (nzchar(variable) && !grepl("^[0-9]*[1-9][0-9]*$", variable)) {
+    cli::cli_abort("Environment variable {.envvar PJRT_NUM_THREADS} must be a whole number >= 1, not {.val {variable}}.",
+                   call = call)
+  }
+}

@@ -1,0 +1,34 @@
+// The f16 / bf16 array conversions, cloned for AVX2 where the compiler can dispatch at run
+// time (the package is built for the baseline x86-64 ISA, where they vectorise with SSE2).
+// NDBUF_NO_ISA_CLONES builds the baseline form alone (to test it on an AVX2 machine).
+#include "convert/half_kernels.hpp"
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(NDBUF_NO_ISA_CLONES)
+#define NDBUF_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define NDBUF_CLONES
+#endif
+
+namespace ndbuf {
+
+NDBUF_CLONES void narrow_to_f16(const double* in, uint16_t* out, int64_t count) {
+#pragma omp simd
+  for (int64_t i = 0; i < count; ++i) out[i] = narrow_bits<HalfF16>(in[i]);
+}
+
+NDBUF_CLONES void narrow_to_bf16(const double* in, uint16_t* out, int64_t count) {
+#pragma omp simd
+  for (int64_t i = 0; i < count; ++i) out[i] = narrow_bits<HalfBF16>(in[i]);
+}
+
+NDBUF_CLONES void widen_f16(const uint16_t* in, double* out, int64_t count) {
+#pragma omp simd
+  for (int64_t i = 0; i < count; ++i) out[i] = widen_bits<HalfF16>(in[i]);
+}
+
+NDBUF_CLONES void widen_bf16(const uint16_t* in, double* out, int64_t count) {
+#pragma omp simd
+  for (int64_t i = 0; i < count; ++i) out[i] = widen_bits<HalfBF16>(in[i]);
+}
+
+}  // namespace ndbuf

@@ -1,0 +1,93 @@
+// Branch-free f16 / bf16 conversions from and to double, bit-identical to base/half's
+// reference ones, for loops that vectorise; array forms with run-time ISA dispatch.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+namespace ndbuf {
+
+inline uint64_t bits_of(double value) {
+  uint64_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  return bits;
+}
+
+inline double double_of(uint64_t bits) {
+  double value;
+  std::memcpy(&value, &bits, sizeof value);
+  return value;
+}
+
+// `when` ? a : b as bit masks, so loops stay free of branches the vectoriser cannot convert.
+inline uint64_t select_bits(bool when, uint64_t a, uint64_t b) {
+  const uint64_t mask = 0 - static_cast<uint64_t>(when);
+  return (a & mask) | (b & ~mask);
+}
+
+// A 16-bit float format with `kExpBits` exponent and `kMantBits` fraction bits, and the
+// constants its branch-free conversions need.
+template <int kExpBits, int kMantBits>
+struct HalfFormat {
+  static constexpr int kBias = (1 << (kExpBits - 1)) - 1;
+  static constexpr int kDrop = 52 - kMantBits;  // fraction bits a double has beyond ours
+  static constexpr uint64_t kInf = ((uint64_t{1} << kExpBits) - 1) << kMantBits;
+  static constexpr uint64_t kQuietNaN = kInf | (uint64_t{1} << (kMantBits - 1));
+  static constexpr uint64_t kRebias = static_cast<uint64_t>(1023 - kBias) << kMantBits;
+  // 2^(kBias - 1023): a double whose exponent field holds ours, times this, is our value.
+  static double widen_scale() { return double_of(static_cast<uint64_t>(2 * 1023 - kBias) << 52); }
+  // The smallest normal magnitude, 2^(1 - kBias).
+  static double min_normal() { return double_of(static_cast<uint64_t>(1024 - kBias) << 52); }
+  // Magnitudes from here round to infinity: halfway between the largest finite value and
+  // the next power of two (a tie, which rounds to infinity's even fraction).
+  static double overflow() {
+    const uint64_t exponent = static_cast<uint64_t>(1023 + kBias) << 52;
+    return double_of(exponent | (((uint64_t{1} << (kMantBits + 1)) - 1) << (kDrop - 1)));
+  }
+  // A power of two whose unit in the last place is our smallest subnormal: adding it to a
+  // smaller magnitude rounds that magnitude to subnormal units (ties to even) in one step.
+  static double subnormal_anchor() {
+    return double_of(static_cast<uint64_t>(1023 + 52 + 1 - kBias - kMantBits) << 52);
+  }
+};
+
+using HalfF16 = HalfFormat<5, 10>;
+using HalfBF16 = HalfFormat<8, 7>;
+
+// Round to nearest even; NaN becomes the quiet NaN of the same sign; overflow gives Inf.
+template <class F>
+inline uint16_t narrow_bits(double value) {
+  const uint64_t bits = bits_of(value);
+  const uint64_t sign = (bits >> 48) & 0x8000;
+  const uint64_t magnitude_bits = bits & ~(uint64_t{1} << 63);
+  const double magnitude = std::fabs(value);
+  const uint64_t round_bias = ((uint64_t{1} << (F::kDrop - 1)) - 1) + ((bits >> F::kDrop) & 1);
+  const uint64_t normal = ((magnitude_bits + round_bias) >> F::kDrop) - F::kRebias;
+  const double anchor = F::subnormal_anchor();
+  const uint64_t subnormal = bits_of(magnitude + anchor) - bits_of(anchor);
+  uint64_t out = select_bits(magnitude < F::min_normal(), subnormal, normal);
+  out = select_bits(magnitude >= F::overflow(), F::kInf, out);
+  out = select_bits(value != value, F::kQuietNaN, out);
+  return static_cast<uint16_t>(out | sign);
+}
+
+// Exact; NaN payloads are kept.
+template <class F>
+inline double widen_bits(uint16_t bits) {
+  const uint64_t sign = static_cast<uint64_t>(bits & 0x8000) << 48;
+  const uint64_t magnitude = bits & 0x7FFF;
+  const uint64_t shifted = magnitude << F::kDrop;
+  const uint64_t scaled = bits_of(double_of(shifted) * F::widen_scale());
+  const uint64_t special = shifted | (uint64_t{0x7FF} << 52);
+  return double_of(select_bits(magnitude >= F::kInf, special, scaled) | sign);
+}
+
+// Array forms (half_kernels.cpp): compiled for AVX2 and for the baseline ISA, picked at run
+// time where the compiler supports it.
+void narrow_to_f16(const double* in, uint16_t* out, int64_t count);
+void narrow_to_bf16(const double* in, uint16_t* out, int64_t count);
+void widen_f16(const uint16_t* in, double* out, int64_t count);
+void widen_bf16(const uint16_t* in, double* out, int64_t count);
+
+}  // namespace ndbuf

@@ -1,0 +1,137 @@
+// How many threads parallel loops use: the user's setting, the OpenMP runtime's limits and
+// the back-off after contended regions.
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+
+#include "ndbuf/base/error.hpp"
+#include "ndbuf/memory/parallel.hpp"
+
+namespace ndbuf {
+namespace {
+
+std::atomic<int> g_thread_setting{0};
+std::atomic<ThreadSettingSource> g_setting_source{nullptr};
+std::thread::id g_source_thread;
+
+// Contention back-off: loops stay serial until this time; the pause doubles with each
+// contended region in a row (up to kMaxBackoffShift doublings of kBackoffNs).
+std::atomic<int64_t> g_serial_until_ns{0};
+std::atomic<int> g_backoff_shift{0};
+constexpr int64_t kBackoffNs = int64_t{100} * 1000 * 1000;
+constexpr int kMaxBackoffShift = 6;
+// A wait for the team under this is normal jitter on an idle machine.
+constexpr int64_t kTolerableWaitNs = int64_t{200} * 1000;
+
+// PJRT_NUM_THREADS as a count: 0 when unset, empty or not a positive whole number (loops
+// must not throw for it: they run where no error can be reported, such as R's ALTREP
+// callbacks; R's pjrt_threads() reports a malformed value).
+int environment_setting() {
+  const char* text = std::getenv("PJRT_NUM_THREADS");
+  if (text == nullptr || *text == '\0') return 0;
+  char* end = nullptr;
+  const long value = std::strtol(text, &end, 10);
+  if (*end != '\0' || value < 1) return 0;
+  return static_cast<int>(std::min(value, 1L << 20));
+}
+
+int source_setting() {
+  const ThreadSettingSource source = g_setting_source.load();
+  if (source == nullptr || std::this_thread::get_id() != g_source_thread) return 0;
+  return source();
+}
+
+// The threads the process may use at most: OpenMP's thread limit and the processors.
+int runtime_ceiling() {
+#ifdef _OPENMP
+  return std::max(1, std::min(omp_get_thread_limit(), omp_get_num_procs()));
+#else
+  return 1;
+#endif
+}
+
+int runtime_default() {
+#ifdef _OPENMP
+  return omp_get_max_threads();
+#else
+  return 1;
+#endif
+}
+
+}  // namespace
+
+void set_thread_setting(int threads) {
+  if (threads < 0) {
+    fail(ErrorKind::kInvalidArgument,
+         "The thread count must be positive, not " + std::to_string(threads) + ".");
+  }
+  g_thread_setting.store(threads);
+}
+
+int thread_setting() { return g_thread_setting.load(); }
+
+void set_thread_setting_source(ThreadSettingSource source) {
+  g_source_thread = std::this_thread::get_id();
+  g_setting_source.store(source);
+}
+
+int max_threads() {
+  if (in_forked_child()) return 1;
+  int wanted = g_thread_setting.load();
+  if (wanted == 0) wanted = source_setting();
+  if (wanted == 0) wanted = environment_setting();
+  if (wanted == 0) wanted = runtime_default();
+  return std::max(1, std::min(wanted, runtime_ceiling()));
+}
+
+bool parallel_contended() { return now_ns() < g_serial_until_ns.load(); }
+
+int threads_for(int64_t bytes) {
+  if (bytes < kParallelBytes || parallel_contended()) return 1;
+  const int threads = max_threads();
+  if (threads == 1) return 1;
+  // Each thread gets at least kParallelBytes / 2 of work.
+  const int64_t useful = std::max<int64_t>(2, bytes / (kParallelBytes / 2));
+  return static_cast<int>(std::min<int64_t>(threads, useful));
+}
+
+void note_region(int64_t work_ns, int64_t wait_ns) {
+  if (wait_ns <= kTolerableWaitNs || wait_ns <= work_ns) {
+    g_backoff_shift.store(0);
+    g_serial_until_ns.store(0);
+    return;
+  }
+  const int shift = std::min(g_backoff_shift.load() + 1, kMaxBackoffShift);
+  g_backoff_shift.store(shift);
+  g_serial_until_ns.store(now_ns() + (kBackoffNs << (shift - 1)));
+}
+
+}  // namespace ndbuf
+
+namespace ndbuf {
+
+void copy_bytes(void* dst, const void* src, size_t nbytes) {
+  if (nbytes == 0) return;
+  if (2 * nbytes < static_cast<size_t>(kParallelBytes)) {
+    std::memcpy(dst, src, nbytes);
+    return;
+  }
+  constexpr int64_t kPiece = int64_t{1} << 18;
+  char* out = static_cast<char*>(dst);
+  const char* in = static_cast<const char*>(src);
+  const auto pieces = static_cast<int64_t>((nbytes + kPiece - 1) / kPiece);
+  // Pieces of 256 KiB (512 KiB read and written) are the items: for_each_block decides on threads.
+  for_each_block(
+      pieces, 2 * kPiece,
+      [&](int64_t begin, int64_t end) {
+        const size_t from = static_cast<size_t>(begin * kPiece);
+        const size_t to = std::min(nbytes, static_cast<size_t>(end * kPiece));
+        std::memcpy(out + from, in + from, to - from);
+      },
+      1 << 14);
+}
+
+}  // namespace ndbuf

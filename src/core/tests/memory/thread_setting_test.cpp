@@ -1,0 +1,120 @@
+// Tests of the thread setting, its sources and the back-off after contended regions.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <chrono>
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+#include "ndbuf/base/error.hpp"
+#include "ndbuf/memory/parallel.hpp"
+
+namespace ndbuf {
+namespace {
+
+int g_source_answer = 0;
+int answer_source() { return g_source_answer; }
+
+// Unsets every source of the setting around each test.
+class ThreadSetting : public ::testing::Test {
+ protected:
+  void SetUp() override { clear(); }
+  void TearDown() override { clear(); }
+  static void clear() {
+    set_thread_setting(0);
+    set_thread_setting_source(nullptr);
+    g_source_answer = 0;
+    ::unsetenv("PJRT_NUM_THREADS");
+  }
+};
+
+TEST_F(ThreadSetting, DefaultsToTheRuntimeAndNeverExceedsTheProcessors) {
+  const int fallback = max_threads();
+  EXPECT_GE(fallback, 1);
+  EXPECT_LE(fallback, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+  set_thread_setting(100000);
+  EXPECT_GE(max_threads(), fallback);  // as many as the processors allow
+  EXPECT_LE(max_threads(), static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+}
+
+TEST_F(ThreadSetting, SettingThenSourceThenEnvironment) {
+  ::setenv("PJRT_NUM_THREADS", "1", 1);
+  EXPECT_EQ(max_threads(), 1);
+  g_source_answer = 1;
+  set_thread_setting_source(&answer_source);
+  EXPECT_EQ(max_threads(), 1);
+  set_thread_setting(1);
+  EXPECT_EQ(thread_setting(), 1);
+  EXPECT_EQ(max_threads(), 1);
+  set_thread_setting(0);
+  ::unsetenv("PJRT_NUM_THREADS");
+  EXPECT_EQ(max_threads(), 1);  // the source alone
+}
+
+TEST_F(ThreadSetting, MalformedEnvironmentIsIgnored) {
+  set_thread_setting(0);
+  const int fallback = max_threads();
+  for (const char* text : {"", "0", "-2", "two", "3x"}) {
+    ::setenv("PJRT_NUM_THREADS", text, 1);
+    EXPECT_EQ(max_threads(), fallback) << text;
+  }
+}
+
+TEST_F(ThreadSetting, SourceIsOnlyAskedOnItsOwnThread) {
+  g_source_answer = 1;
+  set_thread_setting_source(&answer_source);
+  EXPECT_EQ(max_threads(), 1);
+  int elsewhere = 0;
+  set_thread_setting(0);
+  std::thread other([&] { elsewhere = max_threads(); });
+  other.join();
+  set_thread_setting_source(nullptr);
+  EXPECT_EQ(elsewhere, max_threads());  // the runtime's default there
+}
+
+TEST_F(ThreadSetting, NegativeCountIsAnError) {
+  try {
+    set_thread_setting(-1);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kInvalidArgument);
+    EXPECT_STREQ(e.what(), "The thread count must be positive, not -1.");
+  }
+}
+
+TEST_F(ThreadSetting, SmallWorkStaysOnTheCallingThread) {
+  EXPECT_EQ(threads_for(0), 1);
+  EXPECT_EQ(threads_for(kParallelBytes - 1), 1);
+  set_thread_setting(1);
+  EXPECT_EQ(threads_for(int64_t{1} << 40), 1);
+}
+
+TEST_F(ThreadSetting, ContendedRegionBacksOffThenRecovers) {
+  note_region(1000, 0);  // an uncontended region ends any back-off
+  EXPECT_FALSE(parallel_contended());
+  note_region(1000000, 500000);  // waited less than it worked: fine
+  EXPECT_FALSE(parallel_contended());
+  note_region(1000, 20000000);  // waited 20 ms for threads after 1 us of work
+  EXPECT_TRUE(parallel_contended());
+  EXPECT_EQ(threads_for(int64_t{1} << 40), 1);
+  std::this_thread::sleep_for(std::chrono::milliseconds(150));  // the first pause is 100 ms
+  EXPECT_FALSE(parallel_contended());
+  note_region(1000, 0);
+}
+
+TEST_F(ThreadSetting, EveryIndexOnceWhateverTheThreads) {
+  for (int threads : {1, 2, 3, 8}) {
+    set_thread_setting(threads);
+    for (int64_t count : {int64_t{1}, kBlockElements + 1, 64 * kBlockElements + 5}) {
+      std::vector<uint8_t> seen(static_cast<size_t>(count), 0);
+      for_each_block(count, 8, [&](int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end; ++i) ++seen[i];
+      });
+      for (int64_t i = 0; i < count; ++i) ASSERT_EQ(seen[i], 1) << threads << " " << count;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ndbuf

@@ -1,0 +1,32 @@
+// Bindings for the thread count of large conversions: R's option pjrt.threads as the core's
+// setting source, and the count in effect.
+#include <cmath>
+#include <cpp11.hpp>
+
+#include "ndbuf/memory/parallel.hpp"
+#include "r_object.h"
+
+namespace {
+
+// The option as a count: 0 when unset or not a single whole number >= 1 (pjrt_threads()
+// reports malformed values; the loops that read it cannot raise R errors).
+int r_thread_option() {
+  SEXP value = Rf_GetOption1(Rf_install("pjrt.threads"));
+  if (Rf_xlength(value) != 1) return 0;
+  double count = NA_REAL;
+  if (TYPEOF(value) == INTSXP && INTEGER(value)[0] != NA_INTEGER) count = INTEGER(value)[0];
+  if (TYPEOF(value) == REALSXP) count = REAL(value)[0];
+  if (std::isnan(count) || count < 1 || count != std::floor(count)) return 0;
+  return count > 1 << 20 ? 1 << 20 : static_cast<int>(count);
+}
+
+}  // namespace
+
+[[cpp11::register]] int ffi_threads() {
+  return pjrt::call_core([] { return ndbuf::max_threads(); });
+}
+
+[[cpp11::init]] void pjrt_install_thread_setting(DllInfo* dll) {
+  (void)dll;
+  ndbuf::set_thread_setting_source(&r_thread_option);
+}

@@ -1,0 +1,64 @@
+# pjrt_threads(): the option pjrt.threads, PJRT_NUM_THREADS and the count in effect.
+
+test_that("the count is a whole number of at least one, and the option sets it", {
+  withr::local_options(pjrt.threads = NULL)
+  withr::local_envvar(PJRT_NUM_THREADS = NA)
+  default <- pjrt_threads()
+  expect_true(is.integer(default) && length(default) == 1 && default >= 1)
+  expect_lte(default, max(1L, parallel::detectCores(), na.rm = TRUE))
+  withr::with_options(list(pjrt.threads = 1), expect_identical(pjrt_threads(), 1L))
+  withr::with_options(list(pjrt.threads = 1e9), expect_identical(pjrt_threads(), default))
+  withr::with_envvar(c(PJRT_NUM_THREADS = "1"), expect_identical(pjrt_threads(), 1L))
+})
+
+test_that("setting returns the previous count invisibly and 0 goes back to the default", {
+  withr::local_options(pjrt.threads = NULL)
+  withr::local_envvar(PJRT_NUM_THREADS = NA)
+  default <- pjrt_threads()
+  expect_invisible(old <- pjrt_threads(1))
+  expect_identical(old, default)
+  expect_identical(getOption("pjrt.threads"), 1L)
+  expect_identical(pjrt_threads(), 1L)
+  expect_identical(pjrt_threads(0), 1L)
+  expect_null(getOption("pjrt.threads"))
+  expect_identical(pjrt_threads(), default)
+})
+
+test_that("malformed counts, options and environment variables are errors", {
+  withr::local_options(pjrt.threads = NULL)
+  withr::local_envvar(PJRT_NUM_THREADS = NA)
+  expect_snapshot(error = TRUE, pjrt_threads(-1))
+  expect_snapshot(error = TRUE, pjrt_threads(1.5))
+  expect_snapshot(error = TRUE, pjrt_threads("two"))
+  expect_snapshot(error = TRUE, pjrt_threads(c(1, 2)))
+  expect_snapshot(error = TRUE, withr::with_options(list(pjrt.threads = "x"), pjrt_threads()))
+  expect_snapshot(error = TRUE, withr::with_options(list(pjrt.threads = 0), pjrt_threads()))
+  expect_snapshot(error = TRUE, withr::with_envvar(c(PJRT_NUM_THREADS = "two"), pjrt_threads()))
+  expect_snapshot(error = TRUE, withr::with_envvar(c(PJRT_NUM_THREADS = "0"), pjrt_threads()))
+  expect_null(getOption("pjrt.threads"))
+})
+
+test_that("a malformed option does not stop conversions, which then use the default", {
+  withr::local_options(pjrt.threads = "x")
+  x <- seq(0, 4e5 - 1) / 2  # large enough for threads; every value exact in f32
+  expect_identical(as_array(pjrt_buffer(x, dtype = "f32")), array(x))
+})
+
+test_that("conversions give the same values on one thread and on several", {
+  withr::local_options(pjrt.threads = NULL)
+  x <- seq(-2e5, 2e5 - 1) / 4
+  xi <- as.integer(seq_len(6e5) %% 200L)
+  results <- lapply(list(1L, NULL), function(threads) {
+    withr::with_options(list(pjrt.threads = threads), list(
+      f32 = as_array(pjrt_buffer(x, dtype = "f32")),
+      bf16 = as_array(pjrt_buffer(x, dtype = "bf16")),
+      ui8 = as_array(pjrt_buffer(xi, dtype = "ui8"))
+    ))
+  })
+  expect_identical(results[[1]], results[[2]])
+  expect_identical(results[[2]]$f32, array(x))
+  expect_identical(results[[2]]$ui8, array(xi))
+  # bf16 keeps 8 significant bits: quarters up to 2^6 in magnitude are exact.
+  small <- abs(x) <= 64
+  expect_identical(as.vector(results[[2]]$bf16)[small], x[small])
+})
