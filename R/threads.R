@@ -29,7 +29,7 @@
 #' pjrt_threads(old)
 pjrt_threads <- function(threads = NULL) {
   check_thread_sources()
-  old <- ffi_threads()
+  old <- with_core(ffi_threads())
   if (is.null(threads)) return(old)
   if (!is_number(threads)) {
     cli::cli_abort("{.arg threads} must be a whole number >= 0 or NULL, not {.obj_type_friendly {threads}}.")

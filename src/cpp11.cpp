@@ -349,7 +349,7 @@ extern "C" SEXP _pjrt_ffi_safetensors_tags() {
   END_CPP11
 }
 // r_threads.cpp
-int ffi_threads();
+SEXP ffi_threads();
 extern "C" SEXP _pjrt_ffi_threads() {
   BEGIN_CPP11
     return cpp11::as_sexp(ffi_threads());

@@ -22,7 +22,7 @@ int r_thread_option() {
 
 }  // namespace
 
-[[cpp11::register]] int ffi_threads() {
+[[cpp11::register]] SEXP ffi_threads() {
   return pjrt::call_core([] { return ndbuf::max_threads(); });
 }
 
