@@ -59,6 +59,7 @@ site: install
 bench: setup
 	cmake -S $(CORE) -B $(BUILD)/bench -DCMAKE_BUILD_TYPE=Release -DNDBUF_BENCH=ON -DNDBUF_TESTS=OFF >/dev/null
 	cmake --build $(BUILD)/bench -j$(JOBS)
+	$(BUILD)/bench/dot_general_bench
 	for f in bench/*.R; do $(RSCRIPT) $$f || exit 1; done
 
 # The core's GoogleTest suite under ASan + UBSan, then the R tests under valgrind.

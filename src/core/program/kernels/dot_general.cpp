@@ -1,5 +1,6 @@
-// stablehlo.dot_general: operands packed into batch x M x K and batch x K x N blocks of the
-// accumulator type, then an i-k-j loop per batch (rows of the result in parallel).
+// stablehlo.dot_general: float results through the BLAS gemm (dot_gemm.cpp); other dtypes
+// packed into batch x M x K and batch x K x N blocks of the accumulator type, then an i-k-j loop
+// per batch (rows of the result in parallel).
 #include "program/kernels/dot_general.hpp"
 
 #include <algorithm>
@@ -8,7 +9,8 @@
 
 #include "ndbuf/memory/parallel.hpp"
 #include "ndbuf/memory/transfer.hpp"
-#include "program/kernels/element_cast.hpp"
+#include "program/kernels/dot_gemm.hpp"
+#include "program/kernels/dot_pack.hpp"
 #include "program/kernels/fast_combine.hpp"
 #include "program/kernels/kernel_values.hpp"
 
@@ -16,11 +18,6 @@ namespace ndbuf::program {
 namespace {
 
 const char kOp[] = "dot_general";
-
-// Dims of one operand in packing order: batching, then free or contracting as asked.
-struct DotSide {
-  std::vector<int64_t> batch, free, contracting;
-};
 
 DotSide split_dims(size_t rank, const std::vector<int64_t>& batch,
                    const std::vector<int64_t>& contracting, const std::string& side) {
@@ -34,45 +31,6 @@ DotSide split_dims(size_t rank, const std::vector<int64_t>& batch,
     }
   }
   return dims;
-}
-
-int64_t product(const Shape& shape, const std::vector<int64_t>& dims) {
-  int64_t n = 1;
-  for (int64_t d : dims) n *= shape[d];
-  return n;
-}
-
-// Copies `x` (any strides) with its dims in `order` into dense `dst`, converting each element.
-template <class A>
-void pack(const Tensor& x, const std::vector<int64_t>& order, A* dst) {
-  const Tensor host = to_host(x);
-  Shape shape;
-  Strides strides;
-  for (int64_t d : order) {
-    shape.push_back(host.shape()[d]);
-    strides.push_back(host.strides()[d]);
-  }
-  const int64_t count = host.numel();
-  if (count == 0) return;
-  dispatch(x.dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    const T* src = static_cast<const T*>(host.data());
-    std::vector<int64_t> index(shape.size(), 0);
-    int64_t pos = 0;
-    for (int64_t i = 0; i < count; ++i) {
-      if constexpr (std::is_same_v<A, bool>) {
-        dst[i] = cast_element<double>(src[pos]) != 0;
-      } else {
-        dst[i] = cast_element<A>(src[pos]);
-      }
-      for (size_t k = shape.size(); k-- > 0;) {
-        pos += strides[k];
-        if (++index[k] < shape[k]) break;
-        pos -= strides[k] * shape[k];
-        index[k] = 0;
-      }
-    }
-  });
 }
 
 // c[b, i, :] += a[b, i, k] * b[b, k, :] over k, for the rows [begin, end) of batch x M.
@@ -98,10 +56,10 @@ void contract(const Tensor& lhs, const Tensor& rhs, const DotSide& l, const DotS
   using T = typename ElementType<R>::type;
   constexpr bool kPred = R == DType::kPred;
   using A = std::conditional_t<kPred, bool, Compute<T>>;
-  const int64_t batch = product(lhs.shape(), l.batch);
-  const int64_t m = product(lhs.shape(), l.free);
-  const int64_t k = product(lhs.shape(), l.contracting);
-  const int64_t n = product(rhs.shape(), r.free);
+  const int64_t batch = dims_product(lhs.shape(), l.batch);
+  const int64_t m = dims_product(lhs.shape(), l.free);
+  const int64_t k = dims_product(lhs.shape(), l.contracting);
+  const int64_t n = dims_product(rhs.shape(), r.free);
   std::vector<int64_t> lhs_order = l.batch, rhs_order = r.batch;
   lhs_order.insert(lhs_order.end(), l.free.begin(), l.free.end());
   lhs_order.insert(lhs_order.end(), l.contracting.begin(), l.contracting.end());
@@ -109,8 +67,8 @@ void contract(const Tensor& lhs, const Tensor& rhs, const DotSide& l, const DotS
   rhs_order.insert(rhs_order.end(), r.free.begin(), r.free.end());
   std::unique_ptr<A[]> a(new A[lhs.numel()]), b(new A[rhs.numel()]);
   std::unique_ptr<A[]> c(new A[result.numel()]());
-  pack(lhs, lhs_order, a.get());
-  pack(rhs, rhs_order, b.get());
+  pack_operand(lhs, lhs_order, a.get());
+  pack_operand(rhs, rhs_order, b.get());
   auto add = [](A x, A y) -> A {
     if constexpr (kPred)
       return x || y;
@@ -156,8 +114,9 @@ void check_matching_sizes(const Tensor& lhs, const Tensor& rhs, const std::vecto
 
 }  // namespace
 
-Tensor dot_general(const Tensor& lhs, const Tensor& rhs, const DotDimensions& dims,
+Tensor dot_general(const Tensor& lhs_any, const Tensor& rhs_any, const DotDimensions& dims,
                    DType result_dtype) {
+  const Tensor lhs = to_host(lhs_any), rhs = to_host(rhs_any);
   const DotSide l =
       split_dims(lhs.rank(), dims.lhs_batching_dimensions, dims.lhs_contracting_dimensions, "lhs");
   const DotSide r =
@@ -169,6 +128,7 @@ Tensor dot_general(const Tensor& lhs, const Tensor& rhs, const DotDimensions& di
   for (int64_t d : l.free) shape.push_back(lhs.shape()[d]);
   for (int64_t d : r.free) shape.push_back(rhs.shape()[d]);
   Tensor result = Tensor::allocate(result_dtype, shape, Order::kRowMajor);
+  if (dot_through_gemm(lhs, rhs, l, r, result)) return result;
   dispatch(result_dtype, [&](auto tag) { contract<decltype(tag)::value>(lhs, rhs, l, r, result); });
   return result;
 }

@@ -1,4 +1,5 @@
-// stablehlo.reduce: one row-major pass over the inputs folding into the results.
+// stablehlo.reduce: associative recognised bodies in reduce_fast.cpp; the rest (a region, or a
+// body that keeps the last element) in one row-major pass over the inputs folding into the results.
 #include "program/kernels/reduce.hpp"
 
 #include <cstring>
@@ -6,6 +7,7 @@
 #include "ndbuf/memory/transfer.hpp"
 #include "program/kernels/fast_combine.hpp"
 #include "program/kernels/kernel_values.hpp"
+#include "program/kernels/reduce_fast.hpp"
 
 namespace ndbuf::program {
 namespace {
@@ -142,6 +144,9 @@ std::vector<Tensor> reduce(const std::vector<Tensor>& inputs,
       fast != FastBody::kNone && inputs.size() == 1 && inputs[0].dtype() == init_values[0].dtype();
   if (fast_fits) {
     check_fast_body(fast, inputs[0].dtype(), kOp);
+    if (fast != FastBody::kReplace) {
+      return {reduce_associative(inputs[0], init_values[0], dimensions, plan.result_shape, fast)};
+    }
     const Tensor input = dense_host(inputs[0]);
     return {dispatch(input.dtype(), [&](auto tag) {
       return reduce_fast<decltype(tag)::value>(input, init_values[0], plan, fast);

@@ -13,7 +13,9 @@ namespace ndbuf::program {
 // init_values[i] and the non-reduced dims of the inputs in order. Elements are folded in
 // row-major order starting from the init values: acc = body(acc_0..acc_N-1, x_0..x_N-1).
 // With `fast` != kNone (one operand whose dtype equals its init's) `body` is never called and
-// may be empty; f16/bf16 then accumulate in f32 and round once.
+// may be empty; f16/bf16 then accumulate in f32 and round once, and the associative bodies
+// (all but kReplace) fold in an order of the implementation's choosing (reduce_fast.hpp), as
+// the spec allows.
 std::vector<Tensor> reduce(const std::vector<Tensor>& inputs,
                            const std::vector<Tensor>& init_values,
                            const std::vector<int64_t>& dimensions, const RegionFn& body,

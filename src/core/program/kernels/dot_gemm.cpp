@@ -1,0 +1,193 @@
+// dot_general through the BLAS gemm. Each operand is handed to the BLAS in place when its free
+// and contracting dims each collapse to one stride with one of them contiguous (a row- or
+// column-major matrix per batch, batch dims anywhere): the transpose goes into the gemm call.
+// Other layouts, and operands of another dtype, are packed into dense blocks first. f16 / bf16
+// products run in f32 and are rounded once.
+#include "program/kernels/dot_gemm.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <memory>
+#include <type_traits>
+
+#include "ndbuf/memory/parallel.hpp"
+#include "program/kernels/compute_type.hpp"
+#include "program/kernels/fortran_blas.hpp"
+
+namespace ndbuf::program {
+namespace {
+
+// One operand as a (rows x cols) matrix per batch: lhs is M x K, rhs K x N.
+struct GemmOperand {
+  const void* data = nullptr;
+  std::vector<int64_t> batch_offsets;  // elements, one per batch index
+  bool column_major = false;           // rows contiguous rather than cols
+  int64_t ld = 1;
+};
+
+// The stride of `dims` read as one row-major flattened dim, 0 when all have size 1, or -1 when
+// they do not collapse (gaps, reordering, broadcast or negative strides).
+int64_t group_stride(const Tensor& x, const std::vector<int64_t>& dims) {
+  int64_t stride = 0, next = 0;
+  for (size_t i = dims.size(); i-- > 0;) {
+    const int64_t d = dims[i];
+    if (x.shape()[d] == 1) continue;
+    if (x.strides()[d] <= 0 || (stride != 0 && x.strides()[d] != next)) return -1;
+    if (stride == 0) stride = x.strides()[d];
+    next = x.strides()[d] * x.shape()[d];
+  }
+  return stride;
+}
+
+// Whether a rows x cols matrix with these group strides is a BLAS matrix, and how.
+bool blas_layout(int64_t rows, int64_t row_stride, int64_t cols, int64_t col_stride,
+                 GemmOperand& op) {
+  if (row_stride < 0 || col_stride < 0) return false;
+  const int64_t row_ld = rows <= 1 ? std::max<int64_t>(1, cols) : row_stride;
+  if ((cols <= 1 || col_stride == 1) && row_ld >= std::max<int64_t>(1, cols) && row_ld <= INT_MAX) {
+    op.column_major = false;
+    op.ld = row_ld;
+    return true;
+  }
+  const int64_t col_ld = cols <= 1 ? std::max<int64_t>(1, rows) : col_stride;
+  if ((rows <= 1 || row_stride == 1) && col_ld >= std::max<int64_t>(1, rows) && col_ld <= INT_MAX) {
+    op.column_major = true;
+    op.ld = col_ld;
+    return true;
+  }
+  return false;
+}
+
+// Element offsets of each batch index (row-major over `batch`) in `x`.
+std::vector<int64_t> batch_offsets(const Tensor& x, const std::vector<int64_t>& batch,
+                                   int64_t count) {
+  std::vector<int64_t> offsets(static_cast<size_t>(count));
+  std::vector<int64_t> index(batch.size(), 0);
+  int64_t pos = 0;
+  for (int64_t b = 0; b < count; ++b) {
+    offsets[b] = pos;
+    for (size_t k = batch.size(); k-- > 0;) {
+      pos += x.strides()[batch[k]];
+      if (++index[k] < x.shape()[batch[k]]) break;
+      pos -= x.strides()[batch[k]] * x.shape()[batch[k]];
+      index[k] = 0;
+    }
+  }
+  return offsets;
+}
+
+// `x` as a GEMM operand of element type C with `rows_dims` x `cols_dims` per batch: in place
+// when it fits, else packed into `packed` (dense batch x rows x cols).
+template <class C>
+GemmOperand gemm_operand(const Tensor& x, const std::vector<int64_t>& batch,
+                         const std::vector<int64_t>& rows_dims,
+                         const std::vector<int64_t>& cols_dims, int64_t batches,
+                         std::unique_ptr<C[]>& packed) {
+  const int64_t rows = dims_product(x.shape(), rows_dims);
+  const int64_t cols = dims_product(x.shape(), cols_dims);
+  GemmOperand op;
+  const bool same_type = x.dtype() == (std::is_same_v<C, float> ? DType::kF32 : DType::kF64);
+  if (same_type &&
+      blas_layout(rows, group_stride(x, rows_dims), cols, group_stride(x, cols_dims), op)) {
+    op.data = static_cast<const C*>(x.data());
+    op.batch_offsets = batch_offsets(x, batch, batches);
+    return op;
+  }
+  std::vector<int64_t> order = batch;
+  order.insert(order.end(), rows_dims.begin(), rows_dims.end());
+  order.insert(order.end(), cols_dims.begin(), cols_dims.end());
+  packed.reset(new C[static_cast<size_t>(std::max<int64_t>(1, x.numel()))]);
+  pack_operand(x, order, packed.get());
+  op.data = packed.get();
+  op.column_major = false;
+  op.ld = std::max<int64_t>(1, cols);
+  op.batch_offsets.resize(static_cast<size_t>(batches));
+  for (int64_t b = 0; b < batches; ++b) op.batch_offsets[b] = b * rows * cols;
+  return op;
+}
+
+// c (M x N row-major, batch b) = a (M x K) b (K x N): the column-major BLAS computes
+// c^T = b^T a^T, so the rhs goes first.
+template <class C>
+void gemm_batch(const GemmOperand& a, const GemmOperand& b, C* c, int64_t m, int64_t n, int64_t k,
+                int64_t batch) {
+  const char transa = b.column_major ? 'T' : 'N';
+  const char transb = a.column_major ? 'T' : 'N';
+  const int fm = static_cast<int>(n), fn = static_cast<int>(m), fk = static_cast<int>(k);
+  const int lda = static_cast<int>(b.ld), ldb = static_cast<int>(a.ld);
+  const int ldc = static_cast<int>(std::max<int64_t>(1, n));
+  const C one = 1, zero = 0;
+  const C* bp = static_cast<const C*>(b.data) + b.batch_offsets[batch];
+  const C* ap = static_cast<const C*>(a.data) + a.batch_offsets[batch];
+  C* cp = c + batch * m * n;
+  if constexpr (std::is_same_v<C, float>) {
+    sgemm_(&transa, &transb, &fm, &fn, &fk, &one, bp, &lda, ap, &ldb, &zero, cp, &ldc, 1, 1);
+  } else {
+    dgemm_(&transa, &transb, &fm, &fn, &fk, &one, bp, &lda, ap, &ldb, &zero, cp, &ldc, 1, 1);
+  }
+}
+
+template <class C>
+void gemm_all(const Tensor& lhs, const Tensor& rhs, const DotSide& l, const DotSide& r, C* c) {
+  const int64_t batches = dims_product(lhs.shape(), l.batch);
+  const int64_t m = dims_product(lhs.shape(), l.free);
+  const int64_t k = dims_product(lhs.shape(), l.contracting);
+  const int64_t n = dims_product(rhs.shape(), r.free);
+  if (k == 0) {
+    std::fill(c, c + batches * m * n, C{0});
+    return;
+  }
+  std::unique_ptr<C[]> lhs_packed, rhs_packed;
+  const GemmOperand a = gemm_operand<C>(lhs, l.batch, l.free, l.contracting, batches, lhs_packed);
+  const GemmOperand b = gemm_operand<C>(rhs, r.batch, r.contracting, r.free, batches, rhs_packed);
+  // Small products share the cores by batch (the BLAS then runs each on one thread); large
+  // ones run one after another, each on all cores inside the BLAS.
+  const double flops = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+  if (batches > 1 && flops < 262144.0) {
+    const int64_t bytes = static_cast<int64_t>(sizeof(C)) * (m * k + k * n + m * n);
+    for_each_block(
+        batches, bytes,
+        [&](int64_t begin, int64_t end) {
+          for (int64_t i = begin; i < end; ++i) gemm_batch(a, b, c, m, n, k, i);
+        },
+        std::max<int64_t>(1, static_cast<int64_t>(flops) / 16));
+  } else {
+    for (int64_t i = 0; i < batches; ++i) gemm_batch(a, b, c, m, n, k, i);
+  }
+}
+
+bool fits_blas_int(const Tensor& lhs, const Tensor& rhs, const DotSide& l, const DotSide& r) {
+  return dims_product(lhs.shape(), l.free) <= INT_MAX &&
+         dims_product(lhs.shape(), l.contracting) <= INT_MAX &&
+         dims_product(rhs.shape(), r.free) <= INT_MAX;
+}
+
+}  // namespace
+
+bool dot_through_gemm(const Tensor& lhs, const Tensor& rhs, const DotSide& l, const DotSide& r,
+                      Tensor& result) {
+  const DType dtype = result.dtype();
+  const bool floating =
+      dtype == DType::kF32 || dtype == DType::kF64 || dtype == DType::kF16 || dtype == DType::kBF16;
+  // A forked child must not enter the BLAS's OpenMP pool (see in_forked_child()).
+  if (!floating || in_forked_child() || !fits_blas_int(lhs, rhs, l, r)) return false;
+  if (result.numel() == 0) return true;
+  if (dtype == DType::kF64) {
+    gemm_all(lhs, rhs, l, r, static_cast<double*>(result.data()));
+  } else if (dtype == DType::kF32) {
+    gemm_all(lhs, rhs, l, r, static_cast<float*>(result.data()));
+  } else {
+    std::unique_ptr<float[]> c(new float[static_cast<size_t>(result.numel())]);
+    gemm_all(lhs, rhs, l, r, c.get());
+    dispatch(dtype, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      if constexpr (kIsHalf<T>) {
+        T* out = static_cast<T*>(result.data());
+        for (int64_t i = 0; i < result.numel(); ++i) out[i] = store<T>(c[i]);
+      }
+    });
+  }
+  return true;
+}
+
+}  // namespace ndbuf::program
