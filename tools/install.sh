@@ -2,6 +2,7 @@
 # Installs pjrt (clean objects, compiled with $JOBS jobs) and harmonium into R's first library,
 # unless that library already holds both, built from exactly these sources by this R: then it
 # says so and returns at once, so `make demo`, `make test` and `make site` each build once.
+# src/Makevars is left out of the fingerprint: `configure` writes it during the install.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p build
@@ -9,8 +10,9 @@ library=$(Rscript --vanilla -e 'cat(.libPaths()[1])')
 fingerprint=$({
   echo "$library"
   R --version | head -n 1
-  find DESCRIPTION NAMESPACE R src inst harmonium -type f \
-    ! -name '*.o' ! -name '*.so' ! -name '*.dll' -print0 | sort -z | xargs -0 sha1sum
+  find DESCRIPTION NAMESPACE configure R src inst harmonium -type f \
+    ! -name '*.o' ! -name '*.so' ! -name '*.dll' ! -path src/Makevars -print0 | sort -z |
+    xargs -0 sha1sum
 } | sha1sum | cut -c1-40)
 stamp=build/installed.sha1
 if [[ -f $stamp && $(cat "$stamp") == "$fingerprint" ]] &&
