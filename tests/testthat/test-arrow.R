@@ -134,8 +134,8 @@ test_that("dtypes without an Arrow type and schemas are refused", {
     nanoarrow::as_nanoarrow_array(pjrt_buffer(complex(real = 1, imaginary = 2), dtype = "c64"))
     nanoarrow::as_nanoarrow_array(pjrt_buffer(c(1, 2)), schema = nanoarrow::na_double())
   })
-  expect_error(pjrt:::ffi_buffer_from_arrow(1, "f64", 1L), "valid nanoarrow array")
-  expect_error(pjrt:::ffi_arrow_address(NULL), "exported Arrow array")
+  expect_error(pjrt:::with_core(pjrt:::ffi_buffer_from_arrow(1, "f64", 1L)), "valid nanoarrow array")
+  expect_error(pjrt:::with_core(pjrt:::ffi_arrow_address(NULL)), "exported Arrow array")
 })
 
 test_that("arrow's R package reads the exported arrays", {
