@@ -43,3 +43,20 @@ print(loaded$weights)
 cat("identical values after the round trip:",
     identical(as_array(loaded$weights), as_array(x)), "\n")
 unlink(path)
+
+section("A StableHLO program on pjrt's own runtime")
+program <- pjrt_program("
+func.func @main(%x: tensor<2x3xf32>, %w: tensor<3x2xf32>, %b: tensor<f32>) -> tensor<2x2xf32> {
+  %xw = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<3x2xf32>) -> tensor<2x2xf32>
+  %bb = stablehlo.broadcast_in_dim %b, dims = [] : (tensor<f32>) -> tensor<2x2xf32>
+  %sum = stablehlo.add %xw, %bb : tensor<2x2xf32>
+  %y = stablehlo.tanh %sum : tensor<2x2xf32>
+  return %y : tensor<2x2xf32>
+}")
+executable <- pjrt_compile(program)
+print(executable)
+w <- pjrt_buffer(matrix(c(0.1, 0.2, 0.3, -0.1, -0.2, -0.3), nrow = 3), dtype = "f32")
+y <- pjrt_execute(executable, x, w, pjrt_scalar(0.5, dtype = "f32"))
+print(y)
+cat("matches base R:",
+    isTRUE(all.equal(as_array(y), tanh(as_array(x) %*% as_array(w) + 0.5), tolerance = 1e-6)), "\n")
