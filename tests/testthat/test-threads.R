@@ -62,3 +62,36 @@ test_that("conversions give the same values on one thread and on several", {
   small <- abs(x) <= 64
   expect_identical(as.vector(results[[2]]$bf16)[small], x[small])
 })
+
+test_that("large fused programs run on worker threads and give base R's values", {
+  # Fused groups run their blocks on every thread; the blocks' memory must not come from R's
+  # allocator there (R may be called from its main thread only).
+  skip_on_cran()
+  old <- pjrt_threads(2)
+  on.exit(pjrt_threads(old), add = TRUE)
+  n <- 2e6
+  x <- as.integer(seq_len(n) - n / 2)
+  type <- sprintf("tensor<%dxi32>", n)
+  src <- paste(
+    sprintf("func.func @main(%%x: %s, %%k: tensor<i32>) -> %s {", type, type),
+    sprintf("  %%kb = stablehlo.broadcast_in_dim %%k, dims = [] : (tensor<i32>) -> %s", type),
+    sprintf("  %%0 = stablehlo.multiply %%x, %%kb : %s", type),
+    sprintf("  %%1 = stablehlo.add %%0, %%x : %s", type),
+    sprintf("  %%2 = stablehlo.abs %%1 : %s", type),
+    sprintf("  return %%2 : %s", type), "}", sep = "\n")
+  exe <- pjrt_compile(pjrt_program(src))
+  for (i in 1:3) {
+    y <- pjrt_execute(exe, pjrt_buffer(x, dtype = "i32"), pjrt_scalar(3L, dtype = "i32"))
+    expect_identical(as_array(y), abs(x * 3L + x))
+  }
+  h <- seq(-2, 2, length.out = n)
+  half <- sprintf("tensor<%dxf16>", n)
+  src16 <- paste(
+    sprintf("func.func @main(%%x: %s) -> %s {", half, half),
+    sprintf("  %%0 = stablehlo.multiply %%x, %%x : %s", half),
+    sprintf("  %%1 = stablehlo.negate %%0 : %s", half),
+    sprintf("  return %%1 : %s", half), "}", sep = "\n")
+  z <- as_array(run_program(src16, pjrt_buffer(h, dtype = "f16")))
+  h16 <- as_array(pjrt_buffer(h, dtype = "f16"))
+  expect_identical(z, as_array(pjrt_buffer(-(h16 * h16), dtype = "f16")))
+})

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <new>
 #include <string>
+#include <thread>
 
 #include "ndbuf/base/error.hpp"
 
@@ -11,10 +12,12 @@ namespace ndbuf {
 namespace {
 
 std::atomic<HostAllocator> g_host_allocator{&default_host_allocator};
+std::atomic<std::thread::id> g_allocator_thread{};
 
 }  // namespace
 
 void set_host_allocator(HostAllocator allocator) {
+  g_allocator_thread.store(std::this_thread::get_id());
   g_host_allocator.store(allocator != nullptr ? allocator : &default_host_allocator);
 }
 
@@ -43,6 +46,9 @@ std::shared_ptr<Storage> default_host_allocator(size_t nbytes, Device device) {
 }
 
 std::shared_ptr<Storage> allocate_host(size_t nbytes, Device device) {
+  if (std::this_thread::get_id() != g_allocator_thread.load()) {
+    return default_host_allocator(nbytes, device);
+  }
   return g_host_allocator.load()(nbytes, device);
 }
 

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "ndbuf/base/error.hpp"
@@ -100,6 +101,23 @@ TEST(AllocateHost, ReplaceableAllocator) {
   EXPECT_EQ(t.storage()->nbytes(), 24u);
   allocate_host(16);
   EXPECT_EQ(g_custom_calls, 2);
+}
+
+// An embedding runtime's allocator (R's) may run on its own thread only: allocations made on
+// other threads (parallel loops' workers) come from the default allocator.
+TEST(AllocateHost, InstalledAllocatorServesOnlyTheInstallingThread) {
+  g_custom_calls = 0;
+  set_host_allocator(&counting_allocator);
+  std::shared_ptr<Storage> from_worker;
+  std::thread worker([&] { from_worker = allocate_host(32); });
+  worker.join();
+  const auto from_installer = allocate_host(8);
+  set_host_allocator(nullptr);
+  EXPECT_EQ(g_custom_calls, 1);
+  ASSERT_NE(from_worker, nullptr);
+  EXPECT_EQ(from_worker->nbytes(), 32u);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(from_worker->data()) % kHostAlignment, 0u);
+  EXPECT_EQ(from_installer->nbytes(), 8u);
 }
 
 }  // namespace

@@ -45,7 +45,9 @@ class Storage {
 inline constexpr size_t kHostAlignment = 64;
 
 // Host allocations go through a replaceable allocator so that an embedding runtime (R) can
-// make its garbage collector see them. The default uses aligned operator new.
+// make its garbage collector see them. The default uses aligned operator new. An installed
+// allocator serves only the thread that installed it (an embedding runtime such as R may be
+// called from its main thread alone); parallel loops' threads get default_host_allocator().
 using HostAllocator = std::shared_ptr<Storage> (*)(size_t nbytes, Device device);
 void set_host_allocator(HostAllocator allocator);
 std::shared_ptr<Storage> default_host_allocator(size_t nbytes, Device device);
