@@ -1,6 +1,8 @@
 // The block evaluator of fused groups: each block of the output is computed by running the
 // members' own planned kernels on block-sized views, so fused and unfused results are the same
 // by construction; blocks run in parallel and only the output is allocated at full size.
+// Groups of float arithmetic whose inputs allow it take the faster tile path instead
+// (fused_spans.cpp).
 #include <algorithm>
 #include <atomic>
 #include <cstring>
@@ -9,6 +11,7 @@
 
 #include "ndbuf/memory/parallel.hpp"
 #include "ndbuf/memory/transfer.hpp"
+#include "program/exec/fused_spans.hpp"
 #include "program/exec/fusion.hpp"
 #include "program/kernels/block_scratch.hpp"
 
@@ -73,12 +76,6 @@ Block block_at(const BlockGrid& grid, int64_t b) {
   block.shape.insert(block.shape.end(), shape.begin() + grid.axis + 1, shape.end());
   return block;
 }
-
-// A leaf as the blocks read it: a tensor and its strides over the output's axes.
-struct LeafSource {
-  Tensor tensor;
-  Strides strides;  // over the output axes; empty for a 0-d leaf passed as is
-};
 
 LeafSource leaf_source(const FusedLeaf& leaf, const Values& args, size_t rank) {
   Tensor t =
@@ -194,6 +191,7 @@ OpFn fused_run(FusedPlan plan) {
     }
     Tensor out = Tensor::allocate(plan.output.dtype, shape, Order::kRowMajor);
     if (out.numel() == 0) return {Value(out)};
+    if (plan.spans && run_span_program(*plan.spans, sources, out)) return {Value(out)};
     const BlockGrid grid = block_grid(shape);
     const BlockRunner runner{plan, grid, sources, interpreter, out};
     run_blocks(runner, bytes_per_element * grid.chunk * grid.inner);

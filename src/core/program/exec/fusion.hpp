@@ -3,6 +3,7 @@
 // cache, so the chain makes one pass over memory and no full-size intermediate exists.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -32,10 +33,20 @@ struct FusedStep {
   std::vector<int> release;  // slots read for the last time by this step
 };
 
+struct SpanProgram;  // fused_spans.hpp
+
 struct FusedPlan {
   Type output;
   std::vector<FusedLeaf> leaves;
-  std::vector<FusedStep> steps;  // in program order; the last one is the group's root
+  std::vector<FusedStep> steps;              // in program order; the last one is the group's root
+  std::shared_ptr<const SpanProgram> spans;  // the tile-by-tile fast path, where it applies
+};
+
+// A leaf as a run reads it: its tensor and its strides over the output's axes (empty for a
+// 0-d leaf passed to its op as it is).
+struct LeafSource {
+  Tensor tensor;
+  Strides strides;
 };
 
 // The run function of a fused group; its operands are the values the leaves name.

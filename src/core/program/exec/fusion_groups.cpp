@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "program/exec/attr_access.hpp"
+#include "program/exec/fused_spans.hpp"
 #include "program/exec/fusion.hpp"
 #include "program/kernels/elementwise.hpp"
 
@@ -201,7 +202,12 @@ struct GroupBuilder {
   }
 
   // The root becomes the fused op in place; its run function reads the leaves' values.
-  void make_fused(Op& root) {
+  void make_fused(Op& root, const std::vector<int>& members) {
+    std::vector<const Op*> ops;
+    for (int m : members) ops.push_back(&region.ops[m]);
+    if (auto spans = span_program(plan, ops)) {
+      plan.spans = std::make_shared<const SpanProgram>(std::move(*spans));
+    }
     root.name = "fusion";
     root.operands = operands;
     root.operand_types = operand_types;
@@ -240,7 +246,7 @@ void fuse_elementwise(Region& region) {
     for (int m : members[g]) region.ops[m].absorbed = true;
     Op& root = region.ops[members[g].back()];
     root.absorbed = false;
-    builder.make_fused(root);
+    builder.make_fused(root, members[g]);
   }
   for (const auto& entry : absorbed_by) {
     if (feeder_fully_absorbed(entry.first, region, graph, group_of, absorbed_by)) {

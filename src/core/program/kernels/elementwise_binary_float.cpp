@@ -6,6 +6,7 @@
 #include "program/kernels/elementwise_loop.hpp"
 #include "program/kernels/elementwise_math.hpp"
 #include "program/kernels/elementwise_scalar.hpp"
+#include "program/kernels/float_functions.hpp"
 
 namespace ndbuf::program::detail {
 namespace {
@@ -16,22 +17,22 @@ Tensor float_binary(BinaryOp op, const Tensor& a, const Tensor& b, DType out) {
   const auto same = [&](auto f) { return map_binary<T, T>(a, b, out, f); };
   switch (op) {
     case BinaryOp::kAdd:
-      return same([](C u, C v) { return u + v; });
+      return same(AddFn{});
     case BinaryOp::kSubtract:
-      return same([](C u, C v) { return u - v; });
+      return same(SubtractFn{});
     case BinaryOp::kMultiply:
-      return same([](C u, C v) { return u * v; });
+      return same(MultiplyFn{});
     case BinaryOp::kDivide:
-      return same([](C u, C v) { return u / v; });
+      return same(DivideFn{});
     // fmod: lhs - trunc(lhs / rhs) * rhs computed exactly, the sign of the dividend (spec).
     case BinaryOp::kRemainder:
       return same([](C u, C v) { return std::fmod(u, v); });
     case BinaryOp::kPower:
       return same([](C u, C v) { return std::pow(u, v); });
     case BinaryOp::kMaximum:
-      return same([](C u, C v) { return float_maximum(u, v); });
+      return same(MaximumFn{});
     case BinaryOp::kMinimum:
-      return same([](C u, C v) { return float_minimum(u, v); });
+      return same(MinimumFn{});
     case BinaryOp::kAtan2:
       return same([](C u, C v) { return std::atan2(u, v); });
     default:

@@ -12,6 +12,8 @@ Tensor unary_float(UnaryOp op, const Tensor& x, DType result);
 Tensor unary_complex(UnaryOp op, const Tensor& x, DType result);
 // tanh of an f32 tensor, vectorised (elementwise_vector_math.cpp).
 Tensor tanh_f32(const Tensor& x);
+// The same over a span (`out` may be `x`).
+void tanh_span_f32(const float* x, float* out, int64_t n);
 
 Tensor binary_integer(BinaryOp op, const Tensor& lhs, const Tensor& rhs);  // pred and integers
 Tensor binary_float(BinaryOp op, const Tensor& lhs, const Tensor& rhs, DType result);

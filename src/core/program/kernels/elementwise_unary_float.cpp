@@ -6,6 +6,7 @@
 #include "program/kernels/elementwise_families.hpp"
 #include "program/kernels/elementwise_loop.hpp"
 #include "program/kernels/elementwise_math.hpp"
+#include "program/kernels/float_functions.hpp"
 
 namespace ndbuf::program::detail {
 namespace {
@@ -87,7 +88,7 @@ Tensor float_unary_trig(UnaryOp op, const Tensor& x, DType out) {
     case UnaryOp::kTan:
       return same([](C v) { return std::tan(v); });
     case UnaryOp::kTanh:
-      return same([](C v) { return std::tanh(v); });
+      return same(TanhFn{});
     case UnaryOp::kSinh:
       return same([](C v) { return std::sinh(v); });
     case UnaryOp::kCosh:
@@ -117,27 +118,27 @@ Tensor float_unary_same(UnaryOp op, const Tensor& x, DType out) {
   const auto same = [&](auto f) { return map_unary<T, T>(x, out, f); };
   switch (op) {
     case UnaryOp::kNegate:
-      return same([](C v) { return -v; });
+      return same(NegateFn{});
     case UnaryOp::kAbs:
-      return same([](C v) { return std::fabs(v); });
+      return same(AbsFn{});
     case UnaryOp::kSign:
       return same([](C v) { return float_sign(v); });
     case UnaryOp::kSquare:
-      return same([](C v) { return v * v; });
+      return same(SquareFn{});
     case UnaryOp::kExponential:
-      return same([](C v) { return std::exp(v); });
+      return same(ExpFn{});
     case UnaryOp::kExponentialMinusOne:
       return same([](C v) { return std::expm1(v); });
     case UnaryOp::kLog:
-      return same([](C v) { return std::log(v); });
+      return same(LogFn{});
     case UnaryOp::kLogPlusOne:
       return same([](C v) { return std::log1p(v); });
     case UnaryOp::kLogistic:
-      return same([](C v) { return C(1) / (C(1) + std::exp(-v)); });
+      return same(LogisticFn{});
     case UnaryOp::kSqrt:
-      return same([](C v) { return std::sqrt(v); });
+      return same(SqrtFn{});
     case UnaryOp::kRsqrt:
-      return same([](C v) { return C(1) / std::sqrt(v); });
+      return same(RsqrtFn{});
     case UnaryOp::kCbrt:
       return same([](C v) { return std::cbrt(v); });
     default:

@@ -13,6 +13,11 @@ static_assert(EIGEN_VERSION_AT_LEAST(3, 4, 0), "Eigen 3.4 or later is needed");
 
 namespace ndbuf::program::detail {
 
+void tanh_span_f32(const float* x, float* out, int64_t n) {
+  const Eigen::Map<const Eigen::ArrayXf> from(x, n);
+  Eigen::Map<Eigen::ArrayXf>(out, n) = from.tanh();
+}
+
 Tensor tanh_f32(const Tensor& x) {
   const Tensor in =
       x.is_contiguous(Order::kRowMajor) ? to_host(x) : make_dense(x, Order::kRowMajor);
@@ -20,8 +25,7 @@ Tensor tanh_f32(const Tensor& x) {
   const auto* src = static_cast<const float*>(in.data());
   auto* dst = static_cast<float*>(out.data());
   for_each_block(out.numel(), 2 * sizeof(float), [&](int64_t begin, int64_t end) {
-    const Eigen::Map<const Eigen::ArrayXf> from(src + begin, end - begin);
-    Eigen::Map<Eigen::ArrayXf>(dst + begin, end - begin) = from.tanh();
+    tanh_span_f32(src + begin, dst + begin, end - begin);
   });
   return out;
 }
