@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "ndbuf/memory/storage.hpp"
 
@@ -37,19 +39,59 @@ TEST(HugePageInterior, SmallBlocksAreLeftAlone) {
   EXPECT_EQ(one.nbytes, 2 * kMiB);
 }
 
+// Sets PJRT_HUGE_PAGES for one test and restores what was there.
+class HugePageSetting {
+ public:
+  explicit HugePageSetting(const char* value) {
+    const char* old = std::getenv("PJRT_HUGE_PAGES");
+    had_ = old != nullptr;
+    if (had_) old_ = old;
+    if (value != nullptr) {
+      setenv("PJRT_HUGE_PAGES", value, 1);
+    } else {
+      unsetenv("PJRT_HUGE_PAGES");
+    }
+  }
+  ~HugePageSetting() {
+    if (had_) {
+      setenv("PJRT_HUGE_PAGES", old_.c_str(), 1);
+    } else {
+      unsetenv("PJRT_HUGE_PAGES");
+    }
+  }
+
+ private:
+  bool had_ = false;
+  std::string old_;
+};
+
+TEST(AdviseHugePages, OffUnlessTheVariableIsOne) {
+  void* block = allocate_host_bytes(9 * kMiB);
+  for (const char* value : {static_cast<const char*>(nullptr), "", "0", "yes", "11"}) {
+    const HugePageSetting setting(value);
+    EXPECT_FALSE(huge_pages_enabled()) << (value ? value : "unset");
+    EXPECT_EQ(advise_huge_pages(block, 9 * kMiB), 0u);
+  }
+  const HugePageSetting on("1");
+  EXPECT_TRUE(huge_pages_enabled());
+  free_host_bytes(block);
+}
+
 TEST(AdviseHugePages, NeverAdvisesOutsideTheBlock) {
+  const HugePageSetting on("1");
   EXPECT_EQ(advise_huge_pages(nullptr, 0), 0u);
   char small[64];
   EXPECT_EQ(advise_huge_pages(small, sizeof small), 0u);
   // A large block: either the interior (where the platform has the advice) or nothing.
   void* block = allocate_host_bytes(9 * kMiB);
   const size_t advised = advise_huge_pages(block, 9 * kMiB);
-  EXPECT_TRUE(advised == 0 ||
-              advised == huge_page_interior(reinterpret_cast<uintptr_t>(block), 9 * kMiB).nbytes);
+  const size_t interior = huge_page_interior(reinterpret_cast<uintptr_t>(block), 9 * kMiB).nbytes;
+  EXPECT_TRUE(advised == 0 || advised == interior);
   free_host_bytes(block);
 }
 
 TEST(AllocateHostBytes, LargeBlocksStartOnAHugePageAndAreWritable) {
+  const HugePageSetting on("1");
   for (const size_t nbytes : {kHugePageMinBytes, kHugePageMinBytes + 3, size_t{11} * kMiB}) {
     void* block = allocate_host_bytes(nbytes);
     EXPECT_EQ(reinterpret_cast<uintptr_t>(block) % kHugePageBytes, 0u);

@@ -19,10 +19,17 @@ struct HugePageRange {
 };
 HugePageRange huge_page_interior(uintptr_t address, size_t nbytes) noexcept;
 
-// Asks the kernel (madvise MADV_HUGEPAGE) to back the whole huge pages inside the block with
-// huge pages when they are first touched, so call it before writing. Returns the bytes
-// advised: 0 when the block is too small, the platform has no such advice, or the kernel
-// refused it (the memory is then used with ordinary pages, unchanged).
+// Whether large blocks are advised: only when the environment variable PJRT_HUGE_PAGES is
+// "1" (read at every call, so it can change while the process runs). Off by default: on
+// virtual machines that hand free memory back to their host (free page reporting), a huge
+// page faulted in after a pause costs far more than the small pages it replaces.
+bool huge_pages_enabled() noexcept;
+
+// When huge_pages_enabled(), asks the kernel (madvise MADV_HUGEPAGE) to back the whole huge
+// pages inside the block with huge pages when they are first touched, so call it before
+// writing. Returns the bytes advised: 0 when disabled, when the block is too small, the
+// platform has no such advice, or the kernel refused it (the memory is then used with
+// ordinary pages, unchanged).
 size_t advise_huge_pages(void* data, size_t nbytes) noexcept;
 
 }  // namespace ndbuf
