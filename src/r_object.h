@@ -89,7 +89,8 @@ void* vector_data(SEXP vector);
 
 // A new, unprotected logical, integer, double, complex or raw vector about to be filled by
 // the core: a large one has its data advised for huge pages (when PJRT_HUGE_PAGES=1) before
-// anything writes it (the memory is ours until the vector is returned). R allocation errors unwind as R errors.
+// anything writes it (the memory is ours until the vector is returned). R allocation errors unwind
+// as R errors.
 SEXP allocate_output_vector(SEXPTYPE type, R_xlen_t length);
 
 // Notes a failed binding's message and kind (`kind` "" for an exception without one) for the
