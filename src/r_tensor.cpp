@@ -15,7 +15,7 @@ namespace {
 
 // Host memory is an R raw vector (over-allocated to align the data to kHostAlignment), so R
 // counts it towards its heap and collects sooner under memory pressure; a large one is
-// advised for huge pages before the core first writes it. Called only on the
+// advised for huge pages (when enabled) before the core first writes it. Called only on the
 // main thread; the deleter releases the vector from cpp11's preserve list.
 std::shared_ptr<ndbuf::Storage> r_host_allocator(size_t nbytes, ndbuf::Device device) {
   const size_t total = nbytes + ndbuf::kHostAlignment;
