@@ -17,6 +17,15 @@
 #' calling thread alone for a while (from a tenth of a second, doubling while the cores stay
 #' busy).
 #'
+#' @section Huge pages:
+#' Writing a large new array costs a page fault per 4 KiB page touched. With the environment
+#' variable `PJRT_HUGE_PAGES` set to `"1"`, outputs of 4 MiB or more (new buffers and the
+#' vectors `as_array()` returns) ask Linux for transparent huge pages (2 MiB), which makes
+#' such conversions several times faster when the system has free huge pages at hand. It is
+#' off by default: on virtual machines that give free memory back to their host, a huge page
+#' touched again after a pause of a few seconds is far slower than the small pages it
+#' replaces. The variable is read at each large allocation.
+#'
 #' @param threads `NULL` (the default) to only report the count; a whole number >= 1 to set
 #'   it; `0` to go back to the environment variable or the default.
 #' @return The number of threads large operations use. When setting, the number used before,

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <memory>
 
+#include "ndbuf/memory/huge_pages.hpp"
+
 namespace pjrt {
 namespace {
 
@@ -45,7 +47,9 @@ SEXP materialise(SEXP x) {
   if (memory->length > 0) {
     void* target =
         TYPEOF(x) == REALSXP ? static_cast<void*>(REAL(copy)) : static_cast<void*>(INTEGER(copy));
-    std::memcpy(target, memory->data, static_cast<size_t>(memory->length) * element_size(x));
+    const size_t nbytes = static_cast<size_t>(memory->length) * element_size(x);
+    ndbuf::advise_huge_pages(target, nbytes);
+    std::memcpy(target, memory->data, nbytes);
   }
   R_set_altrep_data2(x, copy);
   memory->storage.reset();
@@ -78,7 +82,9 @@ SEXP view_duplicate(SEXP x, Rboolean /*deep*/) {
   if (length > 0) {
     void* target =
         TYPEOF(x) == REALSXP ? static_cast<void*>(REAL(out)) : static_cast<void*>(INTEGER(out));
-    std::memcpy(target, readable(x), static_cast<size_t>(length) * element_size(x));
+    const size_t nbytes = static_cast<size_t>(length) * element_size(x);
+    ndbuf::advise_huge_pages(target, nbytes);
+    std::memcpy(target, readable(x), nbytes);
   }
   UNPROTECT(1);
   return out;

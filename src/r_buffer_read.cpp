@@ -53,7 +53,7 @@ namespace {
 // caller. Returns the count of values R cannot tell from NA.
 SEXP copy_values(const ndbuf::Tensor& tensor, int64_t* ambiguous) {
   const ndbuf::RVectorType type = ndbuf::r_vector_type_for(tensor.dtype());
-  cpp11::sexp out = cpp11::safe[Rf_allocVector](sexptype_for(type), tensor.numel());
+  cpp11::sexp out = pjrt::allocate_output_vector(sexptype_for(type), tensor.numel());
   *ambiguous = ndbuf::tensor_to_r(tensor, pjrt::vector_data(out), ndbuf::Order::kColumnMajor);
   // Through cpp11::safe: an allocation error must not jump over C++ destructors.
   if (type == ndbuf::RVectorType::kInteger64) {
@@ -110,7 +110,8 @@ int64_t int_min_count(SEXP buffer, const ndbuf::Tensor& tensor) {
   return pjrt::call_core([&]() -> cpp11::raws {
     const pjrt::MappedReadCheck reads;
     const ndbuf::Tensor& tensor = pjrt::unwrap_buffer(buffer);
-    cpp11::writable::raws out(static_cast<R_xlen_t>(tensor.nbytes()));
+    cpp11::writable::raws out(
+        pjrt::allocate_output_vector(RAWSXP, static_cast<R_xlen_t>(tensor.nbytes())));
     ndbuf::copy_to_dense(tensor, RAW(out),
                          row_major ? ndbuf::Order::kRowMajor : ndbuf::Order::kColumnMajor);
     reads.done();

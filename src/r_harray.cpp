@@ -148,7 +148,7 @@ std::optional<ndbuf::DType> harray_values_dtype(SEXP dtype, int kind) {
     const pjrt::MappedReadCheck reads;
     const ndbuf::Tensor& tensor = unwrap_harray(x).tensor();
     const bool complex = ndbuf::is_complex(tensor.dtype());
-    cpp11::sexp out = cpp11::safe[Rf_allocVector](complex ? CPLXSXP : REALSXP, tensor.numel());
+    cpp11::sexp out = pjrt::allocate_output_vector(complex ? CPLXSXP : REALSXP, tensor.numel());
     ndbuf::copy_to_r_row_major(tensor, pjrt::vector_data(out));
     if (tensor.rank() > 0) {
       const ndbuf::Shape dims(tensor.shape().rbegin(), tensor.shape().rend());

@@ -3,8 +3,23 @@
 
 #include <string>
 
+#include "ndbuf/memory/huge_pages.hpp"
+
 namespace pjrt {
 namespace {
+
+size_t vector_item_bytes(SEXPTYPE type) {
+  switch (type) {
+    case RAWSXP:
+      return 1;
+    case REALSXP:
+      return sizeof(double);
+    case CPLXSXP:
+      return sizeof(Rcomplex);
+    default:
+      return sizeof(int);  // logical and integer
+  }
+}
 
 // The message and kind of the last failed binding; taken once by the R layer.
 std::string g_failure_message;
@@ -85,6 +100,13 @@ void* vector_data(SEXP vector) {
     default:
       fail_argument("Expected a logical, integer, double, complex or raw vector.");
   }
+}
+
+SEXP allocate_output_vector(SEXPTYPE type, R_xlen_t length) {
+  const SEXP out = cpp11::safe[Rf_allocVector](type, length);
+  const size_t nbytes = static_cast<size_t>(length) * vector_item_bytes(type);
+  if (length > 0) ndbuf::advise_huge_pages(vector_data(out), nbytes);
+  return out;
 }
 
 SEXP core_failure(const char* message, const char* kind) {

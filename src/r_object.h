@@ -87,6 +87,12 @@ SEXP with_na_count(SEXP value, int64_t count);
 // Writable memory of a freshly allocated logical, integer, double, complex or raw vector.
 void* vector_data(SEXP vector);
 
+// A new, unprotected logical, integer, double, complex or raw vector about to be filled by
+// the core: a large one has its data advised for huge pages (when PJRT_HUGE_PAGES=1) before
+// anything writes it (the memory is ours until the vector is returned). R allocation errors unwind
+// as R errors.
+SEXP allocate_output_vector(SEXPTYPE type, R_xlen_t length);
+
 // Notes a failed binding's message and kind (`kind` "" for an exception without one) for the
 // R layer, which takes them with ffi_take_core_failure(), and returns the marker
 // `pjrt_core_failure` (a symbol, which no binding returns otherwise).

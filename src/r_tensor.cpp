@@ -14,11 +14,12 @@ namespace pjrt {
 namespace {
 
 // Host memory is an R raw vector (over-allocated to align the data to kHostAlignment), so R
-// counts it towards its heap and collects sooner under memory pressure. Called only on the
+// counts it towards its heap and collects sooner under memory pressure; a large one is
+// advised for huge pages (when enabled) before the core first writes it. Called only on the
 // main thread; the deleter releases the vector from cpp11's preserve list.
 std::shared_ptr<ndbuf::Storage> r_host_allocator(size_t nbytes, ndbuf::Device device) {
   const size_t total = nbytes + ndbuf::kHostAlignment;
-  SEXP raw = cpp11::safe[Rf_allocVector](RAWSXP, static_cast<R_xlen_t>(total));
+  SEXP raw = allocate_output_vector(RAWSXP, static_cast<R_xlen_t>(total));
   auto keep = std::make_unique<cpp11::sexp>(raw);
   const auto base = reinterpret_cast<uintptr_t>(RAW(raw));
   const uintptr_t aligned = (base + ndbuf::kHostAlignment - 1) & ~(ndbuf::kHostAlignment - 1);

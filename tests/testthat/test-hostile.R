@@ -277,6 +277,32 @@ test_that("every argument of the program functions rejects values of the wrong k
 
 # ---- shapes -------------------------------------------------------------------------------------
 
+test_that("every argument of pjrt_threads() and its option rejects values of the wrong kind", {
+  skip_under_valgrind()
+  withr::local_options(pjrt.threads = NULL)
+  withr::local_envvar(PJRT_NUM_THREADS = NA)
+  # A call that sets the count changes the option: each runs with the option restored.
+  threads_restored <- function(threads) {
+    withr::local_options(pjrt.threads = NULL)
+    pjrt_threads(threads)
+  }
+  threads_with_option <- function(value) {
+    withr::local_options(pjrt.threads = value)
+    pjrt_threads()
+  }
+  lines <- c(
+    sweep_argument("pjrt_threads", threads_restored, list(), "threads"),
+    sweep_argument("pjrt_threads<option pjrt.threads>", threads_with_option, list(), "value")
+  )
+  expect_snapshot(writeLines(lines))
+  expect_match(lines[startsWith(lines, "pjrt_threads(threads = -1)")],
+               "`threads` must be a whole number >= 0 or NULL, not -1.", fixed = TRUE)
+  expect_match(lines[startsWith(lines, "pjrt_threads<option pjrt.threads>(value = 1.5)")],
+               "Option `pjrt.threads` must be a whole number >= 1, not a number.", fixed = TRUE)
+  expect_null(getOption("pjrt.threads"))  # no sweep left the option set
+  expect_gte(pjrt_threads(), 1)
+})
+
 test_that("negative, fractional, missing and huge shapes are clear errors", {
   # Labelled by hand: deparse() of doubles differs under valgrind (no 80-bit long double).
   shapes <- list(

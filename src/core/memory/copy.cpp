@@ -11,6 +11,7 @@
 
 #include "memory/element_cell.hpp"
 #include "memory/strided_walk.hpp"
+#include "memory/transpose_block.hpp"
 #include "ndbuf/memory/parallel.hpp"
 
 namespace ndbuf {
@@ -66,6 +67,35 @@ struct Sides {
   int64_t item;
 };
 
+// Copies the elements (a, b) for a in [a0, a1), b in [b0, b1) one at a time; strides in bytes.
+template <class C>
+void copy_rect(const char* src, int64_t sa, int64_t sb, char* dst, int64_t da, int64_t db,
+               int64_t a0, int64_t a1, int64_t b0, int64_t b1) {
+  for (int64_t a = a0; a < a1; ++a) {
+    const char* s = src + a * sa;
+    char* d = dst + a * da;
+    for (int64_t b = b0; b < b1; ++b) std::memcpy(d + b * db, s + b * sb, sizeof(C));
+  }
+}
+
+// As copy_rect() when the source is dense along a and the destination along b: whole square
+// blocks through the register transpose, the ragged edges one element at a time.
+template <class C>
+void copy_rect_in_blocks(const char* src, int64_t sb, char* dst, int64_t da, int64_t a0, int64_t a1,
+                         int64_t b0, int64_t b1) {
+  constexpr int64_t kSide = transpose_block_side<C>();
+  constexpr auto kItem = static_cast<int64_t>(sizeof(C));
+  const int64_t a_end = a0 + (a1 - a0) / kSide * kSide;
+  const int64_t b_end = b0 + (b1 - b0) / kSide * kSide;
+  for (int64_t a = a0; a < a_end; a += kSide) {
+    for (int64_t b = b0; b < b_end; b += kSide) {
+      transpose_block<C>(src + a * kItem + b * sb, sb, dst + a * da + b * kItem, da);
+    }
+  }
+  copy_rect<C>(src, kItem, sb, dst, da, kItem, a0, a_end, b_end, b1);
+  copy_rect<C>(src, kItem, sb, dst, da, kItem, a_end, a1, b0, b1);
+}
+
 // Copies the na x nb plane whose axis `a` is fast in the source and axis `b` fast in the
 // destination, tile by tile so that both sides of a tile stay in L1. Strides are in bytes.
 template <class C>
@@ -74,14 +104,16 @@ void copy_plane(const char* src, int64_t sa, int64_t sb, char* dst, int64_t da, 
   // Small tiles: rows of a power-of-two length alias in L1, so 64 rows of a tile would evict
   // each other (measured: 16 is the best size for 1024 x 1024 f32, twice as fast as 64).
   constexpr int64_t kTile = sizeof(C) <= 2 ? 32 : 16;
+  constexpr auto kItem = static_cast<int64_t>(sizeof(C));
+  const bool in_blocks = transpose_block_side<C>() > 1 && sa == kItem && db == kItem;
   for (int64_t a0 = 0; a0 < na; a0 += kTile) {
     const int64_t a1 = std::min(na, a0 + kTile);
     for (int64_t b0 = 0; b0 < nb; b0 += kTile) {
       const int64_t b1 = std::min(nb, b0 + kTile);
-      for (int64_t a = a0; a < a1; ++a) {
-        const char* s = src + a * sa;
-        char* d = dst + a * da;
-        for (int64_t b = b0; b < b1; ++b) std::memcpy(d + b * db, s + b * sb, sizeof(C));
+      if (in_blocks) {
+        copy_rect_in_blocks<C>(src, sb, dst, da, a0, a1, b0, b1);
+      } else {
+        copy_rect<C>(src, sa, sb, dst, da, db, a0, a1, b0, b1);
       }
     }
   }

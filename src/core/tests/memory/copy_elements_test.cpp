@@ -111,6 +111,38 @@ TEST(CopyElements, TiledTransposeAcrossTileEdges) {
   }
 }
 
+TEST(CopyElements, RegisterBlocksAcrossEveryBlockEdge) {
+  // 4-byte elements move in 4 x 4 register blocks and 8-byte ones in 2 x 2 blocks (where the
+  // source is dense along one axis and the destination along the other); the rest of a tile
+  // goes one element at a time. Every remainder of either axis, within one tile and across
+  // tile edges, for every element size.
+  const int64_t extents[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 17, 20, 35};
+  for (const size_t item : kItemSizes) {
+    for (const int64_t rows : extents) {
+      for (const int64_t cols : extents) {
+        const Shape shape{rows, cols};
+        expect_copy(shape, row_major(shape), column_major(shape), item);
+        expect_copy(shape, column_major(shape), row_major(shape), item);
+      }
+    }
+  }
+}
+
+TEST(CopyElements, RegisterBlocksWithPaddedRowsAndOddOrigins) {
+  for (const size_t item : kItemSizes) {
+    // Padded source columns (stride 23 for 21 rows), dense row-major destination.
+    expect_copy({21, 18}, {1, 23}, row_major({21, 18}), item);
+    // Dense source, padded destination rows.
+    expect_copy({13, 22}, row_major({13, 22}), {1, 19}, item);
+    // Three axes, the transposed pair inside: every plane goes through the blocks.
+    expect_copy({3, 9, 10}, row_major({3, 9, 10}), {90, 1, 9}, item);
+    // Source dense along no axis (every other element): one element at a time.
+    expect_copy({9, 11}, {2, 18}, row_major({9, 11}), item);
+    // A reversed fast axis: one element at a time, and the same result.
+    expect_copy({10, 12}, {-1, 10}, row_major({10, 12}), item);
+  }
+}
+
 TEST(CopyElements, ParallelBlocksAndInterruptRoundsCoverEveryElement) {
   // Large enough to run in blocks (kBlockElements) on several threads where there are any:
   // a transpose whose slowest destination axis is cut in blocks, and strided rows.

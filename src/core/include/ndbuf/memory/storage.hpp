@@ -45,7 +45,7 @@ class Storage {
 inline constexpr size_t kHostAlignment = 64;
 
 // Host allocations go through a replaceable allocator so that an embedding runtime (R) can
-// make its garbage collector see them. The default uses aligned operator new. An installed
+// make its garbage collector see them. The default uses allocate_host_bytes(). An installed
 // allocator serves only the thread that installed it (an embedding runtime such as R may be
 // called from its main thread alone); parallel loops' threads get default_host_allocator().
 using HostAllocator = std::shared_ptr<Storage> (*)(size_t nbytes, Device device);
@@ -56,7 +56,8 @@ std::shared_ptr<Storage> default_host_allocator(size_t nbytes, Device device);
 std::shared_ptr<Storage> allocate_host(size_t nbytes, Device device = Device{});
 
 // The raw host allocation under default_host_allocator() and the CPU DeviceApi: at least one
-// byte, kHostAlignment-aligned; throws kOutOfMemory "Cannot allocate <n> bytes of host
+// byte, kHostAlignment-aligned (blocks of kHugePageMinBytes or more: huge-page aligned and
+// advised, see huge_pages.hpp); throws kOutOfMemory "Cannot allocate <n> bytes of host
 // memory." Release with free_host_bytes().
 void* allocate_host_bytes(size_t nbytes);
 void free_host_bytes(void* data) noexcept;
