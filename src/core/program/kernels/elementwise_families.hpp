@@ -12,7 +12,7 @@ Tensor unary_float(UnaryOp op, const Tensor& x, DType result);
 Tensor unary_complex(UnaryOp op, const Tensor& x, DType result);
 // tanh of an f32 tensor, vectorised (elementwise_vector_math.cpp).
 Tensor tanh_f32(const Tensor& x);
-// The same over a span (`out` may be `x`).
+// The same over a span (`out` may be `x`); AVX2 packets where the CPU has them.
 void tanh_span_f32(const float* x, float* out, int64_t n);
 
 Tensor binary_integer(BinaryOp op, const Tensor& lhs, const Tensor& rhs);  // pred and integers
