@@ -41,11 +41,14 @@ as_array <- function(x, ...) UseMethod("as_array")
 #' @rdname as_array
 #' @export
 as_array.PJRTBuffer <- function(x, check = "warn", ...) {
-  check <- check_missing_mode(check)
-  view <- isTRUE(getOption("pjrt.altrep", TRUE))
-  values <- with_core(ffi_buffer_values(x, view, check != "ignore"))
-  ambiguous <- na_count(values)
-  if (ambiguous > 0) {
+  # Written for the small call: every step here costs about as much as the copy of a few
+  # values (validation of a non-default `check` only when one is given, the option read by
+  # the binding, no wrapper closures).
+  if (!missing(check)) check <- check_missing_mode(check)
+  values <- .Call(`_pjrt_ffi_buffer_values`, x, getOption("pjrt.altrep"), check != "ignore")
+  if (is.symbol(values)) abort_core_failure(environment())
+  ambiguous <- attr(values, "pjrt_na_count", exact = TRUE)
+  if (!is.null(ambiguous)) {
     values <- ffi_vector_drop_attribute(values, "pjrt_na_count")
     report_ambiguous(ambiguous, with_core(ffi_buffer_dtype(x)), check)
   }

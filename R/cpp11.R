@@ -36,8 +36,8 @@ ffi_buffer_address <- function(buffer) {
   .Call(`_pjrt_ffi_buffer_address`, buffer)
 }
 
-ffi_buffer_values <- function(buffer, view, count) {
-  .Call(`_pjrt_ffi_buffer_values`, buffer, view, count)
+ffi_buffer_values <- function(buffer, altrep_option, count) {
+  .Call(`_pjrt_ffi_buffer_values`, buffer, altrep_option, count)
 }
 
 ffi_buffer_to_r <- function(buffer) {
@@ -150,6 +150,10 @@ ffi_harray_invalidate <- function(x) {
 
 ffi_take_core_failure <- function() {
   .Call(`_pjrt_ffi_take_core_failure`)
+}
+
+ffi_recycled_bytes <- function() {
+  .Call(`_pjrt_ffi_recycled_bytes`)
 }
 
 ffi_buffer_format <- function(buffer, max_rows, max_width, max_rows_slice, header, footer) {

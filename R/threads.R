@@ -26,6 +26,17 @@
 #' touched again after a pause of a few seconds is far slower than the small pages it
 #' replaces. The variable is read at each large allocation.
 #'
+#' @section Recycled memory:
+#' Results of 4 MiB or more (the vectors `as_array()`, `as_raw()` and `collect()` return) take
+#' their memory from blocks pjrt keeps after R has collected earlier results: a block within a
+#' quarter above the size needed is reused, its pages already mapped, so refilling it runs at
+#' memory speed instead of paying a page fault per 4 KiB. At most 1 GiB is kept (16 blocks);
+#' a block unused for 10 seconds is returned to the system at the next large allocation or
+#' collection (nothing runs in the background, so an idle session may hold up to that much
+#' until then). The environment variable `PJRT_RECYCLE_MB` sets the limit in MiB (`0` keeps
+#' nothing); it is read whenever R frees such a result. A process forked from R never reuses
+#' its parent's blocks.
+#'
 #' @param threads `NULL` (the default) to only report the count; a whole number >= 1 to set
 #'   it; `0` to go back to the environment variable or the default.
 #' @return The number of threads large operations use. When setting, the number used before,

@@ -37,6 +37,10 @@ reading <- list(
   row("as_array ui32", time_median(as_array(b_ui32)), 0.5),
   row("as_array f16", time_median(as_array(b_f16)), 0.5),
   row("as_array bf16", time_median(as_array(b_bf16)), 0.5),
+  # Results of 4 MiB and more reuse the pages of collected earlier ones (see "Recycled memory"
+  # in ?pjrt_threads); without that every call faults its output in page by page.
+  row("as_array f32, nothing recycled (PJRT_RECYCLE_MB=0)",
+      withr::with_envvar(c(PJRT_RECYCLE_MB = "0"), time_median(as_array(b_f32)))),
   row("as_array() f64 5e7 (ALTREP)", time_median(as_array(b_f64)), 0.01),
   row("as_array() i32 5e7 (ALTREP, INT_MIN count remembered)", time_median(as_array(b_i32)), 0.01),
   # A new buffer's first as_array() under the default check scans for INT_MIN once: one

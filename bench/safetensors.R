@@ -36,6 +36,16 @@ run_layout <- function(label, shape) {
   stopifnot(identical(as_array(pjrt_load_safetensors(ours)[[7]]), as_array(tensors[[7]])))
   report(list(row(paste("pjrt_save_safetensors(),", label), save[[2]], 0.5)),
          "safetensors::safe_save_file()", save[[1]])
+  # The floor: the same bytes (the header, then every tensor row-major) written from R raw
+  # vectors by writeBin(), a tensor at a time.
+  header <- readBin(ours, "raw", 8 + sum(readBin(ours, "integer", 2, size = 4) * c(1, 2^32)))
+  payload <- lapply(tensors, as_raw, row_major = TRUE)
+  raw_write <- interleaved(function() write_raw(header, payload, theirs),
+                           function() pjrt_save_safetensors(tensors, ours))
+  stopifnot(identical(unname(tools::md5sum(theirs)), unname(tools::md5sum(ours))))
+  report(list(row(paste("pjrt_save_safetensors(),", label), raw_write[[2]], 1.2)),
+         "writeBin() of the same bytes", raw_write[[1]])
+  rm(payload)
   load <- interleaved(function() safe_load_file(ours, framework = "pjrt"),
                       function() pjrt_load_safetensors(ours))
   # copy = TRUE reads the whole file into memory (buffers immune to later changes of it).
@@ -64,6 +74,13 @@ interleaved <- function(base, ours, iterations = 5) {
     times[i, 2] <- system.time(ours())[["elapsed"]]
   }
   apply(times, 2, stats::median)
+}
+
+write_raw <- function(header, payload, path) {
+  connection <- file(path, "wb")
+  on.exit(close(connection))
+  writeBin(header, connection)
+  for (bytes in payload) writeBin(bytes, connection)
 }
 
 # Many tiny tensors: saving must stay linear in their count, within 2x the time loading

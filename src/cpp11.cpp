@@ -69,10 +69,10 @@ extern "C" SEXP _pjrt_ffi_buffer_address(SEXP buffer) {
   END_CPP11
 }
 // r_buffer_read.cpp
-SEXP ffi_buffer_values(SEXP buffer, bool view, bool count);
-extern "C" SEXP _pjrt_ffi_buffer_values(SEXP buffer, SEXP view, SEXP count) {
+SEXP ffi_buffer_values(SEXP buffer, SEXP altrep_option, bool count);
+extern "C" SEXP _pjrt_ffi_buffer_values(SEXP buffer, SEXP altrep_option, SEXP count) {
   BEGIN_CPP11
-    return cpp11::as_sexp(ffi_buffer_values(cpp11::as_cpp<cpp11::decay_t<SEXP>>(buffer), cpp11::as_cpp<cpp11::decay_t<bool>>(view), cpp11::as_cpp<cpp11::decay_t<bool>>(count)));
+    return cpp11::as_sexp(ffi_buffer_values(cpp11::as_cpp<cpp11::decay_t<SEXP>>(buffer), cpp11::as_cpp<cpp11::decay_t<SEXP>>(altrep_option), cpp11::as_cpp<cpp11::decay_t<bool>>(count)));
   END_CPP11
 }
 // r_buffer_read.cpp
@@ -271,6 +271,13 @@ extern "C" SEXP _pjrt_ffi_take_core_failure() {
     return cpp11::as_sexp(ffi_take_core_failure());
   END_CPP11
 }
+// r_object.cpp
+SEXP ffi_recycled_bytes();
+extern "C" SEXP _pjrt_ffi_recycled_bytes() {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_recycled_bytes());
+  END_CPP11
+}
 // r_print.cpp
 SEXP ffi_buffer_format(SEXP buffer, double max_rows, double max_width, double max_rows_slice, bool header, SEXP footer);
 extern "C" SEXP _pjrt_ffi_buffer_format(SEXP buffer, SEXP max_rows, SEXP max_width, SEXP max_rows_slice, SEXP header, SEXP footer) {
@@ -402,6 +409,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pjrt_ffi_program_compile",           (DL_FUNC) &_pjrt_ffi_program_compile,           2},
     {"_pjrt_ffi_program_execute",           (DL_FUNC) &_pjrt_ffi_program_execute,           3},
     {"_pjrt_ffi_program_execute_common",    (DL_FUNC) &_pjrt_ffi_program_execute_common,    2},
+    {"_pjrt_ffi_recycled_bytes",            (DL_FUNC) &_pjrt_ffi_recycled_bytes,            0},
     {"_pjrt_ffi_safetensors_load",          (DL_FUNC) &_pjrt_ffi_safetensors_load,          5},
     {"_pjrt_ffi_safetensors_save",          (DL_FUNC) &_pjrt_ffi_safetensors_save,          5},
     {"_pjrt_ffi_safetensors_tags",          (DL_FUNC) &_pjrt_ffi_safetensors_tags,          0},

@@ -1,8 +1,12 @@
 // The binding kit's non-template half: type checks, shapes, counts and error kinds.
 #include "r_object.h"
 
+#include <R_ext/Rallocators.h>
+
+#include <algorithm>
 #include <string>
 
+#include "ndbuf/memory/block_recycler.hpp"
 #include "ndbuf/memory/huge_pages.hpp"
 
 namespace pjrt {
@@ -20,6 +24,43 @@ size_t vector_item_bytes(SEXPTYPE type) {
       return sizeof(int);  // logical and integer
   }
 }
+
+// Large output vectors take their memory from the core's block recycler through R's custom
+// allocator interface, so that the pages of a collected result serve the next one. The block's
+// capacity is kept in front of what R sees (64 bytes keep R's alignment).
+constexpr size_t kRecycledHeaderBytes = 64;
+
+// R leaves memory from custom allocators out of the heap size that triggers its collections,
+// so dead results would pile up uncollected. The bytes of live recycled vectors are counted
+// here (R calls these functions on its main thread only) and a collection is asked for when
+// they pass a budget: what survived the last one, plus as much again and at least 1 GiB.
+constexpr size_t kRecycledGrowthBytes = size_t{1} << 30;
+size_t g_recycled_live_bytes = 0;
+size_t g_recycled_budget_bytes = kRecycledGrowthBytes;
+
+void* recycled_vector_alloc(R_allocator_t* /*allocator*/, size_t nbytes) {
+  const ndbuf::LargeBlock block = ndbuf::acquire_large_block(nbytes + kRecycledHeaderBytes);
+  if (block.data == nullptr) return nullptr;  // R reports it as an allocation error
+  *static_cast<size_t*>(block.data) = block.capacity;
+  g_recycled_live_bytes += block.capacity;
+  return static_cast<char*>(block.data) + kRecycledHeaderBytes;
+}
+
+void recycled_vector_free(R_allocator_t* /*allocator*/, void* data) {
+  char* start = static_cast<char*>(data) - kRecycledHeaderBytes;
+  const size_t capacity = *reinterpret_cast<size_t*>(start);
+  g_recycled_live_bytes -= capacity;
+  ndbuf::release_large_block({start, capacity});
+}
+
+void collect_if_over_budget(size_t nbytes) {
+  if (g_recycled_live_bytes + nbytes <= g_recycled_budget_bytes) return;
+  cpp11::safe[R_gc]();
+  g_recycled_budget_bytes =
+      g_recycled_live_bytes + std::max(g_recycled_live_bytes, kRecycledGrowthBytes);
+}
+
+R_allocator_t g_recycled_vectors{&recycled_vector_alloc, &recycled_vector_free, nullptr, nullptr};
 
 // The message and kind of the last failed binding; taken once by the R layer.
 std::string g_failure_message;
@@ -103,8 +144,12 @@ void* vector_data(SEXP vector) {
 }
 
 SEXP allocate_output_vector(SEXPTYPE type, R_xlen_t length) {
-  const SEXP out = cpp11::safe[Rf_allocVector](type, length);
   const size_t nbytes = static_cast<size_t>(length) * vector_item_bytes(type);
+  if (nbytes >= ndbuf::kRecycleMinBytes) {
+    collect_if_over_budget(nbytes);
+    return cpp11::safe[Rf_allocVector3](type, length, &g_recycled_vectors);
+  }
+  const SEXP out = cpp11::safe[Rf_allocVector](type, length);
   if (length > 0) ndbuf::advise_huge_pages(vector_data(out), nbytes);
   return out;
 }
@@ -135,5 +180,14 @@ SEXP core_failure(const ndbuf::Error& error) {
   SET_STRING_ELT(out, 1, cpp11::safe[Rf_mkChar](pjrt::g_failure_message.c_str()));
   pjrt::g_failure_kind.clear();
   pjrt::g_failure_message.clear();
+  return out;
+}
+
+// Bytes of collected large result vectors kept for reuse, and of live ones (tests check that
+// R hands them back, and that dead ones do not pile up).
+[[cpp11::register]] SEXP ffi_recycled_bytes() {
+  const SEXP out = cpp11::safe[Rf_allocVector](REALSXP, 2);
+  REAL(out)[0] = static_cast<double>(ndbuf::recycled_bytes());
+  REAL(out)[1] = static_cast<double>(pjrt::g_recycled_live_bytes);
   return out;
 }

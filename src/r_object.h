@@ -88,9 +88,10 @@ SEXP with_na_count(SEXP value, int64_t count);
 void* vector_data(SEXP vector);
 
 // A new, unprotected logical, integer, double, complex or raw vector about to be filled by
-// the core: a large one has its data advised for huge pages (when PJRT_HUGE_PAGES=1) before
-// anything writes it (the memory is ours until the vector is returned). R allocation errors unwind
-// as R errors.
+// the core. One of ndbuf::kRecycleMinBytes or more lives in a block from the core's block
+// recycler (pages kept from collected results, or fresh ones advised for huge pages when
+// PJRT_HUGE_PAGES=1), returned there when R collects it. R allocation errors unwind as R
+// errors.
 SEXP allocate_output_vector(SEXPTYPE type, R_xlen_t length);
 
 // Notes a failed binding's message and kind (`kind` "" for an exception without one) for the

@@ -173,6 +173,17 @@ test_that("options(pjrt.altrep = FALSE) gives ordinary vectors", {
   expect_identical(as_array(pjrt_buffer(1:3)), array(1:3))
 })
 
+test_that("the option is read as isTRUE() reads it, unset meaning TRUE", {
+  b <- pjrt_buffer(c(1, 2), dtype = "f64")
+  for (off in list(NA, "TRUE", 1, c(TRUE, TRUE), list(TRUE))) {
+    withr::with_options(list(pjrt.altrep = off), {
+      expect_identical(view_state(as_array(b)), "", label = deparse(off))
+    })
+  }
+  withr::with_options(list(pjrt.altrep = NULL), expect_identical(view_state(as_array(b)), "shared"))
+  withr::with_options(list(pjrt.altrep = TRUE), expect_identical(view_state(as_array(b)), "shared"))
+})
+
 test_that("INT_MIN in an i32 view follows check exactly as a copy does", {
   b <- pjrt_buffer(c(-2^31, 5, -2^31), dtype = "i32", check = "ignore")
   expect_snapshot(got <- as_array(b))

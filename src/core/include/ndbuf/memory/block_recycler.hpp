@@ -1,0 +1,43 @@
+// Large host blocks kept after release for the next allocation of a similar size.
+#pragma once
+
+#include <cstddef>
+
+namespace ndbuf {
+
+// Fresh memory costs a page fault per 4 KiB page, more than the conversion that fills it. A
+// kept block's pages are already mapped, so refilling it runs at memory speed. Smaller blocks
+// come from malloc, which reuses its memory by itself.
+inline constexpr size_t kRecycleMinBytes = size_t{4} << 20;
+// A kept block is unmapped at the first call after it has been unused this long (as
+// allocators with decaying dirty pages do; nothing runs in the background).
+inline constexpr double kRecycleDecaySeconds = 10.0;
+
+struct LargeBlock {
+  void* data;
+  size_t capacity;
+};
+
+// A block of at least `nbytes` (meant for kRecycleMinBytes and more): a kept one whose
+// capacity is within a quarter above `nbytes` when there is one, else a fresh mapping
+// (advised for huge pages when they are enabled). Its contents are undefined. {nullptr, 0}
+// when the system has no memory for it.
+LargeBlock acquire_large_block(size_t nbytes) noexcept;
+
+// Keeps the block for reuse while the kept total stays within recycle_limit_bytes(), making
+// room by unmapping the oldest kept blocks; unmaps it otherwise.
+void release_large_block(LargeBlock block) noexcept;
+
+// The most bytes kept at once: the environment variable PJRT_RECYCLE_MB in MiB (read at each
+// release; 0 keeps nothing), 1024 when unset or not a number.
+size_t recycle_limit_bytes() noexcept;
+
+// Bytes kept now, and unmapping them all (for tests, and for a process about to go idle).
+size_t recycled_bytes() noexcept;
+void drop_recycled_blocks() noexcept;
+
+// Unmaps the blocks kept longer than `max_age_seconds`; every acquire and release does this
+// with kRecycleDecaySeconds.
+void expire_recycled_blocks(double max_age_seconds) noexcept;
+
+}  // namespace ndbuf

@@ -1,0 +1,149 @@
+// A short list of unmapped-on-demand blocks, guarded by one mutex (allocations this large are
+// few, so the list stays short and the lock uncontended).
+#include "ndbuf/memory/block_recycler.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <mutex>
+#include <vector>
+
+#include "ndbuf/memory/huge_pages.hpp"
+
+namespace ndbuf {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr size_t kPageBytes = size_t{64} << 10;  // capacities are rounded to this
+constexpr size_t kMaxKeptBlocks = 16;
+
+struct KeptBlock {
+  LargeBlock block;
+  Clock::time_point since;
+};
+
+struct Recycler {
+  std::mutex mutex;
+  std::vector<KeptBlock> kept;
+  size_t kept_bytes = 0;
+  pid_t owner = 0;
+};
+
+Recycler& recycler() {
+  static Recycler* instance = new Recycler();  // never destroyed: used until exit
+  return *instance;
+}
+
+void unmap(LargeBlock block) noexcept { munmap(block.data, block.capacity); }
+
+void forget_at(Recycler& r, size_t k) {
+  r.kept_bytes -= r.kept[k].block.capacity;
+  r.kept.erase(r.kept.begin() + static_cast<std::ptrdiff_t>(k));
+}
+
+// Called with the mutex held. A forked child holds copy-on-write copies of its parent's kept
+// blocks: writing one would copy every page, so the child unmaps them instead of using them.
+void expire(Recycler& r, Clock::time_point now, double max_age_seconds) noexcept {
+  const pid_t self = getpid();
+  const bool forked = r.owner != self;
+  r.owner = self;
+  const auto decay = std::chrono::duration<double>(max_age_seconds);
+  for (size_t k = r.kept.size(); k-- > 0;) {
+    if (forked || now - r.kept[k].since > decay) {
+      unmap(r.kept[k].block);
+      forget_at(r, k);
+    }
+  }
+}
+
+size_t rounded_capacity(size_t nbytes) { return (nbytes + kPageBytes - 1) / kPageBytes * kPageBytes; }
+
+LargeBlock map_fresh(size_t nbytes) noexcept {
+  const size_t capacity = rounded_capacity(nbytes);
+  void* data = mmap(nullptr, capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (data == MAP_FAILED) return {nullptr, 0};
+  advise_huge_pages(data, capacity);
+  return {data, capacity};
+}
+
+}  // namespace
+
+size_t recycle_limit_bytes() noexcept {
+  const char* setting = std::getenv("PJRT_RECYCLE_MB");
+  if (setting == nullptr || *setting == '\0') return size_t{1024} << 20;
+  char* end = nullptr;
+  const unsigned long long mib = std::strtoull(setting, &end, 10);
+  if (*end != '\0' || setting[0] == '-') return size_t{1024} << 20;
+  return mib > (size_t{1} << 30) ? size_t{1} << 50 : static_cast<size_t>(mib) << 20;
+}
+
+LargeBlock acquire_large_block(size_t nbytes) noexcept {
+  Recycler& r = recycler();
+  {
+    const std::lock_guard<std::mutex> lock(r.mutex);
+    expire(r, Clock::now(), kRecycleDecaySeconds);
+    size_t best = r.kept.size();
+    for (size_t k = 0; k < r.kept.size(); ++k) {
+      const size_t capacity = r.kept[k].block.capacity;
+      const bool fits = capacity >= nbytes && capacity - nbytes <= nbytes / 4;
+      if (fits && (best == r.kept.size() || capacity < r.kept[best].block.capacity)) best = k;
+    }
+    if (best < r.kept.size()) {
+      const LargeBlock block = r.kept[best].block;
+      forget_at(r, best);
+      return block;
+    }
+  }
+  return map_fresh(nbytes);
+}
+
+void release_large_block(LargeBlock block) noexcept {
+  if (block.data == nullptr) return;
+  const size_t limit = recycle_limit_bytes();
+  Recycler& r = recycler();
+  {
+    const std::lock_guard<std::mutex> lock(r.mutex);
+    const Clock::time_point now = Clock::now();
+    expire(r, now, kRecycleDecaySeconds);
+    // A lowered limit applies to what is kept already. Oldest first: the list is in release
+    // order.
+    const bool keep = block.capacity <= limit;
+    const size_t incoming = keep ? block.capacity : 0;
+    while (!r.kept.empty() && (r.kept_bytes + incoming > limit ||
+                               (keep && r.kept.size() >= kMaxKeptBlocks))) {
+      unmap(r.kept.front().block);
+      forget_at(r, 0);
+    }
+    if (keep) {
+      r.kept.push_back({block, now});
+      r.kept_bytes += block.capacity;
+      return;
+    }
+  }
+  unmap(block);
+}
+
+size_t recycled_bytes() noexcept {
+  Recycler& r = recycler();
+  const std::lock_guard<std::mutex> lock(r.mutex);
+  return r.owner == getpid() ? r.kept_bytes : 0;
+}
+
+void expire_recycled_blocks(double max_age_seconds) noexcept {
+  Recycler& r = recycler();
+  const std::lock_guard<std::mutex> lock(r.mutex);
+  expire(r, Clock::now(), max_age_seconds);
+}
+
+void drop_recycled_blocks() noexcept {
+  Recycler& r = recycler();
+  const std::lock_guard<std::mutex> lock(r.mutex);
+  for (const KeptBlock& kept : r.kept) unmap(kept.block);
+  r.kept.clear();
+  r.kept_bytes = 0;
+}
+
+}  // namespace ndbuf
