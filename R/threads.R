@@ -37,6 +37,10 @@
 #' nothing); it is read whenever R frees such a result. A process forked from R never reuses
 #' its parent's blocks.
 #'
+#' R does not count such results in the heap size that triggers its garbage collections, so
+#' pjrt keeps the count: when the live ones would pass what survived the last collection plus
+#' as much again (at least 1 GiB), it asks R for a collection first, as R itself would.
+#'
 #' @param threads `NULL` (the default) to only report the count; a whole number >= 1 to set
 #'   it; `0` to go back to the environment variable or the default.
 #' @return The number of threads large operations use. When setting, the number used before,

@@ -17,10 +17,12 @@
 
 #include "io/io_error.hpp"
 #include "io/safetensors_internal.hpp"
+#include "io/write_behind.hpp"
 #include "ndbuf/base/error.hpp"
 #include "ndbuf/io/mapped_file.hpp"
 #include "ndbuf/io/safetensors.hpp"
 #include "ndbuf/memory/copy.hpp"
+#include "ndbuf/memory/parallel.hpp"
 
 namespace ndbuf {
 namespace {
@@ -189,30 +191,46 @@ class Output {
 
 using Tick = std::function<void(uint64_t bytes)>;
 
-// One transposing buffer for a whole write, grown on demand (fresh pages cost as much as the
-// transpose itself).
+// Two transposing buffers for a whole write, used in turn (one may still be being written
+// behind while the other is filled), each grown on demand (fresh pages cost as much as the
+// transpose itself, so they are kept for the whole write).
 class Staging {
  public:
-  char* get(size_t nbytes) {
-    if (nbytes > size_) {
-      data_.reset(new (std::nothrow) char[nbytes]);
-      size_ = data_ ? nbytes : 0;
-      if (!data_) {
+  char* next(size_t nbytes) {
+    turn_ ^= 1;
+    std::unique_ptr<char[]>& data = data_[turn_];
+    size_t& size = size_[turn_];
+    if (nbytes > size) {
+      data.reset(new (std::nothrow) char[nbytes]);
+      size = data ? nbytes : 0;
+      if (!data) {
         fail(ErrorKind::kOutOfMemory, "Cannot allocate " + std::to_string(nbytes) +
                                           " bytes to transpose a tensor for writing.");
       }
     }
-    return data_.get();
+    return data.get();
   }
 
  private:
-  std::unique_ptr<char[]> data_;
-  size_t size_ = 0;
+  std::unique_ptr<char[]> data_[2];
+  size_t size_[2] = {0, 0};
+  int turn_ = 0;
+};
+
+// Transposed slabs from this size on are written by a second thread while the next one is
+// transposed (when more than one thread may run); smaller ones are not worth the hand-off.
+constexpr size_t kWriteBehindBytes = size_t{256} << 10;
+
+// Where a tensor's bytes go: straight to the file, or behind through `behind`.
+struct Destination {
+  Output& file;
+  WriteBehind& behind;
+  bool overlap;
 };
 
 // Writes the tensor's elements in row-major order, slab by slab: straight from the tensor when
 // it is already laid out that way, else transposed through a bounded buffer.
-void write_tensor(Output& file, const Tensor& t, Staging& staging, const Tick& tick) {
+void write_tensor(Destination& to, const Tensor& t, Staging& staging, const Tick& tick) {
   const char* src = static_cast<const char*>(t.data());
   const auto item = static_cast<int64_t>(itemsize(t.dtype()));
   const bool direct = t.is_contiguous(Order::kRowMajor);
@@ -221,12 +239,18 @@ void write_tensor(Output& file, const Tensor& t, Staging& staging, const Tick& t
     const char* from = src + slab.src_offset * item;
     const auto nbytes = static_cast<size_t>(slab.nbytes);
     if (direct) {
-      file.write(from, nbytes);
+      to.behind.drain();
+      to.file.write(from, nbytes);
     } else {
-      char* buffer = staging.get(nbytes);
+      char* buffer = staging.next(nbytes);
       copy_elements(from, slab.src_strides, buffer, slab.dst_strides, slab.shape,
                     itemsize(t.dtype()));
-      file.write(buffer, nbytes);
+      if (to.overlap && nbytes >= kWriteBehindBytes) {
+        to.behind.submit(buffer, nbytes);
+      } else {
+        to.behind.drain();
+        to.file.write(buffer, nbytes);
+      }
     }
     tick(static_cast<uint64_t>(slab.bytes_done));
   });
@@ -295,13 +319,17 @@ void save_safetensors(const std::string& path, const std::vector<NamedTensor>& t
   file.write(header.data(), header.size());
   uint64_t done = 8 + header.size();
   Staging staging;
+  // Declared after the staging buffers and the file it writes: destroyed (joined) first.
+  WriteBehind behind([&file](const void* data, size_t nbytes) { file.write(data, nbytes); });
+  Destination to{file, behind, max_threads() > 1};
   for (const size_t k : data_order(tensors)) {
     const uint64_t before = done;
-    write_tensor(file, tensors[k].tensor, staging, [&](uint64_t bytes) {
+    write_tensor(to, tensors[k].tensor, staging, [&](uint64_t bytes) {
       done = before + bytes;
       if (options.progress) options.progress(done, total);
     });
   }
+  behind.drain();
   // Bytes read from a file truncated under a mapped tensor were zeros: never commit them.
   check_no_mapping_faults(faults_before);
   file.commit();

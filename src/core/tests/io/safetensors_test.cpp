@@ -18,6 +18,7 @@
 
 #include "ndbuf/base/error.hpp"
 #include "ndbuf/io/mapped_file.hpp"
+#include "ndbuf/memory/parallel.hpp"
 #include "ndbuf/memory/transfer.hpp"
 #include "safetensors_bytes.hpp"
 
@@ -420,6 +421,50 @@ TEST(Safetensors, AnInterruptedWriteLeavesThePreviousFileAndNoTemporaryFile) {
                std::runtime_error);
   EXPECT_EQ(read_all(path), before);
   EXPECT_EQ(dir.files(), std::vector<std::string>{"keep.safetensors"});
+}
+
+// Transposed slabs of 256 KiB and more are written by a second thread while the next one is
+// transposed; with one thread everything is written in turn. Both give the same file.
+TEST(Safetensors, TransposedTensorsWrittenBehindKeepTheirOrderAndBytes) {
+  TempDir dir;
+  std::mt19937_64 rng(17);
+  const std::vector<NamedTensor> tensors = {
+      {"a", random_tensor(DType::kF32, {300, 400}, rng)},   // 469 KiB, written behind
+      {"b", random_tensor(DType::kU8, {7, 3}, rng)},        // small, written in turn
+      {"c", random_tensor(DType::kF64, {513, 129}, rng)},   // 517 KiB
+      {"d", random_tensor(DType::kI16, {1024, 1025}, rng)},  // 2 MiB
+      {"e", random_tensor(DType::kF32, {1000}, rng)}};      // direct
+  std::string files[2];
+  const int settings[2] = {2, 1};
+  for (int k = 0; k < 2; ++k) {
+    set_thread_setting(settings[k]);
+    save_safetensors(dir.file("t" + std::to_string(k)), tensors, std::nullopt);
+  }
+  set_thread_setting(0);
+  for (int k = 0; k < 2; ++k) files[k] = read_all(dir.file("t" + std::to_string(k)));
+  EXPECT_EQ(files[0], files[1]);
+  const auto loaded = load_safetensors(dir.file("t0"));
+  ASSERT_EQ(loaded.tensors.size(), tensors.size());
+  for (size_t k = 0; k < tensors.size(); ++k) {
+    EXPECT_EQ(dense_bytes(loaded.tensors[k].tensor, Order::kRowMajor),
+              naive_row_major(tensors[k].tensor))
+        << tensors[k].name;
+  }
+}
+
+TEST(Safetensors, AFailedWriteBehindIsReportedAndLeavesNoFile) {
+  std::mt19937_64 rng(19);
+  const std::vector<NamedTensor> tensors = {{"a", random_tensor(DType::kF32, {512, 512}, rng)},
+                                            {"b", random_tensor(DType::kF32, {512, 512}, rng)}};
+  set_thread_setting(2);
+  std::string message;
+  // /dev/full is written through (a character device) and fails every write with ENOSPC.
+  EXPECT_EQ(error_kind_of([&] { save_safetensors("/dev/full", tensors, std::nullopt); },
+                          &message),
+            ErrorKind::kIo);
+  set_thread_setting(0);
+  EXPECT_NE(message.find("/dev/full"), std::string::npos) << message;
+  EXPECT_NE(message.find("No space left on device"), std::string::npos) << message;
 }
 
 TEST(Safetensors, WriteErrorsNameThePathAndTheRule) {
