@@ -322,6 +322,8 @@ void save_safetensors(const std::string& path, const std::vector<NamedTensor>& t
   // Declared after the staging buffers and the file it writes: destroyed (joined) first.
   WriteBehind behind([&file](const void* data, size_t nbytes) { file.write(data, nbytes); });
   Destination to{file, behind, max_threads() > 1};
+  // The transposes leave a core to the writing thread.
+  const ThreadReservation for_writing(to.overlap ? 1 : 0);
   for (const size_t k : data_order(tensors)) {
     const uint64_t before = done;
     write_tensor(to, tensors[k].tensor, staging, [&](uint64_t bytes) {

@@ -89,10 +89,20 @@ int max_threads() {
 
 bool parallel_contended() { return now_ns() < g_serial_until_ns.load(); }
 
+namespace {
+thread_local int t_reserved_threads = 0;
+}  // namespace
+
+ThreadReservation::ThreadReservation(int count) : count_(std::max(0, count)) {
+  t_reserved_threads += count_;
+}
+
+ThreadReservation::~ThreadReservation() { t_reserved_threads -= count_; }
+
 int threads_for(int64_t bytes) {
   if (bytes < kParallelBytes || parallel_contended()) return 1;
-  const int threads = max_threads();
-  if (threads == 1) return 1;
+  const int threads = max_threads() - t_reserved_threads;
+  if (threads <= 1) return 1;
   // Each thread gets at least kParallelBytes / 2 of work.
   const int64_t useful = std::max<int64_t>(2, bytes / (kParallelBytes / 2));
   return static_cast<int>(std::min<int64_t>(threads, useful));

@@ -90,6 +90,29 @@ TEST_F(ThreadSetting, SmallWorkStaysOnTheCallingThread) {
   EXPECT_EQ(threads_for(int64_t{1} << 40), 1);
 }
 
+TEST_F(ThreadSetting, AReservationLeavesThreadsToOtherWorkOnItsThreadOnly) {
+  set_thread_setting(2);
+  if (max_threads() < 2) GTEST_SKIP() << "one processor";
+  note_region(1000, 0);  // no back-off
+  const int64_t large = int64_t{1} << 40;
+  EXPECT_EQ(threads_for(large), 2);
+  {
+    const ThreadReservation writer(1);
+    EXPECT_EQ(threads_for(large), 1);
+    int elsewhere = 0;
+    std::thread([&] { elsewhere = threads_for(large); }).join();
+    EXPECT_EQ(elsewhere, 2);
+    {
+      const ThreadReservation more(3);  // more than there are: still one thread
+      EXPECT_EQ(threads_for(large), 1);
+    }
+    EXPECT_EQ(threads_for(large), 1);
+  }
+  EXPECT_EQ(threads_for(large), 2);
+  const ThreadReservation none(0);
+  EXPECT_EQ(threads_for(large), 2);
+}
+
 TEST_F(ThreadSetting, ContendedRegionBacksOffThenRecovers) {
   note_region(1000, 0);  // an uncontended region ends any back-off
   EXPECT_FALSE(parallel_contended());

@@ -60,8 +60,21 @@ using ThreadSettingSource = int (*)();
 void set_thread_setting_source(ThreadSettingSource source);
 
 // Threads for a loop over `bytes` bytes: 1 below kParallelBytes, while recent regions were
-// contended, or where max_threads() is 1.
+// contended, or where max_threads() (less the threads reserved on this thread) is 1.
 int threads_for(int64_t bytes);
+
+// While it lives, loops started on the constructing thread leave `count` of the max_threads()
+// to other work of the caller's (a save's write-behind thread). Nests by adding up.
+class ThreadReservation {
+ public:
+  explicit ThreadReservation(int count);
+  ~ThreadReservation();
+  ThreadReservation(const ThreadReservation&) = delete;
+  ThreadReservation& operator=(const ThreadReservation&) = delete;
+
+ private:
+  int count_;
+};
 // Records how long the calling thread waited for the team after finishing its own share
 // (`wait_ns`) against the time it spent working (`work_ns`): a wait far beyond the work
 // means the other threads were not running, and parallel loops back off for a while; a
