@@ -59,7 +59,9 @@ void expire(Recycler& r, Clock::time_point now, double max_age_seconds) noexcept
   }
 }
 
-size_t rounded_capacity(size_t nbytes) { return (nbytes + kPageBytes - 1) / kPageBytes * kPageBytes; }
+size_t rounded_capacity(size_t nbytes) {
+  return (nbytes + kPageBytes - 1) / kPageBytes * kPageBytes;
+}
 
 LargeBlock map_fresh(size_t nbytes) noexcept {
   const size_t capacity = rounded_capacity(nbytes);
@@ -112,8 +114,8 @@ void release_large_block(LargeBlock block) noexcept {
     // order.
     const bool keep = block.capacity <= limit;
     const size_t incoming = keep ? block.capacity : 0;
-    while (!r.kept.empty() && (r.kept_bytes + incoming > limit ||
-                               (keep && r.kept.size() >= kMaxKeptBlocks))) {
+    while (!r.kept.empty() &&
+           (r.kept_bytes + incoming > limit || (keep && r.kept.size() >= kMaxKeptBlocks))) {
       unmap(r.kept.front().block);
       forget_at(r, 0);
     }

@@ -429,11 +429,11 @@ TEST(Safetensors, TransposedTensorsWrittenBehindKeepTheirOrderAndBytes) {
   TempDir dir;
   std::mt19937_64 rng(17);
   const std::vector<NamedTensor> tensors = {
-      {"a", random_tensor(DType::kF32, {300, 400}, rng)},   // 469 KiB, written behind
-      {"b", random_tensor(DType::kU8, {7, 3}, rng)},        // small, written in turn
-      {"c", random_tensor(DType::kF64, {513, 129}, rng)},   // 517 KiB
+      {"a", random_tensor(DType::kF32, {300, 400}, rng)},    // 469 KiB, written behind
+      {"b", random_tensor(DType::kU8, {7, 3}, rng)},         // small, written in turn
+      {"c", random_tensor(DType::kF64, {513, 129}, rng)},    // 517 KiB
       {"d", random_tensor(DType::kI16, {1024, 1025}, rng)},  // 2 MiB
-      {"e", random_tensor(DType::kF32, {1000}, rng)}};      // direct
+      {"e", random_tensor(DType::kF32, {1000}, rng)}};       // direct
   std::string files[2];
   const int settings[2] = {2, 1};
   for (int k = 0; k < 2; ++k) {
@@ -459,8 +459,7 @@ TEST(Safetensors, AFailedWriteBehindIsReportedAndLeavesNoFile) {
   set_thread_setting(2);
   std::string message;
   // /dev/full is written through (a character device) and fails every write with ENOSPC.
-  EXPECT_EQ(error_kind_of([&] { save_safetensors("/dev/full", tensors, std::nullopt); },
-                          &message),
+  EXPECT_EQ(error_kind_of([&] { save_safetensors("/dev/full", tensors, std::nullopt); }, &message),
             ErrorKind::kIo);
   set_thread_setting(0);
   EXPECT_NE(message.find("/dev/full"), std::string::npos) << message;
