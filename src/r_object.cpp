@@ -149,7 +149,12 @@ SEXP allocate_output_vector(SEXPTYPE type, R_xlen_t length) {
     collect_if_over_budget(nbytes);
     return cpp11::safe[Rf_allocVector3](type, length, &g_recycled_vectors);
   }
+  return allocate_heap_vector(type, length);
+}
+
+SEXP allocate_heap_vector(SEXPTYPE type, R_xlen_t length) {
   const SEXP out = cpp11::safe[Rf_allocVector](type, length);
+  const size_t nbytes = static_cast<size_t>(length) * vector_item_bytes(type);
   if (length > 0) ndbuf::advise_huge_pages(vector_data(out), nbytes);
   return out;
 }

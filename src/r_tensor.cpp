@@ -19,7 +19,7 @@ namespace {
 // main thread; the deleter releases the vector from cpp11's preserve list.
 std::shared_ptr<ndbuf::Storage> r_host_allocator(size_t nbytes, ndbuf::Device device) {
   const size_t total = nbytes + ndbuf::kHostAlignment;
-  SEXP raw = allocate_output_vector(RAWSXP, static_cast<R_xlen_t>(total));
+  SEXP raw = allocate_heap_vector(RAWSXP, static_cast<R_xlen_t>(total));
   auto keep = std::make_unique<cpp11::sexp>(raw);
   const auto base = reinterpret_cast<uintptr_t>(RAW(raw));
   const uintptr_t aligned = (base + ndbuf::kHostAlignment - 1) & ~(ndbuf::kHostAlignment - 1);
