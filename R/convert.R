@@ -42,10 +42,10 @@ as_array <- function(x, ...) UseMethod("as_array")
 #' @export
 as_array.PJRTBuffer <- function(x, check = "warn", ...) {
   # Written for the small call: every step here costs about as much as the copy of a few
-  # values (validation of a non-default `check` only when one is given, the option read by
-  # the binding, no wrapper closures).
+  # values (validation of a non-default `check` only when one is given, option pjrt.altrep
+  # read by the binding, no wrapper closures).
   if (!missing(check)) check <- check_missing_mode(check)
-  values <- .Call(`_pjrt_ffi_buffer_values`, x, getOption("pjrt.altrep"), check != "ignore")
+  values <- .Call(`_pjrt_ffi_buffer_values`, x, check != "ignore")
   if (is.symbol(values)) abort_core_failure(environment())
   ambiguous <- attr(values, "pjrt_na_count", exact = TRUE)
   if (!is.null(ambiguous)) {

@@ -36,8 +36,8 @@ ffi_buffer_address <- function(buffer) {
   .Call(`_pjrt_ffi_buffer_address`, buffer)
 }
 
-ffi_buffer_values <- function(buffer, altrep_option, count) {
-  .Call(`_pjrt_ffi_buffer_values`, buffer, altrep_option, count)
+ffi_buffer_values <- function(buffer, count) {
+  .Call(`_pjrt_ffi_buffer_values`, buffer, count)
 }
 
 ffi_buffer_to_r <- function(buffer) {

@@ -74,9 +74,9 @@ with_openmp_neighbour({
   busy_medium <- time_median(pjrt_buffer(medium, dtype = "f32"), iterations = 50)
 })
 report(list(row("1e5 double -> f32 beside an OpenMP process", busy, 3)),
-       "the same conversion on an idle machine", idle)
+       "the same conversion on an idle machine", idle, n = length(small))
 report(list(row("1e6 double -> f32 beside an OpenMP process", busy_medium)),
-       "the same conversion on an idle machine", idle_medium)
+       "the same conversion on an idle machine", idle_medium, n = length(medium))
 
 # Peak memory of a copy-converting creation: what R allocates beyond the output itself.
 allocated <- bench::bench_memory(pjrt_buffer(x, dtype = "f32"))$mem_alloc
@@ -105,4 +105,4 @@ report(list(
   row("as_array() of a 10-element f32 buffer", per_call(as_array(b10)), 3),
   row("HArray$new_from_values() of 10 doubles (Float64)",
       per_call(HArray$new_from_values(a10, HDataType$Float64)), 5)
-), "array(x) of 10 doubles", array_seconds)
+), "array(x) of 10 doubles", array_seconds, n = 10)

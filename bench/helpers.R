@@ -17,16 +17,20 @@ time_median <- function(expr, iterations = 5) {
 }
 
 # Prints one table row per operation: seconds, ratio to the baseline and the target.
-report <- function(rows, baseline_name, baseline_seconds) {
-  cat(sprintf("\nbaseline %s: %.4f s (n = %.0f)\n", baseline_name, baseline_seconds, bench_n))
-  cat(sprintf("%-55s %10s %10s %10s %5s\n", "operation", "seconds", "ratio", "target", "ok"))
+report <- function(rows, baseline_name, baseline_seconds, n = bench_n) {
+  cat(sprintf("\nbaseline %s: %s s (n = %.0f)\n", baseline_name, seconds_text(baseline_seconds), n))
+  width <- max(55, nchar(vapply(rows, `[[`, "", "name")))
+  cat(sprintf("%-*s %10s %10s %10s %5s\n", width, "operation", "seconds", "ratio", "target", "ok"))
   for (row in rows) {
     ratio <- row$seconds / baseline_seconds
     ok <- if (is.na(row$target)) "" else if (ratio <= row$target) "yes" else "NO"
-    cat(sprintf("%-55s %10.5f %10.4f %10s %5s\n", row$name, row$seconds, ratio,
+    cat(sprintf("%-*s %10s %10.4f %10s %5s\n", width, row$name, seconds_text(row$seconds), ratio,
                 if (is.na(row$target)) "-" else format(row$target), ok))
   }
 }
+
+# Four significant digits: per-call rows take microseconds, bulk rows seconds.
+seconds_text <- function(seconds) formatC(seconds, digits = 4, format = "g")
 
 row <- function(name, seconds, target = NA) list(name = name, seconds = seconds, target = target)
 

@@ -173,7 +173,7 @@ small_exe <- compile_text(program_text(c(x = f32_vector(4)),
 call_seconds <- time_median(pjrt_execute(small_exe, small), iterations = 2000)
 as_array_seconds <- time_median(as_array(small), iterations = 2000)
 report(list(row("one-op program on a 4-element buffer", call_seconds, 2)),
-       "as_array() of a 4-element buffer", as_array_seconds)
+       "as_array() of a 4-element buffer", as_array_seconds, n = 4)
 
 # Two-layer perceptron, f32 program against the same computation in base R doubles.
 batch <- 4096; inputs <- 512; hidden <- 256; outputs <- 16
@@ -193,4 +193,4 @@ base_r_mlp <- function() {
 }
 base_seconds <- time_median(base_r_mlp())
 report(list(row("2-layer MLP forward (4096x512 -> 256 -> 16), f32 program", mlp_seconds, 1 / 3)),
-       "the same in base R doubles", base_seconds)
+       "the same in base R doubles", base_seconds, n = batch * inputs)

@@ -69,10 +69,10 @@ extern "C" SEXP _pjrt_ffi_buffer_address(SEXP buffer) {
   END_CPP11
 }
 // r_buffer_read.cpp
-SEXP ffi_buffer_values(SEXP buffer, SEXP altrep_option, bool count);
-extern "C" SEXP _pjrt_ffi_buffer_values(SEXP buffer, SEXP altrep_option, SEXP count) {
+SEXP ffi_buffer_values(SEXP buffer, bool count);
+extern "C" SEXP _pjrt_ffi_buffer_values(SEXP buffer, SEXP count) {
   BEGIN_CPP11
-    return cpp11::as_sexp(ffi_buffer_values(cpp11::as_cpp<cpp11::decay_t<SEXP>>(buffer), cpp11::as_cpp<cpp11::decay_t<SEXP>>(altrep_option), cpp11::as_cpp<cpp11::decay_t<bool>>(count)));
+    return cpp11::as_sexp(ffi_buffer_values(cpp11::as_cpp<cpp11::decay_t<SEXP>>(buffer), cpp11::as_cpp<cpp11::decay_t<bool>>(count)));
   END_CPP11
 }
 // r_buffer_read.cpp
@@ -381,7 +381,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pjrt_ffi_buffer_to_arrow",           (DL_FUNC) &_pjrt_ffi_buffer_to_arrow,           1},
     {"_pjrt_ffi_buffer_to_r",               (DL_FUNC) &_pjrt_ffi_buffer_to_r,               1},
     {"_pjrt_ffi_buffer_to_raw",             (DL_FUNC) &_pjrt_ffi_buffer_to_raw,             2},
-    {"_pjrt_ffi_buffer_values",             (DL_FUNC) &_pjrt_ffi_buffer_values,             3},
+    {"_pjrt_ffi_buffer_values",             (DL_FUNC) &_pjrt_ffi_buffer_values,             2},
     {"_pjrt_ffi_buffers_describe",          (DL_FUNC) &_pjrt_ffi_buffers_describe,          1},
     {"_pjrt_ffi_default_platform",          (DL_FUNC) &_pjrt_ffi_default_platform,          0},
     {"_pjrt_ffi_device_memory",             (DL_FUNC) &_pjrt_ffi_device_memory,             1},

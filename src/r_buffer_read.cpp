@@ -75,19 +75,20 @@ int64_t int_min_count(SEXP buffer, const ndbuf::Tensor& tensor) {
   return count;
 }
 
-}  // namespace
+// Option pjrt.altrep read as isTRUE() reads it, unset meaning TRUE. Read here rather than in
+// R: getOption() alone was a third of a small as_array() call.
+bool views_enabled() {
+  static SEXP const option = Rf_install("pjrt.altrep");
+  SEXP value = Rf_GetOption1(option);
+  return Rf_isNull(value) ||
+         (TYPEOF(value) == LGLSXP && Rf_xlength(value) == 1 && LOGICAL_ELT(value, 0) == TRUE);
+}
 
 // The values in R's column-major order, with dims set here so that the (possibly huge) vector
 // is never duplicated by an attribute change in R. With `view`, f64 and i32 buffers in R's
 // memory order come back as read-only views of the buffer's memory (r_altrep.h); values R
 // cannot tell from NA are counted as with_na_count() says, for a view only when `count`.
-// `altrep_option` is the value of option pjrt.altrep, read as isTRUE() reads it with NULL
-// (unset) as TRUE: interpreted here because the R-level isTRUE(getOption(, TRUE)) was a third
-// of a small as_array() call.
-[[cpp11::register]] SEXP ffi_buffer_values(SEXP buffer, SEXP altrep_option, bool count) {
-  const bool view = Rf_isNull(altrep_option) ||
-                    (TYPEOF(altrep_option) == LGLSXP && Rf_xlength(altrep_option) == 1 &&
-                     LOGICAL_ELT(altrep_option, 0) == TRUE);
+SEXP buffer_values(SEXP buffer, bool view, bool count) {
   return pjrt::call_core([&] {
     const pjrt::MappedReadCheck reads;
     const ndbuf::Tensor& tensor = pjrt::unwrap_buffer(buffer);
@@ -107,10 +108,15 @@ int64_t int_min_count(SEXP buffer, const ndbuf::Tensor& tensor) {
   });
 }
 
-// Always a copy (as ffi_buffer_values() without views).
-[[cpp11::register]] SEXP ffi_buffer_to_r(SEXP buffer) {
-  return ffi_buffer_values(buffer, Rf_ScalarLogical(FALSE), true);
+}  // namespace
+
+// A view where option pjrt.altrep allows one and the buffer can be viewed, else a copy.
+[[cpp11::register]] SEXP ffi_buffer_values(SEXP buffer, bool count) {
+  return buffer_values(buffer, views_enabled(), count);
 }
+
+// Always a copy.
+[[cpp11::register]] SEXP ffi_buffer_to_r(SEXP buffer) { return buffer_values(buffer, false, true); }
 
 [[cpp11::register]] SEXP ffi_buffer_to_raw(SEXP buffer, bool row_major) {
   return pjrt::call_core([&]() -> cpp11::raws {

@@ -205,7 +205,7 @@ test_that("views of hostile inputs fail cleanly", {
   expect_identical(view_state(1:3), "")
   expect_identical(view_state(NULL), "")
   expect_identical(view_state(pjrt_buffer(1, dtype = "f64")), "")
-  expect_error(pjrt:::with_core(pjrt:::ffi_buffer_values(1:3, TRUE, TRUE)), "Expected a PJRTBuffer")
+  expect_error(pjrt:::with_core(pjrt:::ffi_buffer_values(1:3, TRUE)), "Expected a PJRTBuffer")
   b <- pjrt_buffer(c(1, 2), dtype = "f64")
   restored <- unserialize(serialize(b, NULL))
   expect_error(as_array(restored), "no longer valid")

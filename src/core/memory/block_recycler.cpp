@@ -10,6 +10,7 @@
 #include <mutex>
 #include <vector>
 
+#include "ndbuf/base/environment.hpp"
 #include "ndbuf/memory/huge_pages.hpp"
 
 namespace ndbuf {
@@ -74,12 +75,10 @@ LargeBlock map_fresh(size_t nbytes) noexcept {
 }  // namespace
 
 size_t recycle_limit_bytes() noexcept {
-  const char* setting = std::getenv("PJRT_RECYCLE_MB");
-  if (setting == nullptr || *setting == '\0') return size_t{1024} << 20;
-  char* end = nullptr;
-  const unsigned long long mib = std::strtoull(setting, &end, 10);
-  if (*end != '\0' || setting[0] == '-') return size_t{1024} << 20;
-  return mib > (size_t{1} << 30) ? size_t{1} << 50 : static_cast<size_t>(mib) << 20;
+  const WholeNumberSetting mib = whole_number_setting("PJRT_RECYCLE_MB");
+  if (!mib.valid() || mib.value < 0) return size_t{1024} << 20;
+  const auto whole = static_cast<unsigned long long>(mib.value);
+  return whole > (size_t{1} << 30) ? size_t{1} << 50 : static_cast<size_t>(whole) << 20;
 }
 
 LargeBlock acquire_large_block(size_t nbytes) noexcept {

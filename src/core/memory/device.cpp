@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "ndbuf/base/environment.hpp"
 #include "ndbuf/base/error.hpp"
 #include "ndbuf/memory/device_api.hpp"
 
@@ -27,16 +28,14 @@ int parse_index(std::string_view text, std::string_view spec) {
 }
 
 int cpu_device_count() {
-  const char* env = std::getenv("PJRT_CPU_DEVICE_COUNT");
-  if (env == nullptr || *env == '\0') return 1;
-  char* end = nullptr;
-  const long value = std::strtol(env, &end, 10);
-  if (*end != '\0' || value < 1 || value > kMaxCpuDevices) {
+  const WholeNumberSetting count = whole_number_setting("PJRT_CPU_DEVICE_COUNT");
+  if (count.state == WholeNumberSetting::State::kUnset) return 1;
+  if (!count.valid() || count.value < 1 || count.value > kMaxCpuDevices) {
     fail(ErrorKind::kInvalidArgument, "PJRT_CPU_DEVICE_COUNT must be a whole number from 1 to " +
-                                          std::to_string(kMaxCpuDevices) + ", not \"" + env +
-                                          "\".");
+                                          std::to_string(kMaxCpuDevices) + ", not \"" +
+                                          std::getenv("PJRT_CPU_DEVICE_COUNT") + "\".");
   }
-  return static_cast<int>(value);
+  return static_cast<int>(count.value);
 }
 
 }  // namespace

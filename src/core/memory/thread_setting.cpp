@@ -7,6 +7,7 @@
 #include <string>
 #include <thread>
 
+#include "ndbuf/base/environment.hpp"
 #include "ndbuf/base/error.hpp"
 #include "ndbuf/memory/parallel.hpp"
 
@@ -30,12 +31,9 @@ constexpr int64_t kTolerableWaitNs = int64_t{200} * 1000;
 // must not throw for it: they run where no error can be reported, such as R's ALTREP
 // callbacks; R's pjrt_threads() reports a malformed value).
 int environment_setting() {
-  const char* text = std::getenv("PJRT_NUM_THREADS");
-  if (text == nullptr || *text == '\0') return 0;
-  char* end = nullptr;
-  const long value = std::strtol(text, &end, 10);
-  if (*end != '\0' || value < 1) return 0;
-  return static_cast<int>(std::min(value, 1L << 20));
+  const WholeNumberSetting setting = whole_number_setting("PJRT_NUM_THREADS");
+  if (!setting.valid() || setting.value < 1) return 0;
+  return static_cast<int>(std::min(setting.value, 1LL << 20));
 }
 
 int source_setting() {
