@@ -896,6 +896,37 @@ TEST(ScanMissing, FindsCountAndFirst) {
   EXPECT_EQ(scan.first, -1);
 }
 
+// The counting loops run in vector lanes: every position of short vectors (the lanes' tails),
+// values next to NA bit for bit (0 and INT64_MAX differ from the i64 NA in one bit and in all
+// but one), and NAs far apart in blocks on different threads, against counts made one by one.
+template <class T, class View>
+void expect_counts_at_every_position(T na, const std::vector<T>& near_misses, View view) {
+  for (int64_t length = 1; length <= 40; ++length) {
+    for (int64_t at = 0; at < length; ++at) {
+      std::vector<T> values(static_cast<size_t>(length));
+      for (size_t k = 0; k < values.size(); ++k) values[k] = near_misses[k % near_misses.size()];
+      values[static_cast<size_t>(at)] = na;
+      values.back() = na;
+      const MissingScan scan = scan_missing(view(values));
+      EXPECT_EQ(scan.count, at == length - 1 ? 1 : 2) << length << " " << at;
+      EXPECT_EQ(scan.first, at) << length << " " << at;
+    }
+  }
+  std::vector<T> large((size_t{1} << 20) + 3, near_misses[0]);
+  for (size_t k = 11; k < large.size(); k += 9973) large[k] = na;
+  int64_t expected = 0;
+  for (const T value : large) expected += value == na;
+  const MissingScan scan = scan_missing(view(large));
+  EXPECT_EQ(scan.count, expected);
+  EXPECT_EQ(scan.first, 11);
+}
+
+TEST(ScanMissing, CountsNAAtEveryPositionAndAcrossBlocks) {
+  expect_counts_at_every_position<int32_t>(kNA, {-7, kNA + 1, 0, INT32_MAX}, integers);
+  expect_counts_at_every_position<int64_t>(
+      kNA64, {-7, kNA64 + 1, 0, INT64_MAX, int64_t{1} << 32, -(int64_t{1} << 32)}, integer64s);
+}
+
 TEST(ScanMissing, OnlyIntegerAndInteger64AreScanned) {
   const std::vector<double> d{r_na_real(), kNaN};
   MissingScan scan = scan_missing(doubles(d));
