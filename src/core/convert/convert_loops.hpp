@@ -16,6 +16,19 @@ inline void lower_to(std::atomic<int64_t>& target, int64_t value) {
   }
 }
 
+// 1 when a == b, else 0, in a form that vectorises: SSE2 (the package's baseline ISA) has no
+// 64-bit compare, so for 8-byte lanes x = a ^ b is zero exactly when the top bit of
+// ~x & (x - 1) is set (shifts and logic only).
+template <class T>
+inline int64_t lane_equal(T a, T b) {
+  if constexpr (sizeof(T) == 8) {
+    const uint64_t x = static_cast<uint64_t>(a) ^ static_cast<uint64_t>(b);
+    return static_cast<int64_t>((~x & (x - 1)) >> 63);
+  } else {
+    return a == b;
+  }
+}
+
 // One block of a checked conversion; returns whether every element fitted. The pointers are
 // parameters (not captures read through a closure, which a char-sized store might alias), so
 // the loop vectorises.

@@ -5,6 +5,7 @@
 #include <memory>
 #include <type_traits>
 
+#include "convert/convert_loops.hpp"
 #include "convert/half_kernels.hpp"
 #include "ndbuf/convert/convert.hpp"
 #include "ndbuf/memory/parallel.hpp"
@@ -37,7 +38,7 @@ int64_t copy_counting(const T* in, T* out, int64_t count, T value) {
 #pragma omp simd reduction(+ : local)
     for (int64_t i = 0; i < end - begin; ++i) {
       dst[i] = src[i];
-      local += src[i] == sentinel;
+      local += lane_equal(src[i], sentinel);
     }
     if (local > 0) found += local;
   });
@@ -52,9 +53,11 @@ int64_t u64_to_integer64(const uint64_t* in, int64_t* out, int64_t count) {
     int64_t local = 0;
 #pragma omp simd reduction(+ : local)
     for (int64_t i = 0; i < end - begin; ++i) {
-      const bool too_large = src[i] >= (uint64_t{1} << 63);
-      dst[i] = too_large ? kRInteger64NA : static_cast<int64_t>(src[i]);
-      local += too_large;
+      // Without a 64-bit compare (see lane_equal()): a value of 2^63 or more has its top bit
+      // set, and keeping only that bit makes it kRInteger64NA.
+      const uint64_t too_large = src[i] >> 63;
+      dst[i] = static_cast<int64_t>(src[i] & ~((uint64_t{0} - too_large) >> 1));
+      local += static_cast<int64_t>(too_large);
     }
     if (local > 0) unrepresentable += local;
   });

@@ -17,22 +17,10 @@ namespace {
 // this reduction written inside the scan's lambda (measured scalar in the package build).
 template <class T>
 int64_t count_equal(const T* in, int64_t begin, int64_t end, T sentinel) {
-  if constexpr (sizeof(T) == 8) {
-    // SSE2, the package's baseline, has no 64-bit equality compare, so the loop stayed scalar.
-    // Here x == 0 is the top bit of ~x & (x - 1): shifts and logic, which vectorise.
-    uint64_t found = 0;
+  int64_t found = 0;
 #pragma omp simd reduction(+ : found)
-    for (int64_t i = begin; i < end; ++i) {
-      const uint64_t x = static_cast<uint64_t>(in[i]) ^ static_cast<uint64_t>(sentinel);
-      found += (~x & (x - 1)) >> 63;
-    }
-    return static_cast<int64_t>(found);
-  } else {
-    int64_t found = 0;
-#pragma omp simd reduction(+ : found)
-    for (int64_t i = begin; i < end; ++i) found += in[i] == sentinel;
-    return found;
-  }
+  for (int64_t i = begin; i < end; ++i) found += lane_equal(in[i], sentinel);
+  return found;
 }
 
 }  // namespace

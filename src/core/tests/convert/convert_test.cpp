@@ -1052,6 +1052,39 @@ TEST(ConvertToR, Integers) {
             (std::vector<int64_t>{0, std::numeric_limits<int64_t>::max(), kNA64, kNA64, 5, kNA64}));
 }
 
+// i64 and ui64 read back in vector lanes: the boundary values at every position of short
+// vectors (the lanes' tails) and across blocks, against element-by-element references.
+TEST(ConvertToR, SixtyFourBitBoundariesAtEveryPositionAndAcrossBlocks) {
+  const std::vector<uint64_t> u64_values{0,
+                                         (uint64_t{1} << 63) - 1,
+                                         uint64_t{1} << 63,
+                                         std::numeric_limits<uint64_t>::max(),
+                                         (uint64_t{1} << 63) + 1,
+                                         uint64_t{1} << 32};
+  const std::vector<int64_t> i64_values{
+      kNA64, kNA64 + 1, 0, std::numeric_limits<int64_t>::max(), -1, int64_t{1} << 32};
+  for (const int64_t length :
+       {int64_t{1}, int64_t{2}, int64_t{3}, int64_t{17}, int64_t{40}, (int64_t{1} << 20) + 3}) {
+    for (int64_t shift = 0; shift < 6; ++shift) {
+      std::vector<uint64_t> u64(static_cast<size_t>(length));
+      std::vector<int64_t> i64(u64.size());
+      std::vector<int64_t> u64_expected(u64.size());
+      int64_t u64_na = 0;
+      int64_t i64_na = 0;
+      for (int64_t k = 0; k < length; ++k) {
+        u64[k] = u64_values[static_cast<size_t>((k + shift) % 6)];
+        i64[k] = i64_values[static_cast<size_t>((k * 7 + shift) % 6)];
+        const bool too_large = u64[k] > static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
+        u64_expected[k] = too_large ? kNA64 : static_cast<int64_t>(u64[k]);
+        u64_na += too_large;
+        i64_na += i64[k] == kNA64;
+      }
+      EXPECT_EQ(to_r<int64_t>(DType::kU64, u64, u64_na), u64_expected) << length << " " << shift;
+      EXPECT_EQ(to_r<int64_t>(DType::kI64, i64, i64_na), i64) << length << " " << shift;
+    }
+  }
+}
+
 TEST(ConvertToR, Floats) {
   const auto f16 = to_r<double>(
       DType::kF16, std::vector<uint16_t>{0x3C00, 0x7BFF, 0x0001, 0xFC00, 0x7E00, 0x8000, 0x3555},
