@@ -1,7 +1,6 @@
 #include "ndbuf/base/environment.hpp"
 
 #include <cctype>
-#include <cerrno>
 #include <cstdlib>
 
 namespace ndbuf {
@@ -14,7 +13,6 @@ WholeNumberSetting whole_number_setting(const char* name) noexcept {
     return {WholeNumberSetting::State::kMalformed, 0};
   }
   char* end = nullptr;
-  errno = 0;
   const long long value = std::strtoll(text, &end, 10);
   if (end == text || *end != '\0') return {WholeNumberSetting::State::kMalformed, 0};
   // On overflow strtoll() has already clamped to LLONG_MIN / LLONG_MAX.
