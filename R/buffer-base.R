@@ -200,8 +200,14 @@ xtfrm.PJRTBuffer <- function(x) refuse(x, "xtfrm", sys.call())
 #' @export
 as.matrix.PJRTBuffer <- function(x, ...) as.matrix(as_array(x), ...)
 
+# integer64 values meet complex as double: bit64 before 4.5 has no as.complex() method, and the
+# default one reads the integers' bits as doubles.
 #' @export
-as.complex.PJRTBuffer <- function(x, ...) as.complex(as_array(x))
+as.complex.PJRTBuffer <- function(x, ...) {
+  values <- as_array(x)
+  if (inherits(values, "integer64")) values <- bit64::as.double.integer64(values)
+  as.complex(values)
+}
 
 #' @export
 as.character.PJRTBuffer <- function(x, ...) as.vector(x, "character")

@@ -95,6 +95,7 @@ as.vector.PJRTBuffer <- function(x, mode = "any") {
   values <- without_dim(as_array(x))
   if (inherits(values, "integer64")) {
     if (mode %in% c("any", "numeric", "double")) return(bit64::as.double.integer64(values))
+    if (mode == "complex") return(as.complex(bit64::as.double.integer64(values)))
     dim(values) <- NULL
     return(as.vector(as.character(values), mode))
   }

@@ -148,6 +148,10 @@ ffi_harray_invalidate <- function(x) {
   .Call(`_pjrt_ffi_harray_invalidate`, x)
 }
 
+ffi_buffer_memory_bytes <- function() {
+  .Call(`_pjrt_ffi_buffer_memory_bytes`)
+}
+
 ffi_take_core_failure <- function() {
   .Call(`_pjrt_ffi_take_core_failure`)
 }

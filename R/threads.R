@@ -41,6 +41,13 @@
 #' pjrt keeps the count: when the live ones would pass what survived the last collection plus
 #' as much again (at least 1 GiB), it asks R for a collection first, as R itself would.
 #'
+#' @section Buffer memory:
+#' The memory of buffers pjrt allocates on the host (conversions, program results) is not R's
+#' either: it is freed as soon as R collects the last buffer using it. pjrt counts it the same
+#' way (at least 256 MiB between collections), so a loop that replaces a large buffer holds
+#' about what the same loop over R vectors holds. Buffers that alias R vectors or map files
+#' use no such memory.
+#'
 #' @param threads `NULL` (the default) to only report the count; a whole number >= 1 to set
 #'   it; `0` to go back to the environment variable or the default.
 #' @return The number of threads large operations use. When setting, the number used before,

@@ -64,3 +64,18 @@ with_openmp_neighbour <- function(expr) {
   Sys.sleep(0.5)  # let its threads start spinning
   expr
 }
+
+# How far the process's resident memory peaked above where it stood, in bytes, while `expr`
+# ran (Linux: the peak is reset through /proc/self/clear_refs). Assign inside `expr` to keep
+# its value.
+peak_resident_growth <- function(expr) {
+  resident_kib <- function(field) {
+    status <- readLines("/proc/self/status")
+    as.numeric(sub("^[^0-9]*([0-9]+).*$", "\\1", grep(paste0("^", field, ":"), status, value = TRUE)))
+  }
+  invisible(gc())
+  before <- resident_kib("VmRSS")
+  writeLines("5", "/proc/self/clear_refs")
+  force(expr)
+  (resident_kib("VmHWM") - before) * 1024
+}

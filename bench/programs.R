@@ -122,18 +122,11 @@ report(list(
   row("8-op element-wise chain (tanh(a*x+b)*c-d, max, add, negate)", chain_seconds, 1.5)
 ), "add, two f32 vectors", add_seconds)
 
-# Peak memory of the chain beyond its inputs, from the kernel's peak resident set (reset through
-# /proc/self/clear_refs): the output, plus whatever the runtime held besides.
-resident_kib <- function(field) {
-  status <- readLines("/proc/self/status")
-  as.numeric(sub("^[^0-9]*([0-9]+).*$", "\\1", grep(paste0("^", field, ":"), status, value = TRUE)))
-}
+# Peak memory of the chain beyond its inputs, from the process's peak resident set: the output,
+# plus whatever the runtime held besides.
 if (file.exists("/proc/self/clear_refs")) {
-  gc()
-  before <- resident_kib("VmRSS")
-  writeLines("5", "/proc/self/clear_refs")
-  chain_result <- do.call(pjrt_execute, c(list(chain_exe), chain_args))
-  extra_bytes <- (resident_kib("VmHWM") - before) * 1024
+  extra_bytes <- peak_resident_growth(
+    chain_result <- do.call(pjrt_execute, c(list(chain_exe), chain_args)))
   output_bytes <- 4 * n
   cat(sprintf(paste0("\nchain peak memory beyond its inputs: %.1f MiB for a %.1f MiB output ",
                      "(%.2f%% extra, target < 5%%) %s\n"),

@@ -264,6 +264,13 @@ extern "C" SEXP _pjrt_ffi_harray_invalidate(SEXP x) {
     return cpp11::as_sexp(ffi_harray_invalidate(cpp11::as_cpp<cpp11::decay_t<SEXP>>(x)));
   END_CPP11
 }
+// r_memory.cpp
+SEXP ffi_buffer_memory_bytes();
+extern "C" SEXP _pjrt_ffi_buffer_memory_bytes() {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_buffer_memory_bytes());
+  END_CPP11
+}
 // r_object.cpp
 SEXP ffi_take_core_failure();
 extern "C" SEXP _pjrt_ffi_take_core_failure() {
@@ -377,6 +384,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pjrt_ffi_buffer_from_raw",           (DL_FUNC) &_pjrt_ffi_buffer_from_raw,           5},
     {"_pjrt_ffi_buffer_from_vector",        (DL_FUNC) &_pjrt_ffi_buffer_from_vector,        6},
     {"_pjrt_ffi_buffer_from_vector_common", (DL_FUNC) &_pjrt_ffi_buffer_from_vector_common, 2},
+    {"_pjrt_ffi_buffer_memory_bytes",       (DL_FUNC) &_pjrt_ffi_buffer_memory_bytes,       0},
     {"_pjrt_ffi_buffer_shape",              (DL_FUNC) &_pjrt_ffi_buffer_shape,              1},
     {"_pjrt_ffi_buffer_to_arrow",           (DL_FUNC) &_pjrt_ffi_buffer_to_arrow,           1},
     {"_pjrt_ffi_buffer_to_r",               (DL_FUNC) &_pjrt_ffi_buffer_to_r,               1},

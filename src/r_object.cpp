@@ -8,6 +8,7 @@
 
 #include "ndbuf/memory/block_recycler.hpp"
 #include "ndbuf/memory/huge_pages.hpp"
+#include "r_memory.h"
 
 namespace pjrt {
 namespace {
@@ -31,33 +32,21 @@ size_t vector_item_bytes(SEXPTYPE type) {
 constexpr size_t kRecycledHeaderBytes = 64;
 
 // R leaves memory from custom allocators out of the heap size that triggers its collections,
-// so dead results would pile up uncollected. The bytes of live recycled vectors are counted
-// here (R calls these functions on its main thread only) and a collection is asked for when
-// they pass a budget: what survived the last one, plus as much again and at least 1 GiB.
-constexpr size_t kRecycledGrowthBytes = size_t{1} << 30;
-size_t g_recycled_live_bytes = 0;
-size_t g_recycled_budget_bytes = kRecycledGrowthBytes;
-
+// so dead results would pile up uncollected: their bytes are counted in result_memory(), which
+// asks for a collection when they pass its budget (r_memory.h).
 void* recycled_vector_alloc(R_allocator_t* /*allocator*/, size_t nbytes) {
   const ndbuf::LargeBlock block = ndbuf::acquire_large_block(nbytes + kRecycledHeaderBytes);
   if (block.data == nullptr) return nullptr;  // R reports it as an allocation error
   *static_cast<size_t*>(block.data) = block.capacity;
-  g_recycled_live_bytes += block.capacity;
+  result_memory().add(block.capacity);
   return static_cast<char*>(block.data) + kRecycledHeaderBytes;
 }
 
 void recycled_vector_free(R_allocator_t* /*allocator*/, void* data) {
   char* start = static_cast<char*>(data) - kRecycledHeaderBytes;
   const size_t capacity = *reinterpret_cast<size_t*>(start);
-  g_recycled_live_bytes -= capacity;
+  result_memory().remove(capacity);
   ndbuf::release_large_block({start, capacity});
-}
-
-void collect_if_over_budget(size_t nbytes) {
-  if (g_recycled_live_bytes + nbytes <= g_recycled_budget_bytes) return;
-  cpp11::safe[R_gc]();
-  g_recycled_budget_bytes =
-      g_recycled_live_bytes + std::max(g_recycled_live_bytes, kRecycledGrowthBytes);
 }
 
 R_allocator_t g_recycled_vectors{&recycled_vector_alloc, &recycled_vector_free, nullptr, nullptr};
@@ -146,7 +135,7 @@ void* vector_data(SEXP vector) {
 SEXP allocate_output_vector(SEXPTYPE type, R_xlen_t length) {
   const size_t nbytes = static_cast<size_t>(length) * vector_item_bytes(type);
   if (nbytes >= ndbuf::kRecycleMinBytes) {
-    collect_if_over_budget(nbytes);
+    result_memory().make_room(nbytes);
     return cpp11::safe[Rf_allocVector3](type, length, &g_recycled_vectors);
   }
   return allocate_heap_vector(type, length);
@@ -193,6 +182,6 @@ SEXP core_failure(const ndbuf::Error& error) {
 [[cpp11::register]] SEXP ffi_recycled_bytes() {
   const SEXP out = cpp11::safe[Rf_allocVector](REALSXP, 2);
   REAL(out)[0] = static_cast<double>(ndbuf::recycled_bytes());
-  REAL(out)[1] = static_cast<double>(pjrt::g_recycled_live_bytes);
+  REAL(out)[1] = static_cast<double>(pjrt::result_memory().live_bytes());
   return out;
 }

@@ -94,9 +94,9 @@ void* vector_data(SEXP vector);
 // errors.
 SEXP allocate_output_vector(SEXPTYPE type, R_xlen_t length);
 
-// A new vector from R's own heap, which R counts towards its collections (for memory that
-// lives as long as a buffer, not a result handed to the user): a large one is advised for
-// huge pages when PJRT_HUGE_PAGES=1. R allocation errors unwind as R errors.
+// A new vector from R's own heap (the output vectors below ndbuf::kRecycleMinBytes): a large
+// one is advised for huge pages when PJRT_HUGE_PAGES=1. R allocation errors unwind as R
+// errors.
 SEXP allocate_heap_vector(SEXPTYPE type, R_xlen_t length);
 
 // Notes a failed binding's message and kind (`kind` "" for an exception without one) for the

@@ -9,31 +9,36 @@
 #include "ndbuf/memory/device_api.hpp"
 #include "ndbuf/memory/parallel.hpp"
 #include "ndbuf/memory/storage.hpp"
+#include "r_memory.h"
 
 namespace pjrt {
 namespace {
 
-// Host memory is an R raw vector (over-allocated to align the data to kHostAlignment), so R
-// counts it towards its heap and collects sooner under memory pressure; a large one is
-// advised for huge pages (when enabled) before the core first writes it. Called only on the
-// main thread; the deleter releases the vector from cpp11's preserve list.
+// Host memory for buffers comes from the core's allocator, outside R's heap, and is counted in
+// buffer_memory() so that R collects before dead buffers pile up (r_memory.h). On R's heap (a
+// raw vector held until the buffer's finalizer ran) a dead buffer's memory outlived the
+// collection that found it dead and R grew its heap limit for it: a loop of 100 MB creations
+// held +4 GB. Called only on the main thread; the deleter may run on any thread.
 std::shared_ptr<ndbuf::Storage> r_host_allocator(size_t nbytes, ndbuf::Device device) {
-  const size_t total = nbytes + ndbuf::kHostAlignment;
-  SEXP raw = allocate_heap_vector(RAWSXP, static_cast<R_xlen_t>(total));
-  auto keep = std::make_unique<cpp11::sexp>(raw);
-  const auto base = reinterpret_cast<uintptr_t>(RAW(raw));
-  const uintptr_t aligned = (base + ndbuf::kHostAlignment - 1) & ~(ndbuf::kHostAlignment - 1);
-  cpp11::sexp* held = keep.get();
-  auto storage = std::make_shared<ndbuf::Storage>(
-      reinterpret_cast<void*>(aligned), nbytes, device, [held](void*) { delete held; }, false);
-  keep.release();
-  return storage;
+  buffer_memory().make_room(nbytes);
+  void* data = ndbuf::allocate_host_bytes(nbytes);
+  const auto release = [nbytes](void* p) {
+    ndbuf::free_host_bytes(p);
+    buffer_memory().remove(nbytes);
+  };
+  buffer_memory().add(nbytes);
+  try {
+    return std::make_shared<ndbuf::Storage>(data, nbytes, device, release, false);
+  } catch (...) {
+    release(data);
+    throw;
+  }
 }
 
 // Called by the core once when a device (GPU) allocation runs out of memory, before its one
 // retry: a full collection runs the finalizers of unreachable buffers, which frees their device
 // memory. Device allocations happen in bindings, on the main thread.
-void r_reclaim_memory() { cpp11::safe[R_gc](); }
+void r_reclaim_memory() { collect_garbage(); }
 
 // Stored in a released buffer's protected field: it was donated to a program.
 const char* kDonatedMark = "donated";

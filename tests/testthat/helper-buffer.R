@@ -25,6 +25,13 @@ i64 <- function(x) bit64::as.integer64(x)
 
 buffer_address <- function(b) pjrt:::ffi_buffer_address(b)
 
+# Values as a plain complex vector, integer64 through double: bit64 before 4.5 has no
+# as.complex() method (the default one reads the integers' bits as doubles).
+complex_values <- function(x) {
+  if (inherits(x, "integer64")) x <- bit64::as.double.integer64(x)
+  as.vector(as.complex(x))
+}
+
 # The R type of a value from as_array(), with integer64 told apart from double.
 r_type <- function(x) if (inherits(x, "integer64")) "integer64" else typeof(x)
 

@@ -90,6 +90,20 @@ test_that("other conversions answer as for the R array", {
   expect_identical(ncol(pjrt_buffer(m)), 3L)
 })
 
+test_that("as.complex() and as.vector(, \"complex\") of 64-bit integer dtypes give the values", {
+  # Expected values written out (2^52 + 1 is exact in a double); these dtypes read back as
+  # integer64, which bit64 before 4.5 cannot turn into complex itself.
+  expected <- c(-2 + 0i, 0 + 0i, 2^52 + 1 + 0i)
+  b <- pjrt_buffer(bit64::as.integer64(c("-2", "0", "4503599627370497")), dtype = "i64")
+  expect_identical(as.complex(b), expected)
+  expect_identical(as.vector(b, "complex"), expected)
+  for (dtype in c("ui32", "ui64")) {
+    u <- pjrt_buffer(c(0, 4294967295), dtype = dtype)
+    expect_identical(as.complex(u), c(0 + 0i, 4294967295 + 0i), label = dtype)
+    expect_identical(as.vector(u, "complex"), c(0 + 0i, 4294967295 + 0i), label = dtype)
+  }
+})
+
 test_that("computing, indexing and modifying are clear errors naming dtype and shape", {
   b <- pjrt_buffer(m)
   s <- pjrt_scalar(1, dtype = "f64")

@@ -1,0 +1,38 @@
+// Memory that R's collector cannot see (buffer storage, recycled result vectors), and the one
+// way R can be told about it: its live bytes are counted, and a full collection runs before an
+// allocation that would take them past a budget.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+
+namespace pjrt {
+
+// One kind of memory outside R's heap. make_room() runs on R's main thread only (where a
+// collection may run); add() and remove() on any thread.
+class ExternalMemory {
+ public:
+  // `min_growth`: how many bytes may be allocated after a collection before the next one, at
+  // least (the budget is what survived the collection plus as much again, and at least this).
+  explicit ExternalMemory(size_t min_growth) : min_growth_(min_growth), budget_(min_growth) {}
+
+  // Collects when `nbytes` more would pass the budget; call before allocating them.
+  void make_room(size_t nbytes);
+  void add(size_t nbytes) noexcept { live_.fetch_add(nbytes); }
+  void remove(size_t nbytes) noexcept { live_.fetch_sub(nbytes); }
+  size_t live_bytes() const noexcept { return live_.load(); }
+
+ private:
+  size_t min_growth_;
+  size_t budget_;
+  std::atomic<size_t> live_{0};
+};
+
+// Buffer storage in host memory (r_tensor.cpp) and large result vectors (r_object.cpp).
+ExternalMemory& buffer_memory();
+ExternalMemory& result_memory();
+
+// A full collection, running the finalizers it makes pending (they free buffers' memory).
+void collect_garbage();
+
+}  // namespace pjrt

@@ -1,0 +1,71 @@
+# Memory R can reclaim: loops that replace large buffers hold about what the same loop over R
+# vectors holds. Each loop runs in a fresh R process that reports the growth of its resident
+# memory (sampled after every iteration) over what it held before the loop; the plain-R loop,
+# making results of the same size from the same input, is the baseline.
+
+# The peak growth, in MB, of `loop` (an expression assigning `b` from `setup`'s objects) run
+# `times` times in a new R process with pjrt attached.
+rss_growth_mb <- function(setup, loop, times) {
+  code <- sprintf('
+    rss <- function() {
+      s <- readLines("/proc/self/status")
+      as.numeric(gsub("[^0-9]", "", s[startsWith(s, "VmRSS:")])) / 1024
+    }
+    suppressMessages(library(pjrt))
+    %s
+    invisible(gc())
+    start <- rss()
+    peak <- start
+    for (i in seq_len(%d)) {
+      %s
+      peak <- max(peak, rss())
+    }
+    cat(peak - start)
+  ', setup, times, loop)
+  rscript <- file.path(R.home("bin"), "Rscript")
+  out <- system2(rscript, c("--vanilla", "-e", shQuote(code)), stdout = TRUE, stderr = FALSE,
+                 timeout = 300)
+  as.numeric(out[length(out)])
+}
+
+test_that("a loop of 100 MB buffer creations holds at most twice what plain R holds", {
+  skip_under_valgrind("loops over hundreds of megabytes, measuring the process's memory")
+  skip_on_os(c("windows", "mac"))  # /proc/self/status
+  setup <- "x <- runif(25e6)"  # 200 MB of doubles; 100 MB as f32 or as integers
+  plain <- rss_growth_mb(setup, "b <- as.integer(x)", 20)
+  ours <- rss_growth_mb(setup, 'b <- pjrt_buffer(x, dtype = "f32")', 20)
+  expect_gt(plain, 90)  # the baseline holds at least its own result
+  expect_lte(ours, 2 * plain)
+})
+
+test_that("a loop of 300 MB program results holds at most twice what plain R holds", {
+  skip_under_valgrind("loops over hundreds of megabytes, measuring the process's memory")
+  skip_on_os(c("windows", "mac"))
+  n <- 75e6  # 300 MB of f32
+  setup <- sprintf('
+    y <- runif(%1$.0f)
+    a <- pjrt_buffer(y, dtype = "f32")
+    e <- pjrt_compile(pjrt_program(src = "
+      func.func @main(%%a: tensor<%1$.0fxf32>) -> tensor<%1$.0fxf32> {
+        %%0 = stablehlo.add %%a, %%a : tensor<%1$.0fxf32>
+        return %%0 : tensor<%1$.0fxf32>
+      }"))
+    z <- as.integer(y)
+    rm(y)', n)
+  # The baseline: 300 MB integer results of the same length from an R vector.
+  plain <- rss_growth_mb(setup, "b <- z + z", 12)
+  ours <- rss_growth_mb(setup, "b <- pjrt_execute(e, a)", 12)
+  expect_gt(plain, 290)
+  expect_lte(ours, 2 * plain)
+})
+
+test_that("the storage of collected buffers is released by the collection that finds them", {
+  live <- function() pjrt:::ffi_buffer_memory_bytes()
+  invisible(gc())  # nothing dead left over from earlier tests
+  before <- live()
+  b <- pjrt_buffer(as.double(1:2^20), dtype = "f32")  # converted: 4 MiB of storage
+  expect_identical(live() - before, 4 * 2^20)
+  rm(b)
+  invisible(gc())
+  expect_identical(live(), before)
+})
