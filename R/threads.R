@@ -43,9 +43,10 @@
 #'
 #' @section Buffer memory:
 #' The memory of buffers pjrt allocates on the host (conversions, program results) is not R's
-#' either: it is freed as soon as R collects the last buffer using it. pjrt counts it the same
-#' way (at least 256 MiB between collections), so a loop that replaces a large buffer holds
-#' about what the same loop over R vectors holds. Buffers that alias R vectors or map files
+#' either: it is freed as soon as R collects the last buffer using it. pjrt counts it and asks
+#' for a collection once it has grown by as much as is live (R's heap included, at least 256
+#' MiB), as R does for its own heap, so a loop that replaces a large buffer holds about what the
+#' same loop over R vectors holds. Buffers that alias R vectors or map files
 #' use no such memory.
 #'
 #' @param threads `NULL` (the default) to only report the count; a whole number >= 1 to set

@@ -32,7 +32,8 @@ class ExternalMemory {
 ExternalMemory& buffer_memory();
 ExternalMemory& result_memory();
 
-// A full collection, running the finalizers it makes pending (they free buffers' memory).
-void collect_garbage();
+// A full collection (base::gc()), running the finalizers it makes pending (they free buffers'
+// memory); returns the bytes R's heap holds after it.
+size_t collect_garbage();
 
 }  // namespace pjrt
