@@ -1,15 +1,18 @@
-# Device objects are cached by their spec ("cpu:0"), so the same device is always the same
-# R object.
+# Device objects are interned by their spec ("cpu:0"), so the same device is always the same
+# R object. A device is a locked environment holding `platform` and `id`: one value to c(),
+# list(), identical() and unique() (a list would be split into its fields by c()), read with
+# `$` and never modified.
 device_cache <- new.env(parent = emptyenv())
 
 new_device <- function(spec) {
   cached <- device_cache[[spec]]
   if (!is.null(cached)) return(cached)
   parts <- strsplit(spec, ":", fixed = TRUE)[[1]]
-  device <- structure(
-    list(platform = parts[[1]], id = as.integer(parts[[2]])),
-    class = "PJRTDevice"
-  )
+  device <- new.env(parent = emptyenv())
+  device$platform <- parts[[1]]
+  device$id <- as.integer(parts[[2]])
+  lockEnvironment(device, bindings = TRUE)
+  class(device) <- "PJRTDevice"
   assign(spec, device, envir = device_cache)
   device
 }
@@ -33,7 +36,8 @@ device_spec <- function(device, call = caller_env()) {
 #' a platform name (`"cpu"`, `"cuda"`) or `"<platform>:<index>"` with a 0-based index.
 #' `devices()` lists the devices of a platform; `device()` and `platform()` tell where a
 #' buffer lives, and `platform()` without an argument names the default platform. The same
-#' device is always the same R object, and devices compare with `==`.
+#' device is always the same R object (`identical()` is `TRUE`, `unique()` keeps one), a
+#' single value to `c()` and `list()`, and devices compare with `==`.
 #'
 #' @section CPU devices:
 #' The environment variable `PJRT_CPU_DEVICE_COUNT` (default 1) sets how many CPU devices

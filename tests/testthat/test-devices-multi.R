@@ -21,6 +21,27 @@ test_that("PJRT_CPU_DEVICE_COUNT sets how many CPU devices exist", {
                fixed = TRUE)
 })
 
+test_that("a device is one value to c(), list(), identical() and unique(), and cannot change", {
+  withr::local_envvar(PJRT_CPU_DEVICE_COUNT = "2")
+  cpu0 <- pjrt_device("cpu:0")
+  cpu1 <- pjrt_device("cpu:1")
+  # Collecting the devices of several buffers, as array libraries do.
+  seen <- c(list(), device(pjrt_buffer(1, device = cpu0)), device(pjrt_buffer(2, device = cpu1)),
+            device(pjrt_buffer(3)))
+  expect_length(seen, 3)
+  expect_true(all(vapply(seen, inherits, TRUE, "PJRTDevice")))
+  expect_length(unique(seen), 2)
+  expect_identical(unique(seen), list(cpu0, cpu1))
+  expect_identical(seen[[3]], cpu0)
+  expect_false(identical(cpu0, cpu1))
+  expect_length(c(cpu0, cpu1), 2)
+  expect_length(list(cpu0), 1)
+  expect_identical(cpu1$platform, "cpu")
+  expect_identical(cpu1$id, 1L)
+  expect_error(cpu1$id <- 0L, "locked")
+  expect_identical(pjrt_device("cpu:1")$id, 1L)
+})
+
 test_that("device objects are cached and compare by platform and index", {
   withr::local_envvar(PJRT_CPU_DEVICE_COUNT = "2")
   a <- pjrt_device("cpu:1")
