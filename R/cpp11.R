@@ -164,6 +164,10 @@ ffi_buffer_format <- function(buffer, max_rows, max_width, max_rows_slice, heade
   .Call(`_pjrt_ffi_buffer_format`, buffer, max_rows, max_width, max_rows_slice, header, footer)
 }
 
+ffi_buffer_format_literal <- function(buffer) {
+  .Call(`_pjrt_ffi_buffer_format_literal`, buffer)
+}
+
 ffi_program_compile <- function(text, device) {
   .Call(`_pjrt_ffi_program_compile`, text, device)
 }

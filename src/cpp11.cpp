@@ -292,6 +292,13 @@ extern "C" SEXP _pjrt_ffi_buffer_format(SEXP buffer, SEXP max_rows, SEXP max_wid
     return cpp11::as_sexp(ffi_buffer_format(cpp11::as_cpp<cpp11::decay_t<SEXP>>(buffer), cpp11::as_cpp<cpp11::decay_t<double>>(max_rows), cpp11::as_cpp<cpp11::decay_t<double>>(max_width), cpp11::as_cpp<cpp11::decay_t<double>>(max_rows_slice), cpp11::as_cpp<cpp11::decay_t<bool>>(header), cpp11::as_cpp<cpp11::decay_t<SEXP>>(footer)));
   END_CPP11
 }
+// r_print.cpp
+SEXP ffi_buffer_format_literal(SEXP buffer);
+extern "C" SEXP _pjrt_ffi_buffer_format_literal(SEXP buffer) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_buffer_format_literal(cpp11::as_cpp<cpp11::decay_t<SEXP>>(buffer)));
+  END_CPP11
+}
 // r_program.cpp
 SEXP ffi_program_compile(std::string text, std::string device);
 extern "C" SEXP _pjrt_ffi_program_compile(SEXP text, SEXP device) {
@@ -380,6 +387,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pjrt_ffi_buffer_dtype",              (DL_FUNC) &_pjrt_ffi_buffer_dtype,              1},
     {"_pjrt_ffi_buffer_empty",              (DL_FUNC) &_pjrt_ffi_buffer_empty,              3},
     {"_pjrt_ffi_buffer_format",             (DL_FUNC) &_pjrt_ffi_buffer_format,             6},
+    {"_pjrt_ffi_buffer_format_literal",     (DL_FUNC) &_pjrt_ffi_buffer_format_literal,     1},
     {"_pjrt_ffi_buffer_from_arrow",         (DL_FUNC) &_pjrt_ffi_buffer_from_arrow,         3},
     {"_pjrt_ffi_buffer_from_raw",           (DL_FUNC) &_pjrt_ffi_buffer_from_raw,           5},
     {"_pjrt_ffi_buffer_from_vector",        (DL_FUNC) &_pjrt_ffi_buffer_from_vector,        6},

@@ -3,6 +3,7 @@
 #include <cpp11.hpp>
 
 #include "ndbuf/format/format_buffer.hpp"
+#include "ndbuf/format/format_literal.hpp"
 #include "r_tensor.h"
 
 namespace {
@@ -27,5 +28,16 @@ int64_t limit_of(double value) {
         ndbuf::format_buffer(pjrt::unwrap_buffer(buffer), options);
     reads.done();
     return cpp11::writable::strings(cpp11::as_sexp(lines));
+  });
+}
+
+// Each element as StableHLO literal text, in R's order (format_buffer()).
+[[cpp11::register]] SEXP ffi_buffer_format_literal(SEXP buffer) {
+  return pjrt::call_core([&]() -> cpp11::strings {
+    const pjrt::MappedReadCheck reads;
+    const std::vector<std::string> elements =
+        ndbuf::format_literal_elements(pjrt::unwrap_buffer(buffer));
+    reads.done();
+    return cpp11::writable::strings(cpp11::as_sexp(elements));
   });
 }

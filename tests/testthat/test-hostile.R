@@ -148,7 +148,8 @@ test_that("every argument of the readers and device functions rejects values of 
     sweep_argument("format", format, list(x = b), "max_rows_slice"),
     sweep_argument("format", format, list(x = b), "header"),
     sweep_argument("format", format, list(x = b), "footer"),
-    sweep_argument("print", print, list(x = b), "max_rows")
+    sweep_argument("print", print, list(x = b), "max_rows"),
+    sweep_argument("format_buffer", format_buffer, list(buffer = b), "buffer")
   )
   expect_snapshot(writeLines(lines))
   expect_match(lines[startsWith(lines, "as_raw(row_major = NA)")],
