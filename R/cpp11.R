@@ -156,12 +156,20 @@ ffi_take_core_failure <- function() {
   .Call(`_pjrt_ffi_take_core_failure`)
 }
 
+ffi_test_throw <- function(type) {
+  .Call(`_pjrt_ffi_test_throw`, type)
+}
+
 ffi_recycled_bytes <- function() {
   .Call(`_pjrt_ffi_recycled_bytes`)
 }
 
 ffi_buffer_format <- function(buffer, max_rows, max_width, max_rows_slice, header, footer) {
   .Call(`_pjrt_ffi_buffer_format`, buffer, max_rows, max_width, max_rows_slice, header, footer)
+}
+
+ffi_program_read_file <- function(path) {
+  .Call(`_pjrt_ffi_program_read_file`, path)
 }
 
 ffi_program_compile <- function(text, device) {
