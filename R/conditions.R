@@ -69,6 +69,7 @@ abort_core_failure <- function(call) {
   failure <- ffi_take_core_failure()
   kind <- failure[[1]]
   if (identical(kind, "interrupted")) rlang::interrupt()
+  local_light_errors()
   message <- failure[[2]]
   detail <- if (nzchar(failure[[3]])) failure[[3]]
   error <- tryCatch(cli::cli_abort("{message}", call = call, pjrt_detail = detail),
@@ -84,4 +85,25 @@ abort_core_failure <- function(call) {
 core_error_class <- function(kind) {
   if (identical(kind, "")) return("pjrt_error")
   c(paste0("pjrt_error_", kind), "pjrt_error")
+}
+
+# rlang records a backtrace with every error, and summarises each value that do.call() inlined
+# into a call on the stack (about 0.6 ms a value, in call_zap_inline()); naming the call in the
+# message walks all its arguments again (error_call(), 6 us a value). An error from
+# pjrt_execute() called with 100,000 buffers took 51 s to arrive. While a call on the stack has
+# more than 1,000 arguments, errors raised from `frame` carry no backtrace (rlang's own
+# switch, the option it sets while it records one).
+local_light_errors <- function(frame = parent.frame()) {
+  if (max(0L, lengths(as.list(sys.calls()))) > 1000L) {
+    rlang::local_options(`rlang:::disable_trace_capture` = TRUE, .frame = frame)
+  }
+  invisible()
+}
+
+# For a function called with thousands of arguments: errors raised while it runs carry no
+# backtrace, and name it by the call of its function alone (`pjrt_execute()`, as rlang prints
+# a call with inlined values anyway), which the function passes as `call`.
+light_error_call <- function(frame = parent.frame()) {
+  rlang::local_options(`rlang:::disable_trace_capture` = TRUE, .frame = frame)
+  sys.call(-1L)[1L]
 }
