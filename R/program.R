@@ -10,7 +10,8 @@
 #' @param src The program text: a string, or a character vector of lines (joined with
 #'   newlines, so the output of [readLines()] can be passed as is).
 #' @param path The path of a file holding the program text. Give exactly one of `src` and
-#'   `path`.
+#'   `path`. It must be a regular file (or a link to one): a directory, FIFO, device or socket
+#'   is an error, found without opening it.
 #' @param format `"mlir"` (the default), StableHLO in MLIR text. `"hlo"` (a binary
 #'   `HloModuleProto`) is not supported by this runtime and is an error.
 #' @return A `PJRTProgram`: printing it shows its format and size in bytes, then the first

@@ -207,3 +207,16 @@ test_that("an Arrow array longer than 2^31 - 1 is refused, naming the limit, wit
   forged <- nanoarrow::nanoarrow_array_modify(small, list(length = 2^31), validate = FALSE)
   expect_snapshot(error = TRUE, pjrt_buffer(forged))
 })
+
+test_that("a donated, restored or forged buffer is refused by the export", {
+  skip_if_not_installed("nanoarrow")
+  e <- pjrt_compile(pjrt_program(donation_src))
+  donated <- pjrt_buffer(c(4, 5, 6), dtype = "f64")
+  pjrt_execute(e, donated, pjrt_buffer(c(1, 2, 3), dtype = "f64"))
+  restored <- unserialize(serialize(pjrt_buffer(c(1, 2)), NULL))
+  forged <- HArray$new_from_values(array(c(1, 2)), HDataType$Float64)
+  class(forged) <- "PJRTBuffer"
+  expect_snapshot(error = TRUE, nanoarrow::as_nanoarrow_array(donated))
+  expect_snapshot(error = TRUE, nanoarrow::as_nanoarrow_array(restored))
+  expect_snapshot(error = TRUE, nanoarrow::as_nanoarrow_array(forged))
+})

@@ -55,9 +55,9 @@ TEST(QuoteText, CompileErrorsStayShortFor100KbAnd1MbTokens) {
     EXPECT_EQ(compile_error("func.func @main() -> tensor<i32> {\n  %0 = stablehlo.constant dense<" +
                             digits + "> : tensor<i32>\n  return %0 : tensor<i32>\n}"),
               "2:33: integer " + cut(digits) + " is out of range");
-    EXPECT_EQ(compile_error("func.func @main() -> () {\n  \"" + std::string(n, 's') +
-                            "\" : () -> ()\n}"),
-              "2:3: op " + cut(std::string(n, 's')) + " is not supported by this runtime");
+    EXPECT_EQ(
+        compile_error("func.func @main() -> () {\n  \"" + std::string(n, 's') + "\" : () -> ()\n}"),
+        "2:3: op " + cut(std::string(n, 's')) + " is not supported by this runtime");
     EXPECT_EQ(compile_error("func.func @main(%a: \"" + std::string(n, 's') + "\") -> () {\n}"),
               "1:21: expected a type but found string \"" + std::string(40, 's') + "...\" (" +
                   std::to_string(n) + " characters)");
