@@ -101,9 +101,9 @@ local_light_errors <- function(frame = parent.frame()) {
 }
 
 # For a function called with thousands of arguments: errors raised while it runs carry no
-# backtrace, and name it by the call of its function alone (`pjrt_execute()`, as rlang prints
-# a call with inlined values anyway), which the function passes as `call`.
-light_error_call <- function(frame = parent.frame()) {
+# backtrace, and name `call`, the function's call without arguments (as rlang prints a call
+# with inlined values anyway), which the function passes on as `call`.
+light_error_call <- function(call, frame = parent.frame()) {
   rlang::local_options(`rlang:::disable_trace_capture` = TRUE, .frame = frame)
-  sys.call(-1L)[1L]
+  call
 }

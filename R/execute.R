@@ -50,7 +50,7 @@
 pjrt_execute <- function(executable, ..., execution_options = NULL, simplify = TRUE) {
   buffers <- list(...)
   # Errors name this call; with thousands of buffers, a light one (see light_error_call()).
-  call <- if (length(buffers) > 1000L) light_error_call() else environment()
+  call <- if (length(buffers) > 1000L) light_error_call(quote(pjrt_execute())) else environment()
   # The common call (default options, unnamed buffers) is checked in C++; NULL there means
   # anything else, which the checks below word.
   if (is.null(execution_options) && is.null(names(buffers)) && is.logical(simplify) &&

@@ -307,6 +307,10 @@ test_that("100,000 arguments give the wrong-count error at once", {
   expect_lt(elapsed, 2)
   expect_s3_class(error, "pjrt_error_argument")
   expect_snapshot(error = TRUE, do.call("pjrt_execute", args))
+  # Named by the function alone, also when do.call() is given the function itself.
+  expect_identical(conditionCall(error), quote(pjrt_execute()))
+  error <- tryCatch(do.call(pjrt_execute, args), error = identity)
+  expect_identical(conditionCall(error), quote(pjrt_execute()))
   args[[50001]] <- 1
   elapsed <- system.time(
     error <- tryCatch(do.call("pjrt_execute", args), error = identity)
