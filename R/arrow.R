@@ -16,12 +16,14 @@ arrow_type_of_dtype <- c(
 #' `f32` as float, `f64` as double, `pred` as bool); a buffer of shape `c(d1, ..., dk)`
 #' becomes an array of length `dk` of nested fixed-size lists, the innermost of size `d1`
 #' (R's column-major order: the innermost lists are the columns); a 0-d buffer an array of
-#' length 1. `bf16`, `c64` and `c128` have no Arrow type and are an error.
+#' length 1. Zero extents are kept (a `c(0, 3)` buffer is an array of 3 lists of size 0).
+#' `bf16`, `c64` and `c128` have no Arrow type and are an error.
 #'
 #' `pjrt_buffer()` of a `nanoarrow_array` is the inverse: a primitive array of one of these
 #' types, or nested fixed-size lists of one, becomes a buffer sharing the array's memory (bool
 #' is unpacked, a copy). Arrays with nulls are an error (buffers have no missing values), as
-#' are other Arrow types; convert those with `nanoarrow::convert_array()` first.
+#' are other Arrow types (convert those with `nanoarrow::convert_array()` first) and arrays
+#' longer than 2^31 - 1, the largest extent of a buffer.
 #'
 #' @param data A `nanoarrow_array`.
 #' @param x A PJRTBuffer.
@@ -55,7 +57,7 @@ as_nanoarrow_array.PJRTBuffer <- function(x, ..., schema = NULL) {
   }
   dims <- shape(x)
   schema <- nanoarrow::na_type(type)
-  for (size in dims[-length(dims)]) schema <- nanoarrow::na_fixed_size_list(schema, size)
+  for (size in dims[-length(dims)]) schema <- arrow_fixed_size_list(schema, size)
   holder <- with_core(ffi_buffer_to_arrow(x))
   array <- nanoarrow::nanoarrow_allocate_array()
   nanoarrow::nanoarrow_pointer_move(with_core(ffi_arrow_address(holder)), array)
@@ -63,10 +65,26 @@ as_nanoarrow_array.PJRTBuffer <- function(x, ..., schema = NULL) {
   array
 }
 
+# A fixed-size list type of `size` items of `child`. Arrow allows size 0 (the lists of a
+# buffer with a zero extent), which nanoarrow's na_fixed_size_list() refuses: that one is made
+# as size 1 and its format string rewritten ("+w:0"; nanoarrow parses and validates it).
+arrow_fixed_size_list <- function(child, size) {
+  if (size > 0) return(nanoarrow::na_fixed_size_list(child, size))
+  nanoarrow::nanoarrow_schema_modify(nanoarrow::na_fixed_size_list(child, 1L),
+                                     list(format = "+w:0"))
+}
+
 #' @rdname pjrt_arrow
 #' @export
 pjrt_buffer.nanoarrow_array <- function(data, dtype = NULL, device = NULL, shape = NULL, ...) {
   layout <- arrow_layout(nanoarrow::infer_nanoarrow_schema(data))
+  # Arrow arrays can be longer than a buffer's extents, which are R dims (below 2^31).
+  if (data$length > .Machine$integer.max) {
+    cli::cli_abort(c(
+      "An Arrow array of length {format(data$length, big.mark = ',', scientific = FALSE)} cannot become a buffer.",
+      i = "A buffer's extents are at most 2^31 - 1 (2,147,483,647), as R's dims are; slice the array first."
+    ))
+  }
   dims <- c(layout$sizes, data$length)
   if (!is.null(dtype) && as_dtype_name(dtype) != layout$dtype) {
     cli::cli_abort(

@@ -150,6 +150,9 @@ pjrt_buffer.PJRTBuffer <- function(data, dtype = NULL, device = NULL, shape = NU
   dots <- list(...)
   check_dots_allowed(dots, "check")
   check_missing_mode(dots$check %||% "warn")
+  # The buffer may be returned as it is: a donated, restored or forged one must be the error
+  # every other use of it is, not handed back.
+  with_core(ffi_buffer_dtype(data))
   if (!is.null(dtype) && elt_type(data) != as_dtype_name(dtype)) {
     cli::cli_abort(
       "{.arg data} is a buffer of dtype {.val {as.character(elt_type(data))}}; it cannot be re-typed to {.val {as_dtype_name(dtype)}}."

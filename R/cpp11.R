@@ -156,6 +156,10 @@ ffi_take_core_failure <- function() {
   .Call(`_pjrt_ffi_take_core_failure`)
 }
 
+ffi_test_throw <- function(type) {
+  .Call(`_pjrt_ffi_test_throw`, type)
+}
+
 ffi_recycled_bytes <- function() {
   .Call(`_pjrt_ffi_recycled_bytes`)
 }
@@ -166,6 +170,10 @@ ffi_buffer_format <- function(buffer, max_rows, max_width, max_rows_slice, heade
 
 ffi_buffer_format_literal <- function(buffer) {
   .Call(`_pjrt_ffi_buffer_format_literal`, buffer)
+}
+
+ffi_program_read_file <- function(path) {
+  .Call(`_pjrt_ffi_program_read_file`, path)
 }
 
 ffi_program_compile <- function(text, device) {

@@ -49,26 +49,29 @@
 #' @export
 pjrt_execute <- function(executable, ..., execution_options = NULL, simplify = TRUE) {
   buffers <- list(...)
+  # Errors name this call; with thousands of buffers, a light one (see light_error_call()).
+  call <- if (length(buffers) > 1000L) light_error_call(quote(pjrt_execute())) else environment()
   # The common call (default options, unnamed buffers) is checked in C++; NULL there means
   # anything else, which the checks below word.
   if (is.null(execution_options) && is.null(names(buffers)) && is.logical(simplify) &&
       length(simplify) == 1L && !is.na(simplify)) {
-    results <- with_core(ffi_program_execute_common(executable, buffers))
+    results <- with_core(ffi_program_execute_common(executable, buffers), call)
     if (!is.null(results)) {
       return(if (simplify && length(results) == 1L) results[[1L]] else results)
     }
   }
-  check_executable(executable)
-  check_execute_arguments(buffers)
+  check_executable(executable, call)
+  check_execute_arguments(buffers, call)
   options <- execution_options %||% pjrt_execution_options()
   if (!inherits(options, "PJRTExecutionOptions")) {
     cli::cli_abort(
-      "{.arg execution_options} must be NULL or made by {.fn pjrt_execution_options}, not {.obj_type_friendly {execution_options}}."
+      "{.arg execution_options} must be NULL or made by {.fn pjrt_execution_options}, not {.obj_type_friendly {execution_options}}.",
+      call = call
     )
   }
-  check_bool(simplify, "simplify")
-  donate <- donated_arguments(executable, options)
-  results <- with_core(ffi_program_execute(executable, buffers, donate))
+  check_bool(simplify, "simplify", call)
+  donate <- donated_arguments(executable, options, call)
+  results <- with_core(ffi_program_execute(executable, buffers, donate), call)
   if (simplify && length(results) == 1) results[[1]] else results
 }
 

@@ -10,7 +10,8 @@
 #' @param src The program text: a string, or a character vector of lines (joined with
 #'   newlines, so the output of [readLines()] can be passed as is).
 #' @param path The path of a file holding the program text. Give exactly one of `src` and
-#'   `path`.
+#'   `path`. It must be a regular file (or a link to one): a directory, FIFO, device or socket
+#'   is an error, found without opening it.
 #' @param format `"mlir"` (the default), StableHLO in MLIR text. `"hlo"` (a binary
 #'   `HloModuleProto`) is not supported by this runtime and is an error.
 #' @return A `PJRTProgram`: printing it shows its format and size in bytes, then the first
@@ -62,11 +63,16 @@ program_text <- function(src, call = caller_env()) {
 }
 
 read_program_file <- function(path, call = caller_env()) {
-  check_string(path, "path", what = "a single file path", allow_empty = FALSE, call = call)
-  if (!file.exists(path) || dir.exists(path)) {
+  path <- check_path(path, call)
+  if (!file.exists(path)) {
     cli::cli_abort("Program file {.path {path}} does not exist.", call = call)
   }
-  bytes <- readBin(path, "raw", n = file.size(path))
+  if (dir.exists(path)) {
+    cli::cli_abort("Program file {.path {path}} is a directory, not a file.", call = call)
+  }
+  # Read by the core, which refuses a FIFO, device or socket before opening it (reading one
+  # with readBin() would wait for a writer, or never end).
+  bytes <- with_core(ffi_program_read_file(path), call)
   if (any(bytes == as.raw(0))) {
     cli::cli_abort("Program file {.path {path}} is not text (it contains NUL bytes).",
                    call = call)

@@ -279,6 +279,13 @@ extern "C" SEXP _pjrt_ffi_take_core_failure() {
   END_CPP11
 }
 // r_object.cpp
+SEXP ffi_test_throw(std::string type);
+extern "C" SEXP _pjrt_ffi_test_throw(SEXP type) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_test_throw(cpp11::as_cpp<cpp11::decay_t<std::string>>(type)));
+  END_CPP11
+}
+// r_object.cpp
 SEXP ffi_recycled_bytes();
 extern "C" SEXP _pjrt_ffi_recycled_bytes() {
   BEGIN_CPP11
@@ -297,6 +304,13 @@ SEXP ffi_buffer_format_literal(SEXP buffer);
 extern "C" SEXP _pjrt_ffi_buffer_format_literal(SEXP buffer) {
   BEGIN_CPP11
     return cpp11::as_sexp(ffi_buffer_format_literal(cpp11::as_cpp<cpp11::decay_t<SEXP>>(buffer)));
+  END_CPP11
+}
+// r_program.cpp
+SEXP ffi_program_read_file(std::string path);
+extern "C" SEXP _pjrt_ffi_program_read_file(SEXP path) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_program_read_file(cpp11::as_cpp<cpp11::decay_t<std::string>>(path)));
   END_CPP11
 }
 // r_program.cpp
@@ -425,11 +439,13 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pjrt_ffi_program_compile",           (DL_FUNC) &_pjrt_ffi_program_compile,           2},
     {"_pjrt_ffi_program_execute",           (DL_FUNC) &_pjrt_ffi_program_execute,           3},
     {"_pjrt_ffi_program_execute_common",    (DL_FUNC) &_pjrt_ffi_program_execute_common,    2},
+    {"_pjrt_ffi_program_read_file",         (DL_FUNC) &_pjrt_ffi_program_read_file,         1},
     {"_pjrt_ffi_recycled_bytes",            (DL_FUNC) &_pjrt_ffi_recycled_bytes,            0},
     {"_pjrt_ffi_safetensors_load",          (DL_FUNC) &_pjrt_ffi_safetensors_load,          5},
     {"_pjrt_ffi_safetensors_save",          (DL_FUNC) &_pjrt_ffi_safetensors_save,          5},
     {"_pjrt_ffi_safetensors_tags",          (DL_FUNC) &_pjrt_ffi_safetensors_tags,          0},
     {"_pjrt_ffi_take_core_failure",         (DL_FUNC) &_pjrt_ffi_take_core_failure,         0},
+    {"_pjrt_ffi_test_throw",                (DL_FUNC) &_pjrt_ffi_test_throw,                1},
     {"_pjrt_ffi_threads",                   (DL_FUNC) &_pjrt_ffi_threads,                   0},
     {"_pjrt_ffi_vector_drop_attribute",     (DL_FUNC) &_pjrt_ffi_vector_drop_attribute,     2},
     {NULL, NULL, 0}

@@ -4,7 +4,11 @@
 #include <R_ext/Rallocators.h>
 
 #include <algorithm>
+#include <bitset>
+#include <new>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "ndbuf/memory/block_recycler.hpp"
 #include "ndbuf/memory/huge_pages.hpp"
@@ -51,9 +55,10 @@ void recycled_vector_free(R_allocator_t* /*allocator*/, void* data) {
 
 R_allocator_t g_recycled_vectors{&recycled_vector_alloc, &recycled_vector_free, nullptr, nullptr};
 
-// The message and kind of the last failed binding; taken once by the R layer.
+// The message, kind and detail of the last failed binding; taken once by the R layer.
 std::string g_failure_message;
 std::string g_failure_kind;
+std::string g_failure_detail;
 // The symbol `pjrt_core_failure`, made when the package loads (making it in an exception
 // handler could fail).
 SEXP g_failure_marker = R_NilValue;
@@ -148,14 +153,71 @@ SEXP allocate_heap_vector(SEXPTYPE type, R_xlen_t length) {
   return out;
 }
 
-SEXP core_failure(const char* message, const char* kind) {
+SEXP core_failure(const char* message, const char* kind, const char* detail) {
   g_failure_message = message;
   g_failure_kind = kind;
+  g_failure_detail = detail;
   return g_failure_marker;
 }
 
 SEXP core_failure(const ndbuf::Error& error) {
   return core_failure(error.what(), error_kind_name(error.kind()));
+}
+
+namespace {
+
+// What a standard exception that escaped the core means to an R user. The core words every
+// failure it expects as an ndbuf::Error, so these are allocations the standard library made
+// (std::vector growth: std::bad_alloc, or std::length_error past its maximum size) and checks
+// of its own (std::stoll, std::vector::at) that pjrt should have worded: the message says
+// what kind of failure it was without the library's text, which is kept as the detail.
+constexpr const char* kReportSuffix = " This error was not worded by pjrt: please report the call.";
+
+std::string detail_of(const char* type, const std::exception& error) {
+  return std::string(type) + ": " + error.what();
+}
+
+SEXP failure_of(const char* kind, const std::string& sentence, const std::string& detail) {
+  return core_failure(sentence.c_str(), kind, detail.c_str());
+}
+
+}  // namespace
+
+SEXP core_failure_of_current_exception() {
+  try {
+    throw;
+  } catch (const std::bad_alloc& error) {
+    return failure_of("memory",
+                      "Not enough memory to complete this call: an allocation of host memory "
+                      "failed.",
+                      detail_of("std::bad_alloc", error));
+  } catch (const std::length_error& error) {
+    return failure_of("memory",
+                      "Not enough memory to complete this call: it needs an array larger than "
+                      "the largest one that can be allocated.",
+                      detail_of("std::length_error", error));
+  } catch (const std::out_of_range& error) {
+    return failure_of(
+        "index", std::string("A position or size in this call is out of range.") + kReportSuffix,
+        detail_of("std::out_of_range", error));
+  } catch (const std::invalid_argument& error) {
+    return failure_of("argument", std::string("A value in this call is not valid.") + kReportSuffix,
+                      detail_of("std::invalid_argument", error));
+  } catch (const std::overflow_error& error) {
+    return failure_of("argument",
+                      std::string("A size or value in this call overflows the type that holds "
+                                  "it.") +
+                          kReportSuffix,
+                      detail_of("std::overflow_error", error));
+  } catch (const std::exception& error) {
+    return failure_of("internal",
+                      std::string("An internal error stopped this call.") + kReportSuffix,
+                      detail_of("std::exception", error));
+  } catch (...) {
+    return failure_of("internal",
+                      std::string("An internal error stopped this call.") + kReportSuffix,
+                      "an exception of unknown type");
+  }
 }
 
 }  // namespace pjrt
@@ -165,16 +227,37 @@ SEXP core_failure(const ndbuf::Error& error) {
   pjrt::g_failure_marker = Rf_install("pjrt_core_failure");
 }
 
-// The kind ("argument", "index", ..., "interrupted"; "" for an exception without one) and the
-// message of the last failed binding, in the native encoding as R's own errors carry them;
-// forgotten once read.
+// The kind ("argument", "index", ..., "interrupted", "internal"; "" for none), the message and
+// the detail ("" for none) of the last failed binding, in the native encoding as R's own
+// errors carry them; forgotten once read.
 [[cpp11::register]] SEXP ffi_take_core_failure() {
-  cpp11::sexp out = cpp11::safe[Rf_allocVector](STRSXP, 2);
+  cpp11::sexp out = cpp11::safe[Rf_allocVector](STRSXP, 3);
   SET_STRING_ELT(out, 0, cpp11::safe[Rf_mkChar](pjrt::g_failure_kind.c_str()));
   SET_STRING_ELT(out, 1, cpp11::safe[Rf_mkChar](pjrt::g_failure_message.c_str()));
+  SET_STRING_ELT(out, 2, cpp11::safe[Rf_mkChar](pjrt::g_failure_detail.c_str()));
   pjrt::g_failure_kind.clear();
   pjrt::g_failure_message.clear();
+  pjrt::g_failure_detail.clear();
   return out;
+}
+
+// Test hook: fails the way a binding fails when the standard library throws `type` inside the
+// core ("bad_alloc", "length_error", "out_of_range", "invalid_argument", "overflow_error",
+// "runtime_error", anything else: an exception that is no std::exception), mostly by calling
+// the library functions that throw them, with their own what() texts.
+[[cpp11::register]] SEXP ffi_test_throw(std::string type) {
+  return pjrt::call_core([&] {
+    std::vector<char> bytes;
+    // Thrown as operator new throws it: a real failed allocation would abort under valgrind,
+    // whose allocator cannot throw.
+    if (type == "bad_alloc") throw std::bad_alloc();
+    if (type == "length_error") bytes.resize(bytes.max_size() + 1);
+    if (type == "out_of_range") return static_cast<int>(bytes.at(5));
+    if (type == "invalid_argument") return static_cast<int>(std::stoll("five"));
+    if (type == "overflow_error") return static_cast<int>(std::bitset<80>().set().to_ulong());
+    if (type == "runtime_error") throw std::runtime_error("basic_string::_M_create");
+    throw 42;
+  });
 }
 
 // Bytes of collected large result vectors kept for reuse, and of live ones (tests check that

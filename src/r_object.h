@@ -99,16 +99,23 @@ SEXP allocate_output_vector(SEXPTYPE type, R_xlen_t length);
 // errors.
 SEXP allocate_heap_vector(SEXPTYPE type, R_xlen_t length);
 
-// Notes a failed binding's message and kind (`kind` "" for an exception without one) for the
-// R layer, which takes them with ffi_take_core_failure(), and returns the marker
-// `pjrt_core_failure` (a symbol, which no binding returns otherwise).
-SEXP core_failure(const char* message, const char* kind);
+// Notes a failed binding's message and kind (`kind` "" for an exception without one) and a
+// diagnostic detail ("" for none) for the R layer, which takes them with
+// ffi_take_core_failure(), and returns the marker `pjrt_core_failure` (a symbol, which no
+// binding returns otherwise).
+SEXP core_failure(const char* message, const char* kind, const char* detail = "");
 SEXP core_failure(const ndbuf::Error& error);
+// The same for the exception being handled when it is not an ndbuf::Error (call it only from
+// a catch block): a standard exception gets its kind and a user-facing sentence instead of
+// its what() text, which names library internals ("vector::_M_default_append"); the what()
+// text is kept as the detail.
+SEXP core_failure_of_current_exception();
 
 // Runs a binding's body and returns its value to R. A failure is not raised from C++: its
 // message and kind are noted and the marker symbol is returned, which with_core()
 // (R/conditions.R) turns into a classed R error, so the common, successful call needs no R
-// condition handler. R errors met through cpp11::safe keep unwinding as R errors.
+// condition handler. R errors met through cpp11::safe keep unwinding as R errors; other C++
+// exceptions are mapped to kinds by core_failure_of_current_exception().
 template <typename Body>
 SEXP call_core(Body&& body) {
   try {
@@ -122,8 +129,8 @@ SEXP call_core(Body&& body) {
     throw;
   } catch (const ndbuf::Error& error) {
     return core_failure(error);
-  } catch (const std::exception& error) {
-    return core_failure(error.what(), "");
+  } catch (...) {
+    return core_failure_of_current_exception();
   }
 }
 

@@ -1,10 +1,12 @@
 // Bindings of StableHLO programs: a PJRTLoadedExecutable is an external pointer (tag and class
 // "PJRTLoadedExecutable") to a heap-allocated shared_ptr of the core's immutable Executable.
 #include <cpp11.hpp>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "ndbuf/io/mapped_file.hpp"
 #include "ndbuf/memory/transfer.hpp"
 #include "ndbuf/program/program.hpp"
 #include "r_tensor.h"
@@ -30,6 +32,17 @@ const ndbuf::program::Executable& unwrap_executable(SEXP x) {
 }
 
 }  // namespace
+
+// The bytes of a program file as a raw vector. The core refuses anything but a regular file
+// before opening it (a FIFO or a device could block the read), as an io error.
+[[cpp11::register]] SEXP ffi_program_read_file(std::string path) {
+  return pjrt::call_core([&]() -> SEXP {
+    const std::shared_ptr<ndbuf::Storage> file = ndbuf::read_file(path);
+    const SEXP out = pjrt::allocate_output_vector(RAWSXP, static_cast<R_xlen_t>(file->nbytes()));
+    if (file->nbytes() > 0) std::memcpy(RAW(out), file->data(), file->nbytes());
+    return out;
+  });
+}
 
 [[cpp11::register]] SEXP ffi_program_compile(std::string text, std::string device) {
   return pjrt::call_core([&] {

@@ -145,3 +145,78 @@ test_that("arrow's R package reads the exported arrays", {
   a <- as_arrow_array(nanoarrow::as_nanoarrow_array(pjrt_buffer(c(1.5, 2.5), dtype = "f64")))
   expect_identical(as.vector(a), c(1.5, 2.5))
 })
+
+test_that("buffers with zero extents of any rank export as fixed-size lists of size 0", {
+  skip_if_not_installed("nanoarrow")
+  # The formats from the outermost level in: a list per dim but the last (R's order, the last
+  # dim outermost), then the leaf type; the lengths multiply inwards.
+  expected_layout <- function(dims, leaf) {
+    k <- length(dims)
+    sizes <- rev(dims[-k])
+    list(formats = c(if (k > 1) paste0("+w:", sizes), leaf),
+         lengths = cumprod(c(dims[[k]], sizes)))
+  }
+  layout_of <- function(a) {
+    formats <- character()
+    lengths <- numeric()
+    schema <- nanoarrow::infer_nanoarrow_schema(a)
+    repeat {
+      formats <- c(formats, schema$format)
+      lengths <- c(lengths, a$length)
+      if (length(a$children) == 0) break
+      schema <- schema$children[[1]]
+      a <- a$children[[1]]
+    }
+    list(formats = formats, lengths = lengths)
+  }
+  shapes <- list(0L, c(0L, 3L), c(3L, 0L), c(0L, 0L), c(2L, 0L, 4L), c(0L, 2L, 3L),
+                 c(2L, 3L, 0L), c(1L, 0L, 2L, 5L))
+  for (dims in shapes) {
+    for (dtype in c("f64", "i32", "pred", "f16")) {
+      b <- pjrt_empty(dtype, dims)
+      a <- nanoarrow::as_nanoarrow_array(b)
+      leaf <- c(f64 = "g", i32 = "i", pred = "b", f16 = "e")[[dtype]]
+      label <- paste(dtype, paste(dims, collapse = "x"))
+      expect_identical(layout_of(a), expected_layout(as.numeric(dims), leaf), label = label)
+      back <- pjrt_buffer(a)
+      expect_identical(shape(back), dims, label = label)
+      expect_identical(as.character(elt_type(back)), dtype, label = label)
+      expect_identical(length(as_raw(back, row_major = FALSE)), 0L, label = label)
+    }
+  }
+  # A 0 x 3 matrix goes through Arrow and back with its shape (this was an error).
+  b <- pjrt_buffer(matrix(0, 0, 3), dtype = "f64")
+  expect_identical(as_array(pjrt_buffer(nanoarrow::as_nanoarrow_array(b))), matrix(0, 0, 3))
+})
+
+test_that("an Arrow array longer than 2^31 - 1 is refused, naming the limit, without a warning", {
+  skip_if_not_installed("nanoarrow")
+  # A forged struct: a length nanoarrow reports but no memory behind it (never read).
+  small <- nanoarrow::as_nanoarrow_array(c(1, 2, 3))
+  for (n in c(2^31, 2^31 + 5, 2^40)) {
+    forged <- nanoarrow::nanoarrow_array_modify(small, list(length = n), validate = FALSE)
+    expect_identical(forged$length, n)
+    expect_no_warning(e <- tryCatch(pjrt_buffer(forged), error = identity))
+    expect_identical(conditionMessage(e), paste0(
+      "An Arrow array of length ", format(n, big.mark = ",", scientific = FALSE),
+      " cannot become a buffer.\n",
+      "i A buffer's extents are at most 2^31 - 1 (2,147,483,647), as R's dims are; slice the ",
+      "array first."
+    ))
+  }
+  forged <- nanoarrow::nanoarrow_array_modify(small, list(length = 2^31), validate = FALSE)
+  expect_snapshot(error = TRUE, pjrt_buffer(forged))
+})
+
+test_that("a donated, restored or forged buffer is refused by the export", {
+  skip_if_not_installed("nanoarrow")
+  e <- pjrt_compile(pjrt_program(donation_src))
+  donated <- pjrt_buffer(c(4, 5, 6), dtype = "f64")
+  pjrt_execute(e, donated, pjrt_buffer(c(1, 2, 3), dtype = "f64"))
+  restored <- unserialize(serialize(pjrt_buffer(c(1, 2)), NULL))
+  forged <- HArray$new_from_values(array(c(1, 2)), HDataType$Float64)
+  class(forged) <- "PJRTBuffer"
+  expect_snapshot(error = TRUE, nanoarrow::as_nanoarrow_array(donated))
+  expect_snapshot(error = TRUE, nanoarrow::as_nanoarrow_array(restored))
+  expect_snapshot(error = TRUE, nanoarrow::as_nanoarrow_array(forged))
+})

@@ -80,9 +80,49 @@ test_that("a failed binding returns the marker and keeps its message and kind fo
   class(forged) <- "PJRTLoadedExecutable"
   value <- pjrt:::ffi_executable_device(forged)
   expect_identical(value, quote(pjrt_core_failure))
-  expect_identical(pjrt:::ffi_take_core_failure(), c("argument", "Expected a PJRTLoadedExecutable."))
+  # Kind, message and detail (none: the core worded this error itself).
+  expect_identical(pjrt:::ffi_take_core_failure(),
+                   c("argument", "Expected a PJRTLoadedExecutable.", ""))
   # Taken once: nothing is left for the next failure to inherit.
-  expect_identical(pjrt:::ffi_take_core_failure(), c("", ""))
+  expect_identical(pjrt:::ffi_take_core_failure(), c("", "", ""))
   # A successful call returns its value as it is.
   expect_identical(pjrt:::with_core(pjrt:::ffi_buffer_dtype(pjrt_buffer(1L))), "i32")
+})
+
+test_that("standard exceptions from the engine get a kind and a sentence, not library text", {
+  # ffi_test_throw() lets the named exception escape from the standard library function that
+  # throws it (vector growth, vector::at, std::stoll, bitset::to_ulong, ...).
+  expected <- list(
+    bad_alloc = c("memory", "std::bad_alloc: "),
+    length_error = c("memory", "std::length_error: "),
+    out_of_range = c("index", "std::out_of_range: "),
+    invalid_argument = c("argument", "std::invalid_argument: "),
+    overflow_error = c("argument", "std::overflow_error: "),
+    runtime_error = c("internal", "std::exception: "),
+    unknown = c("internal", "an exception of unknown type")
+  )
+  for (type in names(expected)) {
+    kind <- expected[[type]][[1]]
+    e <- tryCatch(pjrt:::with_core(pjrt:::ffi_test_throw(type)), error = identity)
+    expect_identical(grep("^pjrt_error_", class(e), value = TRUE), paste0("pjrt_error_", kind))
+    expect_true(inherits(e, "pjrt_error") && inherits(e, "rlang_error"))
+    # The library's text is kept apart, for a report; the message never shows it.
+    expect_true(startsWith(e$pjrt_detail, expected[[type]][[2]]))
+    expect_false(grepl("std::|_M_|basic_string|vector::|stoll|bitset", conditionMessage(e)))
+  }
+  expect_snapshot(error = TRUE, pjrt:::with_core(pjrt:::ffi_test_throw("bad_alloc")))
+  expect_snapshot(error = TRUE, pjrt:::with_core(pjrt:::ffi_test_throw("length_error")))
+  expect_snapshot(error = TRUE, pjrt:::with_core(pjrt:::ffi_test_throw("out_of_range")))
+  expect_snapshot(error = TRUE, pjrt:::with_core(pjrt:::ffi_test_throw("invalid_argument")))
+  expect_snapshot(error = TRUE, pjrt:::with_core(pjrt:::ffi_test_throw("overflow_error")))
+  expect_snapshot(error = TRUE, pjrt:::with_core(pjrt:::ffi_test_throw("runtime_error")))
+  expect_snapshot(error = TRUE, pjrt:::with_core(pjrt:::ffi_test_throw("unknown")))
+  # The exact library texts of the two that reached users before.
+  e <- tryCatch(pjrt:::with_core(pjrt:::ffi_test_throw("length_error")), error = identity)
+  expect_identical(e$pjrt_detail, "std::length_error: vector::_M_default_append")
+  e <- tryCatch(pjrt:::with_core(pjrt:::ffi_test_throw("bad_alloc")), error = identity)
+  expect_identical(e$pjrt_detail, "std::bad_alloc: std::bad_alloc")
+  # An error pjrt worded itself has no detail.
+  e <- tryCatch(pjrt_buffer(c(1, 256), dtype = "ui8"), error = identity)
+  expect_null(e$pjrt_detail)
 })

@@ -31,6 +31,33 @@ test_that("pjrt_program() reads files byte for byte", {
                   transform = function(x) gsub(tempdir(), "<dir>", x, fixed = TRUE))
 })
 
+test_that("a directory, FIFO or device as a program file is refused without opening it", {
+  dir <- withr::local_tempdir()
+  expect_snapshot(error = TRUE, pjrt_program(path = dir),
+                  transform = function(x) gsub(dir, "<dir>", x, fixed = TRUE))
+  # A FIFO without a writer: opening it for reading would wait for one (in a child, so that a
+  # regression fails instead of hanging the suite).
+  fifo <- file.path(dir, "pipe")
+  expect_identical(system2("mkfifo", fifo), 0L)
+  outcome <- in_fork(tryCatch(pjrt_program(path = fifo), error = function(e) {
+    list(class = class(e), message = conditionMessage(e))
+  }), timeout = 20)
+  expect_identical(outcome$class[[2]], "pjrt_error_io")
+  expect_identical(outcome$message,
+                   paste0("Cannot read '", fifo, "': it is a FIFO (named pipe), not a regular file."))
+  expect_snapshot(error = TRUE, pjrt_program(path = fifo),
+                  transform = function(x) gsub(dir, "<dir>", x, fixed = TRUE))
+  # /dev/zero never ends: reading it whole would exhaust memory.
+  expect_snapshot(error = TRUE, pjrt_program(path = "/dev/zero"))
+  expect_error(pjrt_program(path = "/dev/zero"), class = "pjrt_error_io")
+  # A path through a link to a regular file is read as that file.
+  target <- file.path(dir, "main.mlir")
+  writeBin(charToRaw("func.func @main() -> () {\n  return\n}\n"), target)
+  link <- file.path(dir, "link.mlir")
+  expect_true(file.symlink(target, link))
+  expect_identical(pjrt_program(path = link)$code, "func.func @main() -> () {\n  return\n}\n")
+})
+
 test_that("pjrt_program() takes exactly one source, in MLIR", {
   expect_snapshot(error = TRUE, pjrt_program())
   expect_snapshot(error = TRUE, pjrt_program("x", path = "y"))
@@ -63,6 +90,49 @@ test_that("compile errors carry the line and column of the program text", {
     "  return %0 : tensor<2xf32>", "}", sep = "\n")
   expect_snapshot(error = TRUE, pjrt_compile(pjrt_program(mistyped)))
   expect_error(pjrt_compile(pjrt_program(mistyped)), "2:[0-9]+: ")
+})
+
+test_that("compile errors quote at most 40 characters of a long token, then its length", {
+  # The first 40 characters, "...", and the token's length in characters (code points).
+  quoted <- function(text) {
+    paste0(substr(text, 1, 40), "...' (", format(nchar(text), scientific = FALSE),
+           " characters)")
+  }
+  for (n in c(1e5, 1e6)) {
+    word <- strrep("w", n)
+    e <- tryCatch(pjrt_compile(pjrt_program(word)), error = identity)
+    expect_identical(conditionMessage(e), paste0(
+      "1:1: expected 'func.func' at the top level but found '", quoted(word)
+    ))
+    value <- paste0("%", strrep("v", n))
+    src <- paste0("func.func @main() -> tensor<f32> {\n  return ", value, " : tensor<f32>\n}")
+    e <- tryCatch(pjrt_compile(pjrt_program(src)), error = identity)
+    expect_identical(conditionMessage(e),
+                     paste0("2:10: use of undefined value '", quoted(value)))
+    expect_lt(nchar(conditionMessage(e)), 120)
+  }
+  # Op names (generic and pretty), callees and numbers are cut alike; multi-byte characters
+  # stay whole.
+  long_string <- strrep("\u00e9", 1e5)
+  src <- paste0("func.func @main() -> () {\n  \"", long_string, "\" : () -> ()\n}")
+  expect_snapshot(error = TRUE, pjrt_compile(pjrt_program(src)))
+  long_op <- paste0("stablehlo.", strrep("x", 1e5))
+  src <- paste0("func.func @main() -> tensor<f32> {\n  %0 = \"", long_op,
+                "\"() : () -> tensor<f32>\n  return %0 : tensor<f32>\n}")
+  expect_snapshot(error = TRUE, pjrt_compile(pjrt_program(src)))
+  callee <- strrep("f", 1e5)
+  src <- paste0("func.func @main() -> tensor<f32> {\n  %0 = func.call @", callee,
+                "() : () -> tensor<f32>\n  return %0 : tensor<f32>\n}")
+  expect_snapshot(error = TRUE, pjrt_compile(pjrt_program(src)))
+  digits <- strrep("9", 1e5)
+  src <- paste0("func.func @main() -> tensor<i32> {\n  %0 = stablehlo.constant dense<", digits,
+                "> : tensor<i32>\n  return %0 : tensor<i32>\n}")
+  expect_snapshot(error = TRUE, pjrt_compile(pjrt_program(src)))
+  # Up to 48 characters a token is quoted whole ("%" and 47 letters).
+  name <- strrep("n", 47)
+  src <- paste0("func.func @main() -> tensor<f32> {\n  return %", name, " : tensor<f32>\n}")
+  expect_error(pjrt_compile(pjrt_program(src)),
+               paste0("2:10: use of undefined value '%", name, "'"), fixed = TRUE)
 })
 
 test_that("pjrt_compile() checks its arguments; CUDA is not supported yet", {
@@ -224,6 +294,29 @@ test_that("named, missing, extra, mistyped and misshapen arguments are errors", 
   expect_snapshot(error = TRUE, pjrt_execute(e, a, a, simplify = NA))
   expect_snapshot(error = TRUE, pjrt_execute(e, a, a, execution_options = list()))
   expect_identical(as_array(pjrt_execute(e, a, a)), 2 * matrix(as.double(1:6), 2))
+})
+
+test_that("100,000 arguments give the wrong-count error at once", {
+  e <- pjrt_compile(add_program())
+  a <- f32(matrix(1:6, 2))
+  args <- c(list(e), rep(list(a), 1e5))
+  # rlang's backtrace once summarised each of the 100,000 inlined buffers (51 s).
+  elapsed <- system.time(
+    error <- tryCatch(do.call("pjrt_execute", args), error = identity)
+  )[["elapsed"]]
+  expect_lt(elapsed, 2)
+  expect_s3_class(error, "pjrt_error_argument")
+  expect_snapshot(error = TRUE, do.call("pjrt_execute", args))
+  # Named by the function alone, also when do.call() is given the function itself.
+  expect_identical(conditionCall(error), quote(pjrt_execute()))
+  error <- tryCatch(do.call(pjrt_execute, args), error = identity)
+  expect_identical(conditionCall(error), quote(pjrt_execute()))
+  args[[50001]] <- 1
+  elapsed <- system.time(
+    error <- tryCatch(do.call("pjrt_execute", args), error = identity)
+  )[["elapsed"]]
+  expect_lt(elapsed, 2)
+  expect_identical(conditionMessage(error), "Argument 50000 must be a PJRTBuffer, not a number.")
 })
 
 test_that("a buffer on another device than the executable's is an error", {

@@ -37,20 +37,32 @@ class Fd {
   int fd_;
 };
 
-// Opens `path` for reading and checks that it is a regular file; fills `info`.
+// Refuses anything but a regular file, naming what it is.
+void require_regular(const std::string& path, mode_t mode) {
+  if (S_ISREG(mode)) return;
+  if (S_ISDIR(mode)) fail_io("read", path, EISDIR);
+  const char* what = S_ISFIFO(mode)   ? "a FIFO (named pipe)"
+                     : S_ISCHR(mode)  ? "a character device"
+                     : S_ISBLK(mode)  ? "a block device"
+                     : S_ISSOCK(mode) ? "a socket"
+                                      : "a special file";
+  fail(ErrorKind::kIo, "Cannot read '" + path + "': it is " + what + ", not a regular file.");
+}
+
+// Opens `path` for reading and checks that it is a regular file; fills `info`. The file is
+// looked at (stat) before it is opened: opening a FIFO or a device can block or act on it.
 int open_regular(const std::string& path, struct stat* info) {
+  if (::stat(path.c_str(), info) == 0) require_regular(path, info->st_mode);
   int raw = -1;
   do {
-    // O_NONBLOCK: opening a FIFO must not wait for a writer (it is rejected below).
+    // O_NONBLOCK: should the path become a FIFO after the check above, opening it must not
+    // wait for a writer (it is rejected below).
     raw = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   } while (raw < 0 && errno == EINTR);
   if (raw < 0) fail_io("open", path, errno);
   Fd fd(raw);
   if (::fstat(fd.get(), info) != 0) fail_io("inspect", path, errno);
-  if (S_ISDIR(info->st_mode)) fail_io("read", path, EISDIR);
-  if (!S_ISREG(info->st_mode)) {
-    fail(ErrorKind::kIo, "Cannot read '" + path + "': it is not a regular file.");
-  }
+  require_regular(path, info->st_mode);
   return fd.release();
 }
 

@@ -20,11 +20,11 @@ std::pair<uint64_t, bool> parse_magnitude(const DenseScalar& s, const std::strin
   const bool negative = !text.empty() && text[0] == '-';
   const char* digits = text.c_str() + ((negative || (!text.empty() && text[0] == '+')) ? 1 : 0);
   if (std::strpbrk(digits, ".eE") != nullptr && !is_hex(digits)) {
-    fail_at(s.loc, "expected an integer but found '" + text + "'");
+    fail_at(s.loc, "expected an integer but found " + quote_text(text));
   }
   errno = 0;
   const uint64_t magnitude = std::strtoull(digits, nullptr, is_hex(digits) ? 16 : 10);
-  if (errno == ERANGE) fail_at(s.loc, "integer '" + text + "' is out of range");
+  if (errno == ERANGE) fail_at(s.loc, "integer " + quote_text(text) + " is out of range");
   return {magnitude, negative};
 }
 
@@ -32,15 +32,15 @@ template <class T>
 T integer_value(const DenseScalar& s, DType dtype) {
   if (s.kind == DenseScalar::Kind::kBool) return static_cast<T>(s.real == "true" ? 1 : 0);
   const auto [magnitude, negative] = parse_magnitude(s, s.real);
-  const std::string range = "' does not fit in " + element_type_name(dtype);
+  const std::string range = " does not fit in " + element_type_name(dtype);
   if (std::is_unsigned_v<T> || dtype == DType::kPred) {
     const uint64_t max = dtype == DType::kPred ? 1 : std::numeric_limits<T>::max();
-    if (negative && magnitude != 0) fail_at(s.loc, "value '" + s.real + range);
-    if (magnitude > max) fail_at(s.loc, "value '" + s.real + range);
+    if (negative && magnitude != 0) fail_at(s.loc, "value " + quote_text(s.real) + range);
+    if (magnitude > max) fail_at(s.loc, "value " + quote_text(s.real) + range);
     return static_cast<T>(magnitude);
   }
   const uint64_t limit = static_cast<uint64_t>(std::numeric_limits<T>::max()) + (negative ? 1 : 0);
-  if (magnitude > limit) fail_at(s.loc, "value '" + s.real + range);
+  if (magnitude > limit) fail_at(s.loc, "value " + quote_text(s.real) + range);
   return static_cast<T>(negative ? 0 - magnitude : magnitude);
 }
 
@@ -62,7 +62,8 @@ T float_value(const DenseScalar& s, const std::string& text, DType dtype) {
   const double value = float_part(s, text, dtype, &bits);
   const bool from_bits = is_hex(text);
   if (from_bits && sizeof(T) < 8 && (bits >> (8 * (sizeof(T) % 8))) != 0) {
-    fail_at(s.loc, "bit pattern '" + text + "' is wider than " + element_type_name(dtype));
+    fail_at(s.loc,
+            "bit pattern " + quote_text(text) + " is wider than " + element_type_name(dtype));
   }
   T out{};
   if (from_bits) {

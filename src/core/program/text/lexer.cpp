@@ -20,20 +20,34 @@ void fail_at(const Location& loc, const std::string& message) {
        std::to_string(loc.line) + ":" + std::to_string(loc.column) + ": " + message);
 }
 
+std::string quote_text(std::string_view text, std::string_view open, std::string_view close) {
+  size_t chars = 0;
+  size_t head_bytes = text.size();  // the bytes of the first kQuoteHeadChars characters
+  for (size_t i = 0; i < text.size(); ++i) {
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) == 0x80) continue;  // continuation byte
+    if (chars == kQuoteHeadChars) head_bytes = i;
+    ++chars;
+  }
+  std::string out(open);
+  if (chars <= kQuoteWholeChars) return out.append(text).append(close);
+  out.append(text.substr(0, head_bytes)).append("...").append(close);
+  return out + " (" + std::to_string(chars) + " characters)";
+}
+
 std::string describe(const Token& token) {
   switch (token.kind) {
     case Tok::kEof:
       return "end of input";
     case Tok::kValueId:
-      return "'%" + token.text + "'";
+      return quote_text("%" + token.text);
     case Tok::kSymbol:
-      return "'@" + token.text + "'";
+      return quote_text("@" + token.text);
     case Tok::kHashId:
-      return "'#" + token.text + "'";
+      return quote_text("#" + token.text);
     case Tok::kString:
-      return "string \"" + token.text + "\"";
+      return "string " + quote_text(token.text, "\"", "\"");
     default:
-      return "'" + token.text + "'";
+      return quote_text(token.text);
   }
 }
 
@@ -93,7 +107,7 @@ std::vector<int64_t> Lexer::scan_dimensions() {
     if (len == 0 || at(len) != 'x') break;
     const Location loc{line_, column_};
     if (len > 18)
-      fail_at(loc, "dimension '" + std::string(text_.substr(pos_, len)) + "' is too large");
+      fail_at(loc, "dimension " + quote_text(text_.substr(pos_, len)) + " is too large");
     dims.push_back(std::stoll(std::string(text_.substr(pos_, len))));
     advance(len + 1);
   }

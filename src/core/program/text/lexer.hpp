@@ -30,7 +30,7 @@ struct Token {
   Location loc;
 };
 
-// Describes a token for error messages: "'%x'", "end of input".
+// Describes a token for error messages: "'%x'", "end of input" (quoted by quote_text()).
 std::string describe(const Token& token);
 
 // Scans on demand; the parser may ask for the dimension list of a tensor type (`2x3x`), whose

@@ -129,7 +129,8 @@ void Parser::parse_number_attribute(Attribute& attr, bool allow_type_suffix) {
     const bool hex = token.text.find_first_of("xX") != std::string::npos;
     attr.integer = hex ? static_cast<int64_t>(std::strtoull(token.text.c_str(), nullptr, 16))
                        : std::strtoll(token.text.c_str(), nullptr, 10);
-    if (errno == ERANGE) fail_at(token.loc, "integer '" + token.text + "' is out of range");
+    if (errno == ERANGE)
+      fail_at(token.loc, "integer " + quote_text(token.text) + " is out of range");
     attr.number = static_cast<double>(attr.integer);
   } else {
     attr.kind = Attribute::Kind::kFloat;
@@ -170,7 +171,7 @@ void Parser::parse_word_attribute(Attribute& attr, bool allow_type_suffix) {
     return;
   }
   if (token.text == "dense_resource" || token.text == "sparse") {
-    fail_at(token.loc, "'" + token.text + "' attributes are not supported by this runtime");
+    fail_at(token.loc, quote_text(token.text) + " attributes are not supported by this runtime");
   }
   attr.kind = Attribute::Kind::kWord;
   attr.text = token.text;
@@ -240,11 +241,12 @@ void Parser::parse_hash_attribute(Attribute& attr) {
   attr.kind = Attribute::Kind::kStruct;
   if (!accept(">")) {
     do {
-      const Token key = expect_kind(Tok::kBareId, "a field name", "in #" + token.text + "<...>");
+      const Token key =
+          expect_kind(Tok::kBareId, "a field name", "in " + quote_text("#" + token.text + "<...>"));
       expect("=", "after the field name");
       set_attr(attr.fields, key.text, parse_attribute(false));
     } while (accept(","));
-    expect(">", "to close #" + token.text + "<...>");
+    expect(">", "to close " + quote_text("#" + token.text + "<...>"));
   }
 }
 

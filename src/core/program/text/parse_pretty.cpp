@@ -88,7 +88,8 @@ void canonicalize(Op& op, const std::vector<std::pair<std::string, Location>>& w
     if (words.size() > 1)
       set_attr(renamed, "compare_type", word_attr(words[1].first, words[1].second));
   } else if (!words.empty()) {
-    fail_at(words[0].second, "unexpected '" + words[0].first + "' in '" + op.name + "'");
+    fail_at(words[0].second,
+            "unexpected " + quote_text(words[0].first) + " in " + quote_text(op.name));
   }
   op.attrs = std::move(renamed);
 }
@@ -128,7 +129,7 @@ void Parser::parse_pretty_items(Op& op, std::vector<std::pair<std::string, Locat
 
 void Parser::parse_pretty_op(Op& op, size_t declared) {
   if (!is_supported_op(op.name)) {
-    fail_at(op.loc, "op '" + op.name + "' is not supported by this runtime");
+    fail_at(op.loc, "op " + quote_text(op.name) + " is not supported by this runtime");
   }
   if (parse_pretty_special(op, declared)) return;
   std::vector<std::pair<std::string, Location>> words;
@@ -139,7 +140,7 @@ void Parser::parse_pretty_op(Op& op, size_t declared) {
     if (!op.operands.empty()) error_at_peek("':'", "after the returned values");
     return;
   }
-  expect(":", "before the type of '" + op.name + "'");
+  expect(":", "before the type of " + quote_text(op.name));
   resolve_types(op, parse_signature(), declared);
   if (at_punct("{")) parse_attr_dict_into(op.attrs);
   for (auto& [key, value] : op.attrs) {

@@ -38,9 +38,9 @@ bool Parser::parse_pretty_special(Op& op, size_t declared) {
 
 void Parser::finish_functional(Op& op) {
   if (at_punct("{")) parse_attr_dict_into(op.attrs);
-  expect(":", "before the type of '" + op.name + "'");
+  expect(":", "before the type of " + quote_text(op.name));
   const TypeSignature sig = parse_signature();
-  if (!sig.functional) fail_at(sig.loc, "expected a function type for '" + op.name + "'");
+  if (!sig.functional) fail_at(sig.loc, "expected a function type for " + quote_text(op.name));
   op.operand_types = sig.inputs;
   op.result_types = sig.outputs;
 }

@@ -34,15 +34,16 @@ DType Parser::parse_element_type() {
       expect(">", "after the complex part type");
       if (part.text == "f32") return DType::kC64;
       if (part.text == "f64") return DType::kC128;
-      fail_at(part.loc, "element type 'complex<" + part.text +
-                            ">' is not supported by this runtime (supported: " +
-                            kSupportedElementTypes + ")");
+      fail_at(part.loc,
+              "element type " + quote_text("complex<" + part.text + ">") +
+                  " is not supported by this runtime (supported: " + kSupportedElementTypes + ")");
     }
   }
   if (token.kind == Tok::kBangId || token.kind == Tok::kBareId) {
     std::string name = (token.kind == Tok::kBangId ? "!" : "") + token.text;
-    fail_at(token.loc, "element type '" + name + "' is not supported by this runtime (supported: " +
-                           kSupportedElementTypes + ")");
+    fail_at(token.loc,
+            "element type " + quote_text(name) +
+                " is not supported by this runtime (supported: " + kSupportedElementTypes + ")");
   }
   fail_at(token.loc, "expected an element type but found " + describe(token));
 }
@@ -52,7 +53,8 @@ Type Parser::parse_type() {
   DepthGuard guard(*this, token.loc);
   if (token.kind == Tok::kBangId) {
     if (token.text == "stablehlo.token") return Type{Type::Kind::kToken, DType::kPred, {}, {}};
-    fail_at(token.loc, "type '!" + token.text + "' is not supported by this runtime");
+    fail_at(token.loc,
+            "type " + quote_text("!" + token.text) + " is not supported by this runtime");
   }
   if (token.kind == Tok::kBareId && token.text == "tuple") {
     expect("<", "in a tuple type");

@@ -49,7 +49,8 @@ Token Parser::expect_kind(Tok kind, std::string_view what, std::string_view cont
 int Parser::define_value(const std::string& name, const Type& type, const Location& loc) {
   auto& scope = scopes_.back();
   const int id = static_cast<int>(value_types_.size());
-  if (!scope.emplace(name, id).second) fail_at(loc, "redefinition of value '%" + name + "'");
+  if (!scope.emplace(name, id).second)
+    fail_at(loc, "redefinition of value " + quote_text("%" + name));
   value_types_.push_back(type);
   return id;
 }
@@ -61,7 +62,7 @@ int Parser::use_value(const Token& token) {
     auto it = scope->find(token.text);
     if (it != scope->end()) return it->second;
   }
-  fail_at(token.loc, "use of undefined value '%" + token.text + "'");
+  fail_at(token.loc, "use of undefined value " + quote_text("%" + token.text));
 }
 
 std::vector<int> Parser::parse_operand_list() {
@@ -92,7 +93,7 @@ Module Parser::parse_module() {
     } else if (at_word("func.func")) {
       Function fn = parse_function();
       if (module.by_name.count(fn.name) > 0)
-        fail_at(fn.loc, "redefinition of function '@" + fn.name + "'");
+        fail_at(fn.loc, "redefinition of function " + quote_text("@" + fn.name));
       module.by_name[fn.name] = module.functions.size();
       module.functions.push_back(std::move(fn));
     } else if (braced && at_punct("}")) {
@@ -108,10 +109,11 @@ Module Parser::parse_module() {
 }
 
 void Parser::parse_function_signature(Function& fn) {
-  expect("(", "to open the argument list of @" + fn.name);
+  expect("(", "to open the argument list of " + quote_text("@" + fn.name, "", ""));
   if (!accept(")")) {
     do {
-      const Token name = expect_kind(Tok::kValueId, "an argument name", "in @" + fn.name);
+      const Token name =
+          expect_kind(Tok::kValueId, "an argument name", "in " + quote_text("@" + fn.name, "", ""));
       expect(":", "after the argument name");
       const Type type = parse_type();
       std::optional<int64_t> alias;
@@ -158,7 +160,8 @@ Function Parser::parse_function() {
     const Token open = next();
     DepthGuard guard(*this, open.loc);
     while (!at_punct("}")) {
-      if (peek().kind == Tok::kEof) fail_at(open.loc, "missing '}' to close @" + fn.name);
+      if (peek().kind == Tok::kEof)
+        fail_at(open.loc, "missing '}' to close " + quote_text("@" + fn.name, "", ""));
       if (peek().kind == Tok::kBlockId)
         fail_at(peek().loc, "functions with several blocks are not supported by this runtime");
       parse_op(fn.body);

@@ -6,21 +6,34 @@ namespace {
 
 void verify_operands(const Function& fn, const Op& op) {
   if (op.operands.size() != op.operand_types.size()) {
-    fail_at(op.loc, "'" + op.name + "' has " + std::to_string(op.operands.size()) +
+    fail_at(op.loc, quote_text(op.name) + " has " + std::to_string(op.operands.size()) +
                         " operands but its type lists " + std::to_string(op.operand_types.size()));
   }
   for (size_t k = 0; k < op.operands.size(); ++k) {
     const Type& actual = fn.value_types[op.operands[k]];
     if (actual != op.operand_types[k]) {
-      fail_at(op.loc, "operand " + std::to_string(k + 1) + " of '" + op.name + "' has type " +
-                          type_to_string(actual) + " but the op's type says " +
+      fail_at(op.loc, "operand " + std::to_string(k + 1) + " of " + quote_text(op.name) +
+                          " has type " + type_to_string(actual) + " but the op's type says " +
                           type_to_string(op.operand_types[k]));
     }
   }
 }
 
+// A call names a function with a body (checked here rather than when the call is planned,
+// so that the callee's name, which is program text, is quoted cut to length).
+void verify_call(const Module& module, const Op& op) {
+  if (op.name != "func.call") return;
+  const Attribute* callee = find_attr(op.attrs, "callee");
+  if (callee == nullptr) return;  // the planner reports the missing attribute
+  const Function* fn = module.find(callee->text);
+  if (fn == nullptr || !fn->has_body) {
+    fail_at(op.loc,
+            "'func.call' calls " + quote_text("@" + callee->text) + ", which is not defined");
+  }
+}
+
 // Iterative over nested regions (an explicit stack), so depth costs no native stack.
-void verify_body(const Function& fn) {
+void verify_body(const Module& module, const Function& fn) {
   std::vector<const Region*> pending{&fn.body};
   while (!pending.empty()) {
     const Region& region = *pending.back();
@@ -34,13 +47,15 @@ void verify_body(const Function& fn) {
         fail_at(op.loc, "a return must be the last op of its region");
       }
       verify_operands(fn, op);
+      verify_call(module, op);
       for (const Region& nested : op.regions) pending.push_back(&nested);
     }
   }
   const Op& ret = fn.body.ops.back();
   if (ret.operand_types != fn.result_types) {
-    fail_at(ret.loc, "@" + fn.name + " returns (" + types_to_string(ret.operand_types) +
-                         ") but is declared to return (" + types_to_string(fn.result_types) + ")");
+    fail_at(ret.loc, quote_text("@" + fn.name, "", "") + " returns (" +
+                         types_to_string(ret.operand_types) + ") but is declared to return (" +
+                         types_to_string(fn.result_types) + ")");
   }
 }
 
@@ -70,7 +85,7 @@ void verify_main(const Module& module) {
 
 void verify_module(const Module& module, bool require_main) {
   for (const Function& fn : module.functions) {
-    if (fn.has_body) verify_body(fn);
+    if (fn.has_body) verify_body(module, fn);
   }
   if (require_main) verify_main(module);
 }

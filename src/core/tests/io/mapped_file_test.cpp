@@ -7,6 +7,9 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -143,6 +146,59 @@ TEST(MappedFile, LiesInMappedFileCoversExactlyTheMappedBytes) {
     EXPECT_FALSE(lies_in_mapped_file(read->data()));
   }
   ::unlink(path.c_str());
+}
+
+// The message read_file() (and map_file()) gives for `path`.
+std::string refusal_of(const std::string& path) {
+  try {
+    read_file(path);
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kIo);
+    return e.what();
+  }
+  return "accepted";
+}
+
+TEST(MappedFile, WhatIsNotARegularFileIsRefusedNamingWhatItIs) {
+  const std::string dir = temp_path("dir");
+  ASSERT_EQ(::mkdir(dir.c_str(), 0700), 0);
+  EXPECT_EQ(refusal_of(dir), "Cannot read '" + dir + "': Is a directory.");
+  EXPECT_EQ(refusal_of("/dev/null"),
+            "Cannot read '/dev/null': it is a character device, not a regular file.");
+  const std::string socket_path = dir + "/socket";
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  ASSERT_GE(fd, 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  std::strncpy(address.sun_path, socket_path.c_str(), sizeof address.sun_path - 1);
+  ASSERT_EQ(::bind(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address), 0);
+  EXPECT_EQ(refusal_of(socket_path),
+            "Cannot read '" + socket_path + "': it is a socket, not a regular file.");
+  ::close(fd);
+  ::unlink(socket_path.c_str());
+  EXPECT_EQ(refusal_of(dir + "/missing"),
+            "Cannot open '" + dir + "/missing': No such file or directory.");
+  ::rmdir(dir.c_str());
+}
+
+// A FIFO is refused from stat() alone: it is never opened, which would release a writer
+// waiting in open() (and a blocking open for reading would wait for one).
+TEST(MappedFile, AFifoIsRefusedWithoutBeingOpened) {
+  const std::string fifo = temp_path("fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const pid_t writer = ::fork();
+  if (writer == 0) {
+    const int fd = ::open(fifo.c_str(), O_WRONLY);  // waits for a reader
+    ::_exit(fd >= 0 ? 0 : 1);
+  }
+  EXPECT_EQ(refusal_of(fifo),
+            "Cannot read '" + fifo + "': it is a FIFO (named pipe), not a regular file.");
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  int status = 0;
+  EXPECT_EQ(::waitpid(writer, &status, WNOHANG), 0) << "the FIFO was opened for reading";
+  ::kill(writer, SIGKILL);
+  ::waitpid(writer, &status, 0);
+  ::unlink(fifo.c_str());
 }
 
 // A fault the guard does not own reaches the previous handler: the default one ends the

@@ -255,9 +255,18 @@ TEST(SafetensorsMalformed, RejectsWhatIsNotARegularFile) {
     load_safetensors(fifo);
     ADD_FAILURE() << "accepted";
   } catch (const Error& e) {
-    EXPECT_EQ(std::string(e.what()), "Cannot read '" + fifo + "': it is not a regular file.");
+    EXPECT_EQ(std::string(e.what()),
+              "Cannot read '" + fifo + "': it is a FIFO (named pipe), not a regular file.");
   }
   ::unlink(fifo.c_str());
+  try {
+    load_safetensors(std::string("/dev/zero"));
+    ADD_FAILURE() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kIo);
+    EXPECT_EQ(std::string(e.what()),
+              "Cannot read '/dev/zero': it is a character device, not a regular file.");
+  }
 }
 
 std::string valid_file() {
