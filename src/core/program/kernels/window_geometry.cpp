@@ -61,12 +61,12 @@ WindowAxis make_axis(int64_t n, int64_t size, int64_t stride, int64_t base, int6
   return a;
 }
 
-// Steps through one window's elements in row-major order, keeping the input offset of the
-// current element (the sum of each dim's contribution) up to date in O(1) amortised per step.
-class WindowCursor {
+// Steps through the leading dims (all but the last) of one window in row-major order, keeping
+// the input offset of the current row (the sum of each dim's contribution) up to date.
+class LeadCursor {
  public:
-  WindowCursor(const WindowGeometry& g, const Strides& strides)
-      : g_(g), strides_(strides), w_(strides.size()), part_(strides.size()) {}
+  LeadCursor(const WindowGeometry& g, const Strides& strides, size_t dims)
+      : g_(g), strides_(strides), w_(dims), part_(dims) {}
 
   void start(const std::vector<int64_t>& out) {
     out_ = &out;
@@ -79,15 +79,18 @@ class WindowCursor {
     }
   }
 
-  int64_t next() {
-    const int64_t offset = holes_ > 0 ? -1 : sum_;
+  // The offset of the current row's first input element, -1 when the row lies in padding.
+  int64_t offset() const { return holes_ > 0 ? -1 : sum_; }
+
+  // Moves to the next row; false (back at the first) after the last.
+  bool advance() {
     for (size_t d = w_.size(); d-- > 0;) {
       const bool carry = ++w_[d] == g_.axes[d].size;
       if (carry) w_[d] = 0;
       set(d);
-      if (!carry) break;
+      if (!carry) return true;
     }
-    return offset;
+    return false;
   }
 
  private:
@@ -110,6 +113,26 @@ class WindowCursor {
   std::vector<int64_t> w_, part_;  // window index; each dim's offset, -1 for a hole
   int64_t sum_ = 0, holes_ = 0;
 };
+
+// Offsets of elements [w0, w1) of window `o` along the last dim `a` (input stride `step`) of a
+// row starting at `prefix` (-1: the row is padding).
+void fill_row(const WindowAxis& a, int64_t o, int64_t w0, int64_t w1, int64_t prefix, int64_t step,
+              int64_t* out) {
+  if (prefix < 0) {
+    std::fill(out, out + (w1 - w0), -1);
+  } else if (a.base == 1 && a.dilation == 1) {
+    const int64_t p0 = o * a.stride - a.low;  // consecutive elements read consecutive inputs
+    for (int64_t w = w0; w < w1; ++w) {
+      const int64_t p = p0 + w;
+      *out++ = p >= 0 && p < a.dilated ? prefix + p * step : -1;
+    }
+  } else {
+    for (int64_t w = w0; w < w1; ++w) {
+      const int64_t src = a.source(o, w);
+      *out++ = src < 0 ? -1 : prefix + src * step;
+    }
+  }
+}
 
 }  // namespace
 
@@ -152,27 +175,48 @@ WindowGeometry window_geometry(const Shape& input, const WindowConfig& window,
 }
 
 void walk_windows(const WindowGeometry& g, const Shape& input, const WindowVisit& visit) {
-  const Strides strides = row_major_strides(input);
+  const size_t rank = input.size();
   const int64_t results = checked_numel(g.result_shape);
   const int64_t window = checked_numel(g.window_shape);
-  std::vector<int64_t> offsets(static_cast<size_t>(std::min(window, kPieceElements)));
-  std::vector<int64_t> out(input.size(), 0);
-  WindowCursor cursor(g, strides);
+  if (results == 0) return;
+  if (rank == 0) {
+    const int64_t only = 0;
+    visit({0, &only, 1, true, true});
+    return;
+  }
+  const Strides strides = row_major_strides(input);
+  const WindowAxis& row = g.axes[rank - 1];
+  const int64_t cap = std::min(window, kPieceElements);
+  std::vector<int64_t> offsets(static_cast<size_t>(cap));
+  std::vector<int64_t> out(rank, 0);
+  LeadCursor lead(g, strides, rank - 1);
   int64_t since_poll = 0;
   for (int64_t r = 0; r < results; ++r, next_index(out, g.result_shape)) {
-    cursor.start(out);
-    int64_t done = 0;
+    lead.start(out);
+    int64_t fill = 0, done = 0;
+    bool first = true;
     do {
-      const int64_t n = std::min(kPieceElements, window - done);
-      for (int64_t i = 0; i < n; ++i) offsets[i] = cursor.next();
-      visit({r, offsets.data(), n, done == 0, done + n == window});
-      done += n;
-      since_poll += n + 1;
-      if (since_poll >= kInterruptElements) {
-        check_interrupt();
-        since_poll = 0;
+      const int64_t prefix = lead.offset();
+      for (int64_t w0 = 0; w0 < row.size;) {
+        const int64_t w1 = std::min(row.size, w0 + (cap - fill));
+        fill_row(row, out[rank - 1], w0, w1, prefix, strides[rank - 1], offsets.data() + fill);
+        fill += w1 - w0;
+        done += w1 - w0;
+        w0 = w1;
+        if (fill == cap && done < window) {
+          visit({r, offsets.data(), fill, first, false});
+          first = false;
+          since_poll += fill;
+          fill = 0;
+        }
       }
-    } while (done < window);
+    } while (lead.advance());
+    visit({r, offsets.data(), fill, first, true});
+    since_poll += fill + 1;
+    if (since_poll >= kInterruptElements) {
+      check_interrupt();
+      since_poll = 0;
+    }
   }
 }
 
