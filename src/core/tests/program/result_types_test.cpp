@@ -221,6 +221,32 @@ TEST(RegionSignatures, ReduceBodiesTakeAndReturnWhatTheKernelPasses) {
   }
 }
 
+// A reduce of f64 inputs into an f32 accumulator: the body receives (f32 accumulator, f64
+// element), which is what the kernel passes.
+std::string mixed_reduce(const std::string& element) {
+  const std::string body = element == "tensor<f64>"
+                               ? "    %c = stablehlo.convert %q : (tensor<f64>) -> tensor<f32>\n"
+                               : "    %c = stablehlo.add %q, %q : tensor<f32>\n";
+  return "func.func @main(%x: tensor<3xf64>) -> tensor<f32> {\n"
+         "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+         "  %r = \"stablehlo.reduce\"(%x, %z) ({\n"
+         "  ^bb0(%p: tensor<f32>, %q: " +
+         element + "):\n" + body +
+         "    %s = stablehlo.add %p, %c : tensor<f32>\n"
+         "    stablehlo.return %s : tensor<f32>\n"
+         "  }) {dimensions = array<i64: 0>} : (tensor<3xf64>, tensor<f32>) -> tensor<f32>\n"
+         "  return %r : tensor<f32>\n}\n";
+}
+
+TEST(RegionSignatures, ReduceElementsKeepTheInputElementType) {
+  // 1.5 + 2.5 + 3 = 7, each element converted to f32 inside the body.
+  const auto out = run(mixed_reduce("tensor<f64>"), {testing::f64({3}, {1.5, 2.5, 3})});
+  EXPECT_EQ(values<float>(out[0]), (std::vector<float>{7}));
+  EXPECT_EQ(compile_error(mixed_reduce("tensor<f32>")),
+            "3:36: region of 'stablehlo.reduce' takes (tensor<f32>, tensor<f32>) but should take "
+            "(tensor<f32>, tensor<f64>)");
+}
+
 // A sort of %x: tensor<4xf32> (and %y: tensor<4xi32> when `two`) by a comparator taking `args`
 // (each "%name: type") and returning compare(%p, %q) on `elem`, or a constant of type `ret`
 // when that is not tensor<i1> or when there is no %p.
