@@ -147,6 +147,37 @@ void expect_result_shape(const Op& op, const Shape& shape) {
   }
 }
 
+void expect_result_type(const Op& op, size_t k, DType dtype, const Shape& shape) {
+  const Type& result = result_tensor(op, k);
+  if (result.dtype != dtype || result.shape != shape) {
+    const std::string which =
+        op.result_types.size() > 1 ? "result " + std::to_string(k + 1) : "result";
+    op_error(op, which + " type " + type_to_string(result) + " should be " +
+                     type_to_string(Type::tensor(dtype, shape)));
+  }
+}
+
+void expect_region_args(const Op& op, const Region& region, const std::vector<Type>& types) {
+  if (region.arg_types != types) {
+    fail_at(region.loc, "region of '" + op.name + "' takes (" + types_to_string(region.arg_types) +
+                            ") but should take (" + types_to_string(types) + ")");
+  }
+}
+
+void expect_region_returns(const Op& op, const Region& region, const std::vector<Type>& types) {
+  const Op& ret = region.ops.back();
+  if (ret.operand_types != types) {
+    fail_at(ret.loc, "region of '" + op.name + "' returns (" + types_to_string(ret.operand_types) +
+                         ") but should return (" + types_to_string(types) + ")");
+  }
+}
+
+std::vector<Type> scalar_types(const std::vector<DType>& dtypes) {
+  std::vector<Type> out;
+  for (DType d : dtypes) out.push_back(Type::tensor(d, {}));
+  return out;
+}
+
 void check_axes(const Op& op, const std::string& what, const std::vector<int64_t>& axes,
                 int64_t bound, bool distinct) {
   std::set<int64_t> seen;

@@ -29,6 +29,15 @@ const Type& operand_tensor(const Op& op, size_t k);
 const Type& result_tensor(const Op& op, size_t k);
 void expect_counts(const Op& op, size_t operands, size_t results);
 void expect_result_shape(const Op& op, const Shape& shape);
+// Result k must be tensor<shape x dtype>: "result type A should be B" (results numbered when
+// the op has several).
+void expect_result_type(const Op& op, size_t k, DType dtype, const Shape& shape);
+// A region's block arguments and what its terminator returns must be exactly `types`; the
+// errors carry the region's / the terminator's line:column.
+void expect_region_args(const Op& op, const Region& region, const std::vector<Type>& types);
+void expect_region_returns(const Op& op, const Region& region, const std::vector<Type>& types);
+// 0-d tensor types of these element types.
+std::vector<Type> scalar_types(const std::vector<DType>& dtypes);
 // Runs a kernel-side rule at plan time, turning its error into one with the op's location.
 template <class F>
 auto at_op(const Op& op, F f) {

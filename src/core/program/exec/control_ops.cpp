@@ -10,21 +10,6 @@ bool is_true(const Value& v) {
   return *static_cast<const uint8_t*>(t.data()) != 0;
 }
 
-void expect_region_args(const Op& op, const Region& region, const std::vector<Type>& types) {
-  if (region.arg_types != types) {
-    fail_at(region.loc, "region of '" + op.name + "' takes (" + types_to_string(region.arg_types) +
-                            ") but should take (" + types_to_string(types) + ")");
-  }
-}
-
-void expect_region_returns(const Op& op, const Region& region, const std::vector<Type>& types) {
-  const Op& ret = region.ops.back();
-  if (ret.operand_types != types) {
-    fail_at(ret.loc, "region of '" + op.name + "' returns (" + types_to_string(ret.operand_types) +
-                         ") but should return (" + types_to_string(types) + ")");
-  }
-}
-
 OpFn build_call(const Op& op, const Module& module) {
   const Attribute& callee = required_attr(op, "callee");
   const Function* fn = module.find(callee.text);

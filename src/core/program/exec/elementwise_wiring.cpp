@@ -8,11 +8,7 @@ namespace ndbuf::program {
 namespace {
 
 void expect_result(const Op& op, DType dtype, const Shape& shape) {
-  const Type& result = result_tensor(op, 0);
-  if (result.dtype != dtype || result.shape != shape) {
-    op_error(op, "result type " + type_to_string(result) + " should be " +
-                     type_to_string(Type::tensor(dtype, shape)));
-  }
+  expect_result_type(op, 0, dtype, shape);
 }
 
 OpFn build_unary(const Op& op, const Module&) {
@@ -92,8 +88,13 @@ OpFn build_convert(const Op& op, const Module&) {
 
 OpFn build_bitcast_convert(const Op& op, const Module&) {
   expect_counts(op, 1, 1);
-  operand_tensor(op, 0);
+  const Type& x = operand_tensor(op, 0);
   const Type result = result_tensor(op, 0);
+  const char* why = bitcast_problem(x.dtype, x.shape, result.dtype, result.shape);
+  if (why != nullptr) {
+    op_error(op,
+             "cannot turn " + type_to_string(x) + " into " + type_to_string(result) + ": " + why);
+  }
   return tensor_fn([result](const Values& a) {
     return bitcast_convert(a[0].get(), result.dtype, result.shape);
   });

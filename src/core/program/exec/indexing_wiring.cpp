@@ -21,25 +21,38 @@ const Attribute& struct_attr(const Op& op, const std::string& key) {
   return attr;
 }
 
-OpFn build_dot_general(const Op& op, const Module&) {
-  expect_counts(op, 2, 1);
-  const Attribute& s = struct_attr(op, "dot_dimension_numbers");
-  DotDimensions dims{field_ints(op, s, "lhs_batching_dimensions"),
-                     field_ints(op, s, "rhs_batching_dimensions"),
-                     field_ints(op, s, "lhs_contracting_dimensions"),
-                     field_ints(op, s, "rhs_contracting_dimensions")};
-  operand_tensor(op, 0);
-  operand_tensor(op, 1);
+// The spec's dtype rule (C13: one element type on both sides; the result's is free, the kernel
+// converts), then the result type inferred from the shapes.
+OpFn build_dot_common(const Op& op, const DotDimensions& dims) {
+  const Type& lhs = operand_tensor(op, 0);
+  const Type& rhs = operand_tensor(op, 1);
+  if (lhs.dtype != rhs.dtype) {
+    op_error(op, "operands must have one element type, not " + type_to_string(lhs) + " and " +
+                     type_to_string(rhs));
+  }
   const DType result = result_tensor(op, 0).dtype;
+  expect_result_type(op, 0, result,
+                     at_op(op, [&] { return dot_general_shape(lhs.shape, rhs.shape, dims); }));
   return tensor_fn([dims, result](const Values& a) {
     return dot_general(a[0].get(), a[1].get(), dims, result);
   });
 }
 
+OpFn build_dot_general(const Op& op, const Module&) {
+  expect_counts(op, 2, 1);
+  const Attribute& s = struct_attr(op, "dot_dimension_numbers");
+  const DotDimensions dims{field_ints(op, s, "lhs_batching_dimensions"),
+                           field_ints(op, s, "rhs_batching_dimensions"),
+                           field_ints(op, s, "lhs_contracting_dimensions"),
+                           field_ints(op, s, "rhs_contracting_dimensions")};
+  return build_dot_common(op, dims);
+}
+
 OpFn build_dot(const Op& op, const Module&) {
   expect_counts(op, 2, 1);
-  const DType result = result_tensor(op, 0).dtype;
-  return tensor_fn([result](const Values& a) { return dot(a[0].get(), a[1].get(), result); });
+  const DotDimensions dims = at_op(
+      op, [&] { return dot_dimensions(operand_tensor(op, 0).shape, operand_tensor(op, 1).shape); });
+  return build_dot_common(op, dims);
 }
 
 // Reads gather's or scatter's dimension numbers from the struct attribute `attr`: each listed
@@ -70,7 +83,7 @@ OpFn build_gather(const Op& op, const Module&) {
   const Shape shape = at_op(op, [&] {
     return gather_shape(operand_tensor(op, 0).shape, operand_tensor(op, 1).shape, dims, sizes);
   });
-  expect_result_shape(op, shape);
+  expect_result_type(op, 0, operand_tensor(op, 0).dtype, shape);
   return tensor_fn(
       [dims, sizes](const Values& a) { return gather(a[0].get(), a[1].get(), dims, sizes); });
 }
@@ -89,10 +102,17 @@ OpFn build_scatter(const Op& op, const Module&) {
                           {"input_batching_dims", &S::input_batching_dims},
                           {"scatter_indices_batching_dims", &S::scatter_indices_batching_dims},
                           {"scatter_dims_to_operand_dims", &S::scatter_dims_to_operand_dims}});
+  std::vector<DType> inputs, args;
   for (size_t k = 0; k < n; ++k) {
     if (result_tensor(op, k) != operand_tensor(op, k))
       op_error(op, "results must have the input types");
+    inputs.push_back(operand_tensor(op, k).dtype);
   }
+  // The kernel calls the body with (current values..., updates...) and stores what it returns.
+  args = inputs;
+  for (size_t k = 0; k < n; ++k) args.push_back(operand_tensor(op, n + 1 + k).dtype);
+  expect_region_args(op, op.regions[0], scalar_types(args));
+  expect_region_returns(op, op.regions[0], scalar_types(inputs));
   const Region* body = &op.regions[0];
   const FastBody fast = n == 1 ? recognise_body(*body) : FastBody::kNone;
   return [n, dims, body, fast](Interpreter& in, const Values& a) {

@@ -1,6 +1,8 @@
 // The evaluation loop over planned ops.
 #include "program/exec/interpreter.hpp"
 
+#include "program/exec/result_check.hpp"
+
 namespace ndbuf::program {
 
 Values Interpreter::call(const Function& fn, const Values& args) {
@@ -27,6 +29,7 @@ Values Interpreter::run_region(const Region& region, const Values& args) {
     for (int id : op.operands) operands.push_back(frame[id]);
     if (op.name == "return") return operands;
     Values results = op.run(*this, operands);
+    check_op_results(op, results);
     for (size_t k = 0; k < op.results.size(); ++k) frame[op.results[k]] = std::move(results[k]);
     for (int id : op.release) frame[id] = Value();
   }

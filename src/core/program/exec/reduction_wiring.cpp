@@ -3,11 +3,13 @@
 #include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
 #include "program/exec/region_patterns.hpp"
+#include "program/kernels/kernel_values.hpp"
 #include "program/kernels/reduce.hpp"
 #include "program/kernels/reduce_window.hpp"
 #include "program/kernels/select_and_scatter.hpp"
 #include "program/kernels/sort.hpp"
 #include "program/kernels/top_k.hpp"
+#include "program/kernels/window_geometry.hpp"
 
 namespace ndbuf::program {
 namespace {
@@ -20,20 +22,34 @@ std::vector<Tensor> tensors(const Values& a, size_t first, size_t count) {
 
 Values values(std::vector<Tensor> ts) { return Values(ts.begin(), ts.end()); }
 
-// Variadic ops take N inputs then N init values and give N results.
+// Variadic ops take N inputs then N init values and give N results, each of its init value's
+// element type. The kernels call the body with (accumulators..., input elements...), 0-d
+// tensors of the init and the input element types, and store what it returns as accumulators.
 size_t split_variadic(const Op& op) {
   const size_t n = op.operands.size() / 2;
   if (n == 0 || op.operands.size() != 2 * n || op.result_types.size() != n ||
       op.regions.size() != 1) {
     op_error(op, "needs N inputs, N init values, N results and one region");
   }
-  std::vector<Type> scalars;
-  for (size_t k = 0; k < 2 * n; ++k)
-    scalars.push_back(Type::tensor(operand_tensor(op, n + k % n).dtype, {}));
-  if (op.regions[0].arg_types != scalars) {
-    op_error(op, "region must take (" + types_to_string(scalars) + ")");
+  std::vector<DType> inits, args;
+  for (size_t k = 0; k < n; ++k) {
+    const Type& init = operand_tensor(op, n + k);
+    if (!init.shape.empty()) {
+      op_error(op, "init value " + std::to_string(k + 1) + " " + type_to_string(init) +
+                       " must be a 0-d tensor");
+    }
+    inits.push_back(init.dtype);
   }
+  args = inits;
+  for (size_t k = 0; k < n; ++k) args.push_back(operand_tensor(op, k).dtype);
+  expect_region_args(op, op.regions[0], scalar_types(args));
+  expect_region_returns(op, op.regions[0], scalar_types(inits));
   return n;
+}
+
+// Results k < n have the element type of init value k and `shape`.
+void expect_variadic_results(const Op& op, size_t n, const Shape& shape) {
+  for (size_t k = 0; k < n; ++k) expect_result_type(op, k, operand_tensor(op, n + k).dtype, shape);
 }
 
 OpFn build_reduce(const Op& op, const Module&) {
@@ -52,6 +68,7 @@ OpFn build_reduce(const Op& op, const Module&) {
                "inputs must share one shape and results must have shape " + shape_to_tuple(shape));
     }
   }
+  expect_variadic_results(op, n, shape);
   const Region* body = &op.regions[0];
   const FastBody fast = n == 1 ? recognise_body(*body) : FastBody::kNone;
   return [n, dims, body, fast](Interpreter& in, const Values& a) {
@@ -75,9 +92,11 @@ OpFn build_reduce_window(const Op& op, const Module&) {
   const WindowConfig w = window_config(op, in.shape.size());
   const Shape shape = at_op(op, [&] { return reduce_window_shape(in.shape, w); });
   for (size_t k = 0; k < n; ++k) {
+    if (operand_tensor(op, k).shape != in.shape) op_error(op, "inputs must share one shape");
     if (result_tensor(op, k).shape != shape)
       op_error(op, "results must have shape " + shape_to_tuple(shape));
   }
+  expect_variadic_results(op, n, shape);
   const Region* body = &op.regions[0];
   const FastBody fast = n == 1 ? recognise_body(*body) : FastBody::kNone;
   return [n, w, body, fast](Interpreter& in, const Values& a) {
@@ -85,12 +104,44 @@ OpFn build_reduce_window(const Op& op, const Module&) {
   };
 }
 
+// The kernel calls select with two operand elements and scatter with (result element, source
+// element); windows must not be dilated and the source must hold one element per window.
+void check_select_and_scatter(const Op& op, const WindowConfig& w) {
+  const Type& in = operand_tensor(op, 0);
+  const Type& source = operand_tensor(op, 1);
+  const Type& init = operand_tensor(op, 2);
+  if (!init.shape.empty()) op_error(op, "init value " + type_to_string(init) + " must be 0-d");
+  if (source.dtype != in.dtype) {
+    op_error(op, "source " + type_to_string(source) + " must have the element type of operand " +
+                     type_to_string(in));
+  }
+  const Shape windows = at_op(op, [&] {
+    for (int64_t d : w.base_dilations) {
+      if (d != 1) kernel_error("select_and_scatter", "base dilations must be 1.");
+    }
+    for (int64_t d : w.window_dilations) {
+      if (d != 1) kernel_error("select_and_scatter", "window dilations must be 1.");
+    }
+    return window_geometry(in.shape, w, "select_and_scatter").result_shape;
+  });
+  if (source.shape != windows) {
+    op_error(op, "source " + type_to_string(source) + " should have shape " +
+                     shape_to_tuple(windows) + ", one element per window");
+  }
+  expect_result_type(op, 0, init.dtype, in.shape);
+  const Type element = Type::tensor(in.dtype, {});
+  const Type result = Type::tensor(init.dtype, {});
+  expect_region_args(op, op.regions[0], {element, element});
+  expect_region_returns(op, op.regions[0], {Type::tensor(DType::kPred, {})});
+  expect_region_args(op, op.regions[1], {result, element});
+  expect_region_returns(op, op.regions[1], {result});
+}
+
 OpFn build_select_and_scatter(const Op& op, const Module&) {
   expect_counts(op, 3, 1);
   if (op.regions.size() != 2) op_error(op, "needs a select and a scatter region");
-  const Type& in = operand_tensor(op, 0);
-  expect_result_shape(op, in.shape);
-  const WindowConfig w = window_config(op, in.shape.size());
+  const WindowConfig w = window_config(op, operand_tensor(op, 0).shape.size());
+  check_select_and_scatter(op, w);
   const Region* select = &op.regions[0];
   const Region* scatter = &op.regions[1];
   const FastComparator fast_select = recognise_comparator(*select);
@@ -112,6 +163,16 @@ OpFn build_sort(const Op& op, const Module&) {
   if (dim < 0) dim += rank;
   check_axes(op, "dimension", {dim}, std::max<int64_t>(rank, 1), false);
   const bool stable = attr_bool_or(op, "is_stable", false);
+  // The comparator takes two 0-d elements of each operand, in operand order, and says whether
+  // the first goes before the second.
+  std::vector<DType> pairs;
+  for (size_t k = 0; k < op.operands.size(); ++k) {
+    if (operand_tensor(op, k).shape != first.shape)
+      op_error(op, "operands must all have one shape");
+    pairs.insert(pairs.end(), 2, operand_tensor(op, k).dtype);
+  }
+  expect_region_args(op, op.regions[0], scalar_types(pairs));
+  expect_region_returns(op, op.regions[0], {Type::tensor(DType::kPred, {})});
   const Region* body = &op.regions[0];
   const FastComparator fast = recognise_comparator(*body);
   const size_t n = op.operands.size();
@@ -126,6 +187,9 @@ OpFn build_top_k(const Op& op, const Module&) {
   const int64_t k = attr_int(op, "k");
   if (in.shape.empty() || k < 0 || k > in.shape.back())
     op_error(op, "k = " + std::to_string(k) + " does not fit the last axis");
+  const Shape shape = at_op(op, [&] { return top_k_shape(in.shape, in.dtype, k); });
+  expect_result_type(op, 0, in.dtype, shape);
+  expect_result_type(op, 1, DType::kI32, shape);
   return [k](Interpreter&, const Values& a) { return values(top_k(a[0].get(), k)); };
 }
 

@@ -95,7 +95,8 @@ OpFn build_slice(const Op& op, const Module&) {
                        std::to_string(stride[k]) + "] is invalid for axis " + std::to_string(k) +
                        " of size " + std::to_string(in.shape[k]));
     }
-    shape[k] = (limit[k] - start[k] + stride[k] - 1) / stride[k];
+    // ceil((limit - start) / stride), written so that a stride near INT64_MAX cannot overflow.
+    shape[k] = limit[k] == start[k] ? 0 : (limit[k] - start[k] - 1) / stride[k] + 1;
   }
   expect_result_shape(op, shape);
   return tensor_fn(
@@ -107,7 +108,7 @@ OpFn build_reverse(const Op& op, const Module&) {
   const Type& in = operand_tensor(op, 0);
   const Dims dims = attr_ints(op, "dimensions");
   check_axes(op, "dimension", dims, static_cast<int64_t>(in.shape.size()), true);
-  expect_result_shape(op, in.shape);
+  expect_result_type(op, 0, in.dtype, in.shape);
   return tensor_fn([dims](const Values& a) { return reverse(a[0].get(), dims); });
 }
 
@@ -124,12 +125,15 @@ OpFn build_concatenate(const Op& op, const Module&) {
     Shape other = t.shape;
     if (other.size() != shape.size()) op_error(op, "operands must have the same rank");
     expect_same_dtype(op, first, t);
-    shape[dim] += other[dim];
+    if (!checked_add(shape[dim], other[dim], &shape[dim])) {
+      op_error(op, "the operands' sizes along dimension " + std::to_string(dim) +
+                       " add up to more than a 64-bit integer can hold");
+    }
     other[dim] = shape[dim];
     if (other != shape)
       op_error(op, "operands differ in a dimension other than " + std::to_string(dim));
   }
-  expect_result_shape(op, shape);
+  expect_result_type(op, 0, first.dtype, shape);
   return tensor_fn([dim](const Values& a) {
     std::vector<Tensor> xs;
     for (const Value& v : a) xs.push_back(v.get());

@@ -45,10 +45,18 @@ OpFn build_pad(const Op& op, const Module&) {
                       std::abs(high[k]) > (int64_t{1} << 40) || interior[k] < 0 ||
                       interior[k] > (int64_t{1} << 40);
     if (wild) op_error(op, "padding of axis " + std::to_string(k) + " is out of range");
-    shape[k] = low[k] + high[k] + n + (n > 0 ? (n - 1) * interior[k] : 0);
+    // low + high + n + (n - 1) * interior, every step overflow-checked (n may be near 2^62).
+    int64_t holes = 0;
+    const bool fits =
+        checked_mul(n > 0 ? n - 1 : 0, interior[k], &holes) && checked_add(n, holes, &shape[k]) &&
+        checked_add(shape[k], low[k], &shape[k]) && checked_add(shape[k], high[k], &shape[k]);
+    if (!fits) {
+      op_error(
+          op, "padding makes axis " + std::to_string(k) + " larger than a 64-bit integer can hold");
+    }
     if (shape[k] < 0) op_error(op, "padding makes axis " + std::to_string(k) + " negative");
   }
-  expect_result_shape(op, shape);
+  expect_result_type(op, 0, in.dtype, shape);
   return tensor_fn([low, high, interior](const Values& a) {
     return pad(a[0].get(), a[1].get(), low, high, interior);
   });
@@ -67,7 +75,7 @@ OpFn build_dynamic_slice(const Op& op, const Module&) {
           op, "slice size " + std::to_string(sizes[k]) + " does not fit axis " + std::to_string(k));
     }
   }
-  expect_result_shape(op, sizes);
+  expect_result_type(op, 0, in.dtype, sizes);
   return tensor_fn(
       [sizes](const Values& a) { return dynamic_slice(a[0].get(), read_indices(a, 1), sizes); });
 }
@@ -86,7 +94,7 @@ OpFn build_dynamic_update_slice(const Op& op, const Module&) {
     if (update.shape[k] > in.shape[k])
       op_error(op, "update is larger than the operand on axis " + std::to_string(k));
   }
-  expect_result_shape(op, in.shape);
+  expect_result_type(op, 0, in.dtype, in.shape);
   return tensor_fn([](const Values& a) {
     return dynamic_update_slice(a[0].get(), a[1].get(), read_indices(a, 2));
   });

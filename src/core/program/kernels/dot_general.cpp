@@ -97,51 +97,70 @@ void contract(const Tensor& lhs, const Tensor& rhs, const DotSide& l, const DotS
   }
 }
 
-void check_matching_sizes(const Tensor& lhs, const Tensor& rhs, const std::vector<int64_t>& ld,
+void check_matching_sizes(const Shape& lhs, const Shape& rhs, const std::vector<int64_t>& ld,
                           const std::vector<int64_t>& rd, const std::string& what) {
   if (ld.size() != rd.size()) {
     kernel_error(kOp, "lhs and rhs list different numbers of " + what + " dimensions.");
   }
   for (size_t i = 0; i < ld.size(); ++i) {
-    if (lhs.shape()[ld[i]] != rhs.shape()[rd[i]]) {
+    if (lhs[ld[i]] != rhs[rd[i]]) {
       kernel_error(kOp, what + " dimension " + std::to_string(ld[i]) + " of lhs has size " +
-                            std::to_string(lhs.shape()[ld[i]]) + " but dimension " +
-                            std::to_string(rd[i]) + " of rhs has size " +
-                            std::to_string(rhs.shape()[rd[i]]) + ".");
+                            std::to_string(lhs[ld[i]]) + " but dimension " + std::to_string(rd[i]) +
+                            " of rhs has size " + std::to_string(rhs[rd[i]]) + ".");
     }
   }
 }
 
+// The split of both operands' dims, checked, and the result shape.
+struct DotPlan {
+  DotSide l, r;
+  Shape shape;
+};
+
+DotPlan plan_dot(const Shape& lhs, const Shape& rhs, const DotDimensions& dims) {
+  DotPlan p;
+  p.l =
+      split_dims(lhs.size(), dims.lhs_batching_dimensions, dims.lhs_contracting_dimensions, "lhs");
+  p.r =
+      split_dims(rhs.size(), dims.rhs_batching_dimensions, dims.rhs_contracting_dimensions, "rhs");
+  check_matching_sizes(lhs, rhs, p.l.batch, p.r.batch, "batching");
+  check_matching_sizes(lhs, rhs, p.l.contracting, p.r.contracting, "contracting");
+  for (int64_t d : p.l.batch) p.shape.push_back(lhs[d]);
+  for (int64_t d : p.l.free) p.shape.push_back(lhs[d]);
+  for (int64_t d : p.r.free) p.shape.push_back(rhs[d]);
+  return p;
+}
+
 }  // namespace
+
+Shape dot_general_shape(const Shape& lhs, const Shape& rhs, const DotDimensions& dims) {
+  return plan_dot(lhs, rhs, dims).shape;
+}
 
 Tensor dot_general(const Tensor& lhs_any, const Tensor& rhs_any, const DotDimensions& dims,
                    DType result_dtype) {
   const Tensor lhs = to_host(lhs_any), rhs = to_host(rhs_any);
-  const DotSide l =
-      split_dims(lhs.rank(), dims.lhs_batching_dimensions, dims.lhs_contracting_dimensions, "lhs");
-  const DotSide r =
-      split_dims(rhs.rank(), dims.rhs_batching_dimensions, dims.rhs_contracting_dimensions, "rhs");
-  check_matching_sizes(lhs, rhs, l.batch, r.batch, "batching");
-  check_matching_sizes(lhs, rhs, l.contracting, r.contracting, "contracting");
-  Shape shape;
-  for (int64_t d : l.batch) shape.push_back(lhs.shape()[d]);
-  for (int64_t d : l.free) shape.push_back(lhs.shape()[d]);
-  for (int64_t d : r.free) shape.push_back(rhs.shape()[d]);
-  Tensor result = Tensor::allocate(result_dtype, shape, Order::kRowMajor);
-  if (dot_through_gemm(lhs, rhs, l, r, result)) return result;
-  dispatch(result_dtype, [&](auto tag) { contract<decltype(tag)::value>(lhs, rhs, l, r, result); });
+  const DotPlan p = plan_dot(lhs.shape(), rhs.shape(), dims);
+  Tensor result = Tensor::allocate(result_dtype, p.shape, Order::kRowMajor);
+  if (dot_through_gemm(lhs, rhs, p.l, p.r, result)) return result;
+  dispatch(result_dtype,
+           [&](auto tag) { contract<decltype(tag)::value>(lhs, rhs, p.l, p.r, result); });
   return result;
 }
 
-Tensor dot(const Tensor& lhs, const Tensor& rhs, DType result_dtype) {
-  if (lhs.rank() < 1 || lhs.rank() > 2 || rhs.rank() < 1 || rhs.rank() > 2) {
-    kernel_error("dot", "operands must have rank 1 or 2, not " + shape_to_tuple(lhs.shape()) +
-                            " and " + shape_to_tuple(rhs.shape()) + ".");
+DotDimensions dot_dimensions(const Shape& lhs, const Shape& rhs) {
+  if (lhs.size() < 1 || lhs.size() > 2 || rhs.size() < 1 || rhs.size() > 2) {
+    kernel_error("dot", "operands must have rank 1 or 2, not " + shape_to_tuple(lhs) + " and " +
+                            shape_to_tuple(rhs) + ".");
   }
   DotDimensions dims;
-  dims.lhs_contracting_dimensions = {static_cast<int64_t>(lhs.rank()) - 1};
+  dims.lhs_contracting_dimensions = {static_cast<int64_t>(lhs.size()) - 1};
   dims.rhs_contracting_dimensions = {0};
-  return dot_general(lhs, rhs, dims, result_dtype);
+  return dims;
+}
+
+Tensor dot(const Tensor& lhs, const Tensor& rhs, DType result_dtype) {
+  return dot_general(lhs, rhs, dot_dimensions(lhs.shape(), rhs.shape()), result_dtype);
 }
 
 }  // namespace ndbuf::program

@@ -24,6 +24,14 @@ struct DotDimensions {
 Tensor dot_general(const Tensor& lhs, const Tensor& rhs, const DotDimensions& dims,
                    DType result_dtype);
 
+// The result shape of dot_general over operands of these shapes (the spec's rule above); throws
+// ndbuf::Error for invalid dimension numbers and mismatched batching or contracting sizes.
+Shape dot_general_shape(const Shape& lhs, const Shape& rhs, const DotDimensions& dims);
+
+// stablehlo.dot's dimension numbers: rank-1 or rank-2 operands, the last lhs dim contracted
+// with the first rhs dim; throws ndbuf::Error for other ranks.
+DotDimensions dot_dimensions(const Shape& lhs, const Shape& rhs);
+
 // stablehlo.dot: rank-1 or rank-2 operands, contracting the last lhs dim with the first rhs dim.
 Tensor dot(const Tensor& lhs, const Tensor& rhs, DType result_dtype);
 

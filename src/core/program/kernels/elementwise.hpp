@@ -120,6 +120,9 @@ Tensor convert(const Tensor& x, DType to);
 // Reinterprets the bits (little-endian); `result_shape` follows the spec's rank rules when the
 // element widths differ.
 Tensor bitcast_convert(const Tensor& x, DType to, const Shape& result_shape);
+// Why bitcast_convert cannot turn `from` elements of shape `in` into `to` elements of `shape`
+// (the spec's constraints C1 and C2), or nullptr when it can.
+const char* bitcast_problem(DType from, const Shape& in, DType to, const Shape& shape);
 // Rounds each float to `exponent_bits` / `mantissa_bits` and back (same dtype).
 Tensor reduce_precision(const Tensor& x, int exponent_bits, int mantissa_bits);
 

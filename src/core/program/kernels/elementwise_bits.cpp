@@ -25,30 +25,30 @@ int bit_width(DType d) { return d == DType::kPred ? 1 : static_cast<int>(itemsiz
            shape_to_tuple(shape) + ": " + why + ".");
 }
 
-// The spec's shape rules (constraint C1) and its complex rule (C2).
-void check_bitcast(const Tensor& x, DType to, const Shape& shape) {
-  const int from_bits = bit_width(x.dtype());
+}  // namespace
+
+const char* bitcast_problem(DType from, const Shape& in, DType to, const Shape& shape) {
+  const int from_bits = bit_width(from);
   const int to_bits = bit_width(to);
-  if (is_complex(x.dtype()) != is_complex(to)) {
-    fail_bitcast(x, to, shape, "complex types only bitcast to complex types");
-  }
-  const Shape& in = x.shape();
-  if (from_bits == to_bits) {
-    if (shape != in) fail_bitcast(x, to, shape, "equal widths keep the shape");
-    return;
-  }
+  if (is_complex(from) != is_complex(to)) return "complex types only bitcast to complex types";
+  if (from_bits == to_bits) return shape == in ? nullptr : "equal widths keep the shape";
   const Shape& longer = from_bits > to_bits ? shape : in;
   const Shape& shorter = from_bits > to_bits ? in : shape;
   const int64_t ratio = from_bits > to_bits ? from_bits / to_bits : to_bits / from_bits;
   const bool ok = longer.size() == shorter.size() + 1 &&
                   std::equal(shorter.begin(), shorter.end(), longer.begin()) &&
                   longer.back() == ratio;
-  if (!ok) {
-    fail_bitcast(x, to, shape,
-                 from_bits > to_bits
-                     ? "a narrower result type adds a last axis of the width ratio"
-                     : "a wider result type removes a last axis of the width ratio");
-  }
+  if (ok) return nullptr;
+  return from_bits > to_bits ? "a narrower result type adds a last axis of the width ratio"
+                             : "a wider result type removes a last axis of the width ratio";
+}
+
+namespace {
+
+// The spec's shape rules (constraint C1) and its complex rule (C2).
+void check_bitcast(const Tensor& x, DType to, const Shape& shape) {
+  const char* why = bitcast_problem(x.dtype(), x.shape(), to, shape);
+  if (why != nullptr) fail_bitcast(x, to, shape, why);
 }
 
 // Packs pred elements (0 / 1) into little-endian bytes, bit k of the stream from element k.

@@ -25,10 +25,14 @@ Tensor reduce_window_fast(const Tensor& input, const Tensor& init, const WindowG
   const T* x = static_cast<const T*>(input.data());
   T* out = static_cast<T*>(result.data());
   with_combiner<D>(body, [&](auto combine) {
-    walk_windows(g, input.shape(), [&](int64_t r, const std::vector<int64_t>& offsets) {
-      A acc = start;
-      for (int64_t at : offsets) acc = combine(acc, at < 0 ? start : load(x[at]));
-      out[r] = store<T>(acc);
+    A acc = start;
+    walk_windows(g, input.shape(), [&](const WindowPiece& piece) {
+      if (piece.first) acc = start;
+      for (int64_t i = 0; i < piece.count; ++i) {
+        const int64_t at = piece.offsets[i];
+        acc = combine(acc, at < 0 ? start : load(x[at]));
+      }
+      if (piece.last) out[piece.result] = store<T>(acc);
     });
   });
   return result;
@@ -44,9 +48,11 @@ std::vector<Tensor> reduce_window_generic(const std::vector<Tensor>& inputs,
     results.push_back(Tensor::allocate(init.dtype(), g.result_shape, Order::kRowMajor));
     dtypes.push_back(init.dtype());
   }
-  walk_windows(g, inputs[0].shape(), [&](int64_t r, const std::vector<int64_t>& offsets) {
-    std::vector<Tensor> acc = inits;
-    for (int64_t at : offsets) {
+  std::vector<Tensor> acc;
+  walk_windows(g, inputs[0].shape(), [&](const WindowPiece& piece) {
+    if (piece.first) acc = inits;
+    for (int64_t k = 0; k < piece.count; ++k) {
+      const int64_t at = piece.offsets[k];
       std::vector<Tensor> args = acc;
       for (size_t i = 0; i < n; ++i) {
         const DType t = inputs[i].dtype();
@@ -58,9 +64,10 @@ std::vector<Tensor> reduce_window_generic(const std::vector<Tensor>& inputs,
       const auto values = region_values(returned, dtypes, kOp);
       for (size_t i = 0; i < n; ++i) acc[i] = scalar_from(dtypes[i], values[i]);
     }
+    if (!piece.last) return;
     for (size_t i = 0; i < n; ++i) {
-      std::memcpy(static_cast<char*>(results[i].data()) + r * itemsize(dtypes[i]), acc[i].data(),
-                  itemsize(dtypes[i]));
+      const size_t size = itemsize(dtypes[i]);
+      std::memcpy(static_cast<char*>(results[i].data()) + piece.result * size, acc[i].data(), size);
     }
   });
   return results;

@@ -42,9 +42,11 @@ std::vector<int64_t> picks(const Tensor& operand, const WindowGeometry& g, const
   std::vector<int64_t> chosen(static_cast<size_t>(checked_numel(g.result_shape)), -1);
   const DType t = operand.dtype();
   const char* x = static_cast<const char*>(operand.data());
-  walk_windows(g, operand.shape(), [&](int64_t r, const std::vector<int64_t>& offsets) {
-    int64_t pick = -1;
-    for (int64_t at : offsets) {
+  int64_t pick = -1;
+  walk_windows(g, operand.shape(), [&](const WindowPiece& piece) {
+    if (piece.first) pick = -1;
+    for (int64_t k = 0; k < piece.count; ++k) {
+      const int64_t at = piece.offsets[k];
       if (at < 0) continue;
       if (pick < 0) {
         pick = at;
@@ -64,7 +66,7 @@ std::vector<int64_t> picks(const Tensor& operand, const WindowGeometry& g, const
       }
       if (!keep) pick = at;
     }
-    chosen[r] = pick;
+    if (piece.last) chosen[piece.result] = pick;
   });
   return chosen;
 }

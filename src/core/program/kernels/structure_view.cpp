@@ -43,8 +43,10 @@ Tensor slice(const Tensor& x, const Dims& start, const Dims& limit, const Dims& 
   Strides strides(x.rank());
   int64_t offset = 0;
   for (size_t k = 0; k < x.rank(); ++k) {
-    shape[k] = limit[k] > start[k] ? (limit[k] - start[k] + stride[k] - 1) / stride[k] : 0;
-    strides[k] = x.strides()[k] * stride[k];
+    // ceil((limit - start) / stride) without overflow for strides up to INT64_MAX; a stride is
+    // followed only between two elements, where stride * x's stride stays inside x.
+    shape[k] = limit[k] > start[k] ? (limit[k] - start[k] - 1) / stride[k] + 1 : 0;
+    strides[k] = shape[k] > 1 ? x.strides()[k] * stride[k] : x.strides()[k];
     offset += start[k] * x.strides()[k];
   }
   return copy_view(x, offset, shape, strides);

@@ -36,10 +36,10 @@ void top_k_rows(const T* x, int64_t rows, int64_t length, int64_t k, T* values, 
 
 }  // namespace
 
-std::vector<Tensor> top_k(const Tensor& operand, int64_t k) {
-  if (operand.rank() == 0) kernel_error(kOp, "the operand needs rank 1 or more.");
-  if (is_complex(operand.dtype())) kernel_error(kOp, "complex operands have no order.");
-  const int64_t length = operand.shape().back();
+Shape top_k_shape(const Shape& operand, DType dtype, int64_t k) {
+  if (operand.empty()) kernel_error(kOp, "the operand needs rank 1 or more.");
+  if (is_complex(dtype)) kernel_error(kOp, "complex operands have no order.");
+  const int64_t length = operand.back();
   if (k < 0 || k > length) {
     kernel_error(kOp, "k = " + std::to_string(k) + " is outside [0, " + std::to_string(length) +
                           "], the size of the last dimension.");
@@ -47,8 +47,14 @@ std::vector<Tensor> top_k(const Tensor& operand, int64_t k) {
   if (length > std::numeric_limits<int32_t>::max()) {
     kernel_error(kOp, "the last dimension is too long for i32 indices.");
   }
-  Shape shape = operand.shape();
+  Shape shape = operand;
   shape.back() = k;
+  return shape;
+}
+
+std::vector<Tensor> top_k(const Tensor& operand, int64_t k) {
+  const Shape shape = top_k_shape(operand.shape(), operand.dtype(), k);
+  const int64_t length = operand.shape().back();
   Tensor values = Tensor::allocate(operand.dtype(), shape, Order::kRowMajor);
   Tensor indices = Tensor::allocate(DType::kI32, shape, Order::kRowMajor);
   if (values.numel() == 0) return {values, indices};

@@ -13,4 +13,8 @@ namespace ndbuf::program {
 // values keep the lower index first. Needs rank >= 1, 0 <= k <= last dim, a real dtype.
 std::vector<Tensor> top_k(const Tensor& operand, int64_t k);
 
+// The shape of both results (the operand's, with the last dim k); throws ndbuf::Error where
+// top_k() would refuse the operand or k.
+Shape top_k_shape(const Shape& operand, DType dtype, int64_t k);
+
 }  // namespace ndbuf::program

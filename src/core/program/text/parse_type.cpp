@@ -1,5 +1,7 @@
 // Types: tensor<2x3xf32>, tuple<...>, !stablehlo.token; the type lists after an op's ':'.
 
+#include <algorithm>
+
 #include "program/text/parser.hpp"
 
 namespace ndbuf::program {
@@ -76,7 +78,19 @@ Type Parser::parse_type() {
   const DType dtype = parse_element_type();
   if (at_punct(",")) fail_at(peek().loc, "tensor encodings are not supported by this runtime");
   expect(">", "to close the tensor type");
-  return Type::tensor(dtype, std::move(shape));
+  Type type = Type::tensor(dtype, std::move(shape));
+  // Every size the runtime derives from a type (element counts, byte counts, offsets) then
+  // fits int64.
+  int64_t count = 1;
+  bool fits = true;
+  for (int64_t dim : type.shape) fits = fits && checked_mul(count, dim, &count);
+  fits = fits && checked_mul(count, static_cast<int64_t>(itemsize(dtype)), &count);
+  const bool empty = std::find(type.shape.begin(), type.shape.end(), 0) != type.shape.end();
+  if (!fits && !empty) {
+    fail_at(token.loc,
+            "type " + type_to_string(type) + " has more bytes than a 64-bit count can hold");
+  }
+  return type;
 }
 
 std::vector<Type> Parser::parse_type_list(bool with_attributes) {

@@ -110,6 +110,28 @@ TEST(CheckedNbytes, MultipliesAndDetectsOverflow) {
                "1152921504606846976 elements of 16 bytes do not fit a 64-bit byte count.");
 }
 
+TEST(CheckedArithmetic, ExactAtTheBoundaries) {
+  constexpr int64_t kMin64 = std::numeric_limits<int64_t>::min();
+  int64_t out = 0;
+  EXPECT_TRUE(checked_add(kMax64 - 1, 1, &out));
+  EXPECT_EQ(out, kMax64);
+  EXPECT_FALSE(checked_add(kMax64, 1, &out));
+  EXPECT_TRUE(checked_add(kMin64, kMax64, &out));
+  EXPECT_EQ(out, -1);
+  EXPECT_FALSE(checked_add(kMin64, -1, &out));
+  EXPECT_TRUE(checked_sub(0, kMax64, &out));
+  EXPECT_EQ(out, -kMax64);
+  EXPECT_FALSE(checked_sub(-2, kMax64, &out));
+  // 2^31 * 2^32 = 2^63 is one past the largest int64; 2^31 * (2^32 - 1) fits.
+  EXPECT_FALSE(checked_mul(int64_t{1} << 31, int64_t{1} << 32, &out));
+  EXPECT_TRUE(checked_mul(int64_t{1} << 31, (int64_t{1} << 32) - 1, &out));
+  EXPECT_EQ(out, kMax64 - ((int64_t{1} << 31) - 1));     // 2^63 - 2^31
+  EXPECT_FALSE(checked_mul(4, int64_t{1} << 62, &out));  // 2^64 wraps to 0 unchecked
+  EXPECT_TRUE(checked_mul(1, kMax64, &out));
+  EXPECT_EQ(out, kMax64);
+  EXPECT_FALSE(checked_mul(-1, kMin64, &out));
+}
+
 TEST(ContiguousStrides, RowAndColumnMajor) {
   EXPECT_EQ(contiguous_strides({}, Order::kRowMajor), Strides{});
   EXPECT_EQ(contiguous_strides({}, Order::kColumnMajor), Strides{});

@@ -18,6 +18,17 @@ enum class Order { kRowMajor, kColumnMajor };
 int64_t checked_numel(const Shape& shape);
 // numel * itemsize, throwing when it overflows int64.
 int64_t checked_nbytes(int64_t numel, size_t itemsize);
+// *out = a + b (a - b, a * b); false, with *out unspecified, when the exact result does not fit
+// int64. The building blocks of size computations that word their own overflow messages.
+inline bool checked_add(int64_t a, int64_t b, int64_t* out) {
+  return !__builtin_add_overflow(a, b, out);
+}
+inline bool checked_sub(int64_t a, int64_t b, int64_t* out) {
+  return !__builtin_sub_overflow(a, b, out);
+}
+inline bool checked_mul(int64_t a, int64_t b, int64_t* out) {
+  return !__builtin_mul_overflow(a, b, out);
+}
 
 Strides contiguous_strides(const Shape& shape, Order order);
 
