@@ -29,12 +29,14 @@ const Type& operand_tensor(const Op& op, size_t k);
 const Type& result_tensor(const Op& op, size_t k);
 void expect_counts(const Op& op, size_t operands, size_t results);
 void expect_result_shape(const Op& op, const Shape& shape);
-// Runs a kernel-side rule at plan time, turning its error into one with the op's location.
+// Runs a kernel-side rule at plan time, turning its error into one with the op's location
+// (a user interrupt or a failed allocation passes through as it is).
 template <class F>
 auto at_op(const Op& op, F f) {
   try {
     return f();
   } catch (const Error& e) {
+    if (e.kind() == ErrorKind::kInterrupted || e.kind() == ErrorKind::kOutOfMemory) throw;
     fail_at(op.loc, std::string("'") + op.name + "' " + e.what());
   }
 }
