@@ -149,7 +149,7 @@ inline std::string dot(Picker& p) {
 
 inline std::string top_k(Picker& p) {
   const int64_t n = p.dim();
-  const int64_t k = p.pick(2) ? p.pick(static_cast<int>(n) + 1) : p.number();
+  const int64_t k = p.pick(2) ? p.upto(n) : p.number();
   const std::string d = p.pick(2) ? "f32" : "i32";
   const std::string v = tensor(declared(p, {k}), d), i = tensor(declared(p, {k}), "i32");
   return program({tensor({n}, d)},
@@ -177,7 +177,7 @@ inline std::string dynamic_slice(Picker& p) {
   const std::string d = p.dtype(), it = p.pick(2) ? "i32" : "i64";
   const std::string x = tensor({n}, d), i = tensor({}, it);
   if (p.pick(2)) {
-    const int64_t size = p.pick(2) ? p.pick(static_cast<int>(n) + 1) : p.number();
+    const int64_t size = p.pick(2) ? p.upto(n) : p.number();
     const std::string r = tensor(declared(p, {size}), d);
     return program({x, i},
                    "  %r0 = \"stablehlo.dynamic_slice\"(%a0, %a1) {slice_sizes = " + ints({size}) +

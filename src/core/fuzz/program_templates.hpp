@@ -17,6 +17,8 @@ class Picker {
   uint8_t byte() { return pos_ < size_ ? data_[pos_++] : 0; }
   size_t used() const { return pos_; }
   int pick(int n) { return byte() % n; }
+  // 0..n (at most 255), 0 for negative n.
+  int64_t upto(int64_t n) { return n <= 0 ? 0 : byte() % (n < 255 ? n + 1 : 256); }
   // Half the time 0..7, otherwise a boundary value (or one next to it).
   int64_t number() {
     static const int64_t kBoundary[] = {0,
@@ -44,7 +46,7 @@ class Picker {
     const uint8_t b = byte();
     if (b < 232) return b % 5;
     const int64_t n = number();
-    return n < 0 ? -n : n;
+    return n == INT64_MIN ? INT64_MAX : (n < 0 ? -n : n);
   }
   std::vector<int64_t> shape(int max_rank) {
     std::vector<int64_t> s(static_cast<size_t>(pick(max_rank + 1)));

@@ -1,6 +1,7 @@
 // The recursion budget of execution: calls and region nesting count together, so a recursive
 // program is an error whatever mixes them, never a native stack overflow.
 #include <gtest/gtest.h>
+#include <pthread.h>
 
 #include <string>
 
@@ -56,6 +57,29 @@ TEST(ProgramRecursion, RecursionUnderDeepNestingIsAnErrorNotAStackOverflow) {
   EXPECT_NE(run_error(wide, {testing::pred({}, {1}), testing::i32({}, {7})})
                 .find("calls and regions nested more than 512 deep (at @g, line "),
             std::string::npos);
+}
+
+// Runs the program to the budget's error on a thread with a 2 MiB stack, a quarter
+// of R's main thread's: a level costs under 1 KiB of stack in a release build and under 2 KiB
+// with ASan and UBSan (measured with ulimit -s), so even the sanitizer build has room twice
+// over. A level growing past 4 KiB kills this test instead of a user's session.
+void* run_to_the_budget(void* message) {
+  const std::string text = nested_call("f", "f", 160) + main_calling("f");
+  *static_cast<std::string*>(message) =
+      run_error(text, {testing::pred({}, {1}), testing::i32({}, {7})});
+  return nullptr;
+}
+
+TEST(ProgramRecursion, TheWholeBudgetFitsInASmallThreadStack) {
+  pthread_attr_t attr;
+  ASSERT_EQ(pthread_attr_init(&attr), 0);
+  ASSERT_EQ(pthread_attr_setstacksize(&attr, size_t{2} << 20), 0);
+  std::string message;
+  pthread_t thread;
+  ASSERT_EQ(pthread_create(&thread, &attr, &run_to_the_budget, &message), 0);
+  ASSERT_EQ(pthread_join(thread, nullptr), 0);
+  pthread_attr_destroy(&attr);
+  EXPECT_EQ(message, budget_error("f", 29));
 }
 
 TEST(ProgramRecursion, DeepButFiniteNestingAcrossCallsRuns) {
