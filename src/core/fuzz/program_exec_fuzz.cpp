@@ -81,7 +81,7 @@ std::string select_and_scatter(Picker& p) {
   const int64_t n = p.dim();
   const std::vector<int64_t> a = numbers(p, 2);
   const int64_t window = a[0] == 0 ? 1 : a[0], stride = a[1] == 0 ? 1 : a[1];
-  const int64_t windows = n >= window && stride > 0 ? (n - window) / stride + 1 : 0;
+  const int64_t windows = window > 0 && n >= window && stride > 0 ? (n - window) / stride + 1 : 0;
   const std::string x = tensor({n}, "f32"), s = tensor({p.pick(4) ? windows : p.dim()}, "f32");
   return program({x, s, "tensor<f32>"},
                  "  %r0 = \"stablehlo.select_and_scatter\"(%a0, %a1, %a2) " +
@@ -91,13 +91,32 @@ std::string select_and_scatter(Picker& p) {
                  {x});
 }
 
+// PROGRAM_EXEC_FUZZ_SKIP=reduce_window,dot leaves templates out (a known finding in one
+// would otherwise stop every run before the others are explored); "" when the pick is left out.
 std::string from_template(Picker& p) {
   using Template = std::string (*)(Picker&);
-  static const Template kTemplates[] = {
-      elementwise, slice,    pad,           reduce_window,     dot,
-      top_k,       sort,     dynamic_slice, gather_scatter,    structure,
-      loop,        branches, predicates,    select_and_scatter};
-  return kTemplates[p.pick(sizeof(kTemplates) / sizeof(kTemplates[0]))](p);
+  static const std::pair<const char*, Template> kTemplates[] = {
+      {"elementwise", elementwise},
+      {"slice", slice},
+      {"pad", pad},
+      {"reduce_window", reduce_window},
+      {"dot", dot},
+      {"top_k", top_k},
+      {"sort", sort},
+      {"dynamic_slice", dynamic_slice},
+      {"gather_scatter", gather_scatter},
+      {"structure", structure},
+      {"loop", loop},
+      {"branches", branches},
+      {"predicates", predicates},
+      {"select_and_scatter", select_and_scatter}};
+  const auto& [name, make] = kTemplates[p.pick(sizeof(kTemplates) / sizeof(kTemplates[0]))];
+  const char* skip = std::getenv("PROGRAM_EXEC_FUZZ_SKIP");
+  if (skip != nullptr &&
+      ("," + std::string(skip) + ",").find("," + std::string(name) + ",") != std::string::npos) {
+    return "";
+  }
+  return make(p);
 }
 
 bool is_text(std::string_view in) {
@@ -198,6 +217,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } else {
     Picker picker(data, size);
     text = from_template(picker);
+    if (text.empty()) return 0;
     used = std::min(picker.used(), size);
   }
   // PROGRAM_EXEC_FUZZ_PRINT=1 prints the program an input stands for (to turn a finding into

@@ -81,7 +81,7 @@ inline std::string slice(Picker& p) {
   const std::vector<int64_t> a = numbers(p, 3);
   const int64_t stride = a[2] == 0 ? 1 : a[2];
   const int64_t right =
-      a[1] > a[0] && a[0] >= 0 && a[1] <= n ? (a[1] - a[0] + stride - 1) / stride : 0;
+      a[1] > a[0] && a[0] >= 0 && a[1] <= n && stride > 0 ? (a[1] - a[0] - 1) / stride + 1 : 0;
   const std::string d = p.dtype();
   const std::string r = tensor(declared(p, {right}), d);
   return program({tensor({n}, d)},
@@ -95,7 +95,9 @@ inline std::string pad(Picker& p) {
   const int64_t n = p.dim();
   const std::vector<int64_t> a = numbers(p, 3);
   const std::string d = p.dtype();
-  const int64_t right = n + a[0] + a[1] + (n > 0 ? (n - 1) * a[2] : 0);  // may wrap: fuzzing
+  const uint64_t u = static_cast<uint64_t>(n), i = static_cast<uint64_t>(a[2]);
+  const auto right = static_cast<int64_t>(u + static_cast<uint64_t>(a[0]) +
+                                          static_cast<uint64_t>(a[1]) + (n > 0 ? (u - 1) * i : 0));
   const std::string r = tensor(declared(p, {right < 0 ? 0 : right}), d);
   return program({tensor({n}, d), tensor({}, d)},
                  "  %r0 = \"stablehlo.pad\"(%a0, %a1) {edge_padding_low = " + ints({a[0]}) +
@@ -111,7 +113,7 @@ inline std::string reduce_window(Picker& p) {
   const std::string d = p.pick(2) ? "f32" : "i32";
   const std::vector<int64_t> a = numbers(p, 6);
   const int64_t window = a[0] == 0 ? 1 : a[0];
-  const int64_t right = n >= window ? n - window + 1 : 0;
+  const int64_t right = window > 0 && n >= window ? n - window + 1 : 0;
   const std::string r = tensor(declared(p, {right}), d);
   std::string attrs = "window_dimensions = " + ints({window});
   if (p.pick(2)) attrs += ", window_strides = " + ints({a[1] == 0 ? 1 : a[1]});
