@@ -129,23 +129,37 @@ inline std::string reduce_window(Picker& p) {
                  {r});
 }
 
+// Ops after one whose declared result type may be wrong: a slice of the whole declared
+// extent, which trusts that type (issue 30: a mistyped dot_general followed by slice died).
+inline std::string then_slice(Picker& p, const std::string& value, const std::vector<int64_t>& s,
+                              const std::string& dtype, const std::string& result) {
+  const std::string t = tensor(s, dtype);
+  if (p.pick(2)) return "  " + result + " = stablehlo.abs " + value + " : " + t + "\n";
+  return "  " + result + " = \"stablehlo.slice\"(" + value +
+         ") {start_indices = " + ints(std::vector<int64_t>(s.size(), 0)) +
+         ", limit_indices = " + ints(s) + ", strides = " + ints(std::vector<int64_t>(s.size(), 1)) +
+         "} : (" + t + ") -> " + t + "\n";
+}
+
 // dot_general / dot with declared result types that may be wrong (issue 30's segfaults).
 inline std::string dot(Picker& p) {
   const int64_t m = p.dim(), k = p.dim(), n = p.dim();
   const std::string d = p.pick(3) ? "f32" : (p.pick(2) ? "i32" : "f64");
   const std::string lhs = tensor({m, k}, d), rhs = tensor({k, n}, d);
-  const std::string r = tensor(declared(p, {m, n}), d);
+  const std::vector<int64_t> rs = declared(p, {m, n});
+  const std::string r = tensor(rs, d), after = then_slice(p, "%t", rs, d, "%r0");
   if (p.pick(2)) {
     return program(
         {lhs, rhs},
-        "  %r0 = \"stablehlo.dot\"(%a0, %a1) : (" + lhs + ", " + rhs + ") -> " + r + "\n", {r});
+        "  %t = \"stablehlo.dot\"(%a0, %a1) : (" + lhs + ", " + rhs + ") -> " + r + "\n" + after,
+        {r});
   }
   const std::string dims =
       "#stablehlo.dot<lhs_contracting_dimensions = [" + std::to_string(p.pick(8) ? 1 : p.number()) +
       "], rhs_contracting_dimensions = [" + std::to_string(p.pick(8) ? 0 : p.number()) + "]>";
   return program({lhs, rhs},
-                 "  %r0 = \"stablehlo.dot_general\"(%a0, %a1) {dot_dimension_numbers = " + dims +
-                     "} : (" + lhs + ", " + rhs + ") -> " + r + "\n",
+                 "  %t = \"stablehlo.dot_general\"(%a0, %a1) {dot_dimension_numbers = " + dims +
+                     "} : (" + lhs + ", " + rhs + ") -> " + r + "\n" + after,
                  {r});
 }
 
@@ -153,10 +167,12 @@ inline std::string top_k(Picker& p) {
   const int64_t n = p.dim();
   const int64_t k = p.pick(2) ? p.upto(n) : p.number();
   const std::string d = p.pick(2) ? "f32" : "i32";
-  const std::string v = tensor(declared(p, {k}), d), i = tensor(declared(p, {k}), "i32");
+  const std::vector<int64_t> vs = declared(p, {k}), is = declared(p, {k});
+  const std::string v = tensor(vs, d), i = tensor(is, "i32");
   return program({tensor({n}, d)},
-                 "  %r0, %r1 = chlo.top_k(%a0, k = " + std::to_string(k) + ") : " + tensor({n}, d) +
-                     " -> (" + v + ", " + i + ")\n",
+                 "  %t, %u = chlo.top_k(%a0, k = " + std::to_string(k) + ") : " + tensor({n}, d) +
+                     " -> (" + v + ", " + i + ")\n" + then_slice(p, "%t", vs, d, "%r0") +
+                     then_slice(p, "%u", is, "i32", "%r1"),
                  {v, i});
 }
 
@@ -259,7 +275,7 @@ inline std::string structure(Picker& p) {
                      {t});
     default: {
       std::vector<int64_t> rs = s;
-      if (!rs.empty()) rs[0] = p.pick(4) ? 2 * rs[0] : p.dim();
+      if (!rs.empty()) rs[0] = p.pick(4) && rs[0] < (int64_t{1} << 62) ? 2 * rs[0] : p.dim();
       const std::string r = tensor(rs, d);
       return program({t, t},
                      "  %r0 = \"stablehlo.concatenate\"(%a0, %a1) {dimension = " +
