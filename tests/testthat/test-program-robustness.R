@@ -9,7 +9,8 @@ recursive_program <- function(depth) {
   for (k in seq_len(depth) - 1) {
     body <- c(sprintf('%%r%d = "stablehlo.if"(%%p) ({', k), body,
               "}, {", "stablehlo.return %x : tensor<i32>",
-              "}) : (tensor<i1>) -> tensor<i32>", sprintf("stablehlo.return %%r%d : tensor<i32>", k))
+              "}) : (tensor<i1>) -> tensor<i32>",
+              sprintf("stablehlo.return %%r%d : tensor<i32>", k))
   }
   body[length(body)] <- sprintf("return %%r%d : tensor<i32>", depth - 1)
   paste(c("func.func private @f(%p: tensor<i1>, %x: tensor<i32>) -> tensor<i32> {", body, "}",
