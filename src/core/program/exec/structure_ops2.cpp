@@ -45,7 +45,13 @@ OpFn build_pad(const Op& op, const Module&) {
                       std::abs(high[k]) > (int64_t{1} << 40) || interior[k] < 0 ||
                       interior[k] > (int64_t{1} << 40);
     if (wild) op_error(op, "padding of axis " + std::to_string(k) + " is out of range");
-    shape[k] = low[k] + high[k] + n + (n > 0 ? (n - 1) * interior[k] : 0);
+    // Each term is bounded by 2^40 but the interior padding multiplies the axis size: checked.
+    int64_t inner = 0, size = 0;
+    if ((n > 0 && __builtin_mul_overflow(n - 1, interior[k], &inner)) ||
+        __builtin_add_overflow(inner, n + low[k] + high[k], &size)) {
+      op_error(op, "padding of axis " + std::to_string(k) + " is out of range");
+    }
+    shape[k] = size;
     if (shape[k] < 0) op_error(op, "padding makes axis " + std::to_string(k) + " negative");
   }
   expect_result_shape(op, shape);
