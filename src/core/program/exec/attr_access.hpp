@@ -38,12 +38,14 @@ void expect_region_args(const Op& op, const Region& region, const std::vector<Ty
 void expect_region_returns(const Op& op, const Region& region, const std::vector<Type>& types);
 // 0-d tensor types of these element types.
 std::vector<Type> scalar_types(const std::vector<DType>& dtypes);
-// Runs a kernel-side rule at plan time, turning its error into one with the op's location.
+// Runs a kernel-side rule at plan time, turning its error into one with the op's location
+// (a user interrupt or a failed allocation passes through as it is).
 template <class F>
 auto at_op(const Op& op, F f) {
   try {
     return f();
   } catch (const Error& e) {
+    if (e.kind() == ErrorKind::kInterrupted || e.kind() == ErrorKind::kOutOfMemory) throw;
     fail_at(op.loc, std::string("'") + op.name + "' " + e.what());
   }
 }

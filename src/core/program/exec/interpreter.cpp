@@ -1,6 +1,7 @@
 // The evaluation loop over planned ops.
 #include "program/exec/interpreter.hpp"
 
+#include "ndbuf/memory/parallel.hpp"
 #include "program/exec/result_check.hpp"
 
 namespace ndbuf::program {
@@ -11,16 +12,28 @@ Values Interpreter::call(const Function& fn, const Values& args) {
                                           " deep (at @" + fn.name + "): is the program recursive?");
   }
   Values frame(static_cast<size_t>(fn.num_values));
-  frames_.push_back(&frame);
+  frames_.push_back({&frame, &fn});
   struct Pop {
-    std::vector<Values*>& frames;
+    std::vector<Frame>& frames;
     ~Pop() { frames.pop_back(); }
   } pop{frames_};
   return run_region(fn.body, args);
 }
 
 Values Interpreter::run_region(const Region& region, const Values& args) {
-  Values& frame = *frames_.back();
+  if (region_depth_ >= kMaxRegionDepth) {
+    fail(ErrorKind::kInvalidArgument,
+         "calls and regions nested more than " + std::to_string(kMaxRegionDepth) + " deep (at @" +
+             frames_.back().fn->name + ", line " + std::to_string(region.loc.line) +
+             "): is the program recursive?");
+  }
+  if ((++region_entries_ & 0x3FF) == 0) check_interrupt();
+  ++region_depth_;
+  struct Leave {
+    int& depth;
+    ~Leave() { --depth; }
+  } leave{region_depth_};
+  Values& frame = *frames_.back().values;
   for (size_t k = 0; k < region.args.size(); ++k) frame[region.args[k]] = args[k];
   Values operands;
   for (const Op& op : region.ops) {

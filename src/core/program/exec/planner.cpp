@@ -1,6 +1,7 @@
 // Binds every op to its builder's run function (the execution plan).
 #include <unordered_map>
 
+#include "ndbuf/memory/parallel.hpp"
 #include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
 #include "program/exec/fusion.hpp"
@@ -51,7 +52,9 @@ void plan_releases(Region& region) {
 }
 
 void plan_region(Region& region, const Module& module, bool fuse) {
-  for (Op& op : region.ops) {
+  for (size_t k = 0; k < region.ops.size(); ++k) {
+    Op& op = region.ops[k];
+    if ((k & 0xFFF) == 0xFFF) check_interrupt();  // builders may check large attributes
     for (Region& nested : op.regions) plan_region(nested, module, fuse);
     if (op.name == "return") continue;
     auto it = builder_table().find(op.name);

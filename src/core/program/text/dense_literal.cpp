@@ -8,8 +8,18 @@
 #include <cstring>
 #include <limits>
 
+#include "ndbuf/memory/parallel.hpp"
+
 namespace ndbuf::program {
 namespace {
+
+// The value of one hex digit, or -1.
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
 
 bool is_hex(const std::string& text) {
   return text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
@@ -112,11 +122,15 @@ void fill_from_hex(const DenseLiteral& literal, const Type& type, Tensor& out) {
   }
   auto* dst = static_cast<unsigned char*>(out.data());
   for (size_t k = 0; k < bytes; ++k) {
-    const std::string pair = hex.substr(2 + 2 * k, 2);
-    char* end = nullptr;
-    const unsigned long byte = std::strtoul(pair.c_str(), &end, 16);
-    if (end != pair.c_str() + 2) fail_at(literal.loc, "malformed hex literal");
-    dst[k] = static_cast<unsigned char>(byte);
+    if ((k & 0xFFFFF) == 0xFFFFF) check_interrupt();
+    const int high = hex_digit(hex[2 + 2 * k]), low = hex_digit(hex[3 + 2 * k]);
+    if (high < 0 || low < 0) fail_at(literal.loc, "malformed hex literal");
+    dst[k] = static_cast<unsigned char>(high * 16 + low);
+  }
+  // i1 blobs hold one byte per element (MLIR's layout); any non-zero byte is true, stored as 1
+  // like every other boolean (a byte 2 would compare unequal to true and fail to save).
+  if (type.dtype == DType::kPred) {
+    for (size_t k = 0; k < bytes; ++k) dst[k] = dst[k] != 0 ? 1 : 0;
   }
   for (size_t k = bytes; k < total; k += item) std::memcpy(dst + k, dst, item);  // splat
 }
@@ -164,7 +178,10 @@ Tensor materialize_dense(const DenseLiteral& literal, const Type& type) {
       const T value = element_value<T>(literal.values[0], type.dtype);
       for (int64_t k = 0; k < numel; ++k) dst[k] = value;
     } else {
-      for (int64_t k = 0; k < numel; ++k) dst[k] = element_value<T>(literal.values[k], type.dtype);
+      for (int64_t k = 0; k < numel; ++k) {
+        if ((k & 0xFFFF) == 0xFFFF) check_interrupt();
+        dst[k] = element_value<T>(literal.values[k], type.dtype);
+      }
     }
   });
   return out;

@@ -3,6 +3,8 @@
 
 #include <cctype>
 
+#include "ndbuf/memory/parallel.hpp"
+
 namespace ndbuf::program {
 namespace {
 
@@ -196,6 +198,7 @@ Token Lexer::scan_prefixed(Tok kind, Location loc) {
 }
 
 Token Lexer::scan() {
+  if ((++tokens_ & 0xFFFF) == 0) check_interrupt();  // a long text is a long compile
   skip_space_and_comments();
   const Location loc{line_, column_};
   if (pos_ >= text_.size()) return Token{Tok::kEof, "", loc};

@@ -57,6 +57,7 @@ class Lexer {
 
   std::string_view text_;
   size_t pos_ = 0;
+  uint32_t tokens_ = 0;  // scanned so far: every 2^16th polls for a user interrupt
   int line_ = 1;
   int column_ = 1;
   bool has_peeked_ = false;

@@ -1,6 +1,8 @@
 // Module-level checks; op-specific checks (attributes, shapes) run in the op builders.
 #include "program/verify/verifier.hpp"
 
+#include "ndbuf/memory/parallel.hpp"
+
 namespace ndbuf::program {
 namespace {
 
@@ -43,6 +45,7 @@ void verify_body(const Module& module, const Function& fn) {
     }
     for (size_t k = 0; k < region.ops.size(); ++k) {
       const Op& op = region.ops[k];
+      if ((k & 0x3FFF) == 0x3FFF) check_interrupt();
       if (op.name == "return" && k + 1 != region.ops.size()) {
         fail_at(op.loc, "a return must be the last op of its region");
       }
