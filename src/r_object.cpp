@@ -3,7 +3,6 @@
 
 #include <R_ext/Rallocators.h>
 
-#include <algorithm>
 #include <bitset>
 #include <new>
 #include <stdexcept>

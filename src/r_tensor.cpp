@@ -17,8 +17,8 @@ namespace {
 // Host memory for buffers comes from the core's allocator, outside R's heap, and is counted in
 // buffer_memory() so that R collects before dead buffers pile up (r_memory.h). On R's heap (a
 // raw vector held until the buffer's finalizer ran) a dead buffer's memory outlived the
-// collection that found it dead and R grew its heap limit for it: a loop of 100 MB creations
-// held +4 GB. Called only on the main thread; the deleter may run on any thread.
+// collection that found it dead and R grew its heap limit for it: 30 creations of 100 MB held
+// +2.2 GB. Called only on the main thread; the deleter may run on any thread.
 std::shared_ptr<ndbuf::Storage> r_host_allocator(size_t nbytes, ndbuf::Device device) {
   buffer_memory().make_room(nbytes);
   void* data = ndbuf::allocate_host_bytes(nbytes);
