@@ -5,9 +5,9 @@
 # names no repository of its own.
 set -euo pipefail
 
-# libopenblas-openmp-dev: an optimised BLAS that dispatches on the CPU at run time; installing it
-# makes it the system BLAS (Debian's alternatives), which R and the program runtime's
-# dot_general call through $(BLAS_LIBS). Its OpenMP build shares the runtime's thread pool.
+# libopenblas-openmp-dev: an optimised BLAS and LAPACK that dispatches on the CPU at run time;
+# installing it makes it the system BLAS and LAPACK (Debian's alternatives), which R and the
+# program runtime call through $(BLAS_LIBS) and $(LAPACK_LIBS). Its OpenMP build shares the runtime's thread pool.
 APT_PACKAGES=(cmake g++ make googletest libgtest-dev libbenchmark-dev nlohmann-json3-dev
               clang clang-format libclang-rt-14-dev python3 valgrind r-base-dev pandoc
               libopenblas-openmp-dev libeigen3-dev pkg-config)
