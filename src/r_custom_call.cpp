@@ -28,7 +28,8 @@ void write_to_console(const std::string& line) {
 
 [[cpp11::register]] SEXP ffi_custom_call_register(std::string name, SEXP handler) {
   return pjrt::call_core([&]() -> SEXP {
-    if (TYPEOF(handler) != EXTPTRSXP) pjrt::fail_argument("The handler must be an external pointer.");
+    if (TYPEOF(handler) != EXTPTRSXP)
+      pjrt::fail_argument("The handler must be an external pointer.");
     void* address = R_ExternalPtrAddr(handler);
     if (address == nullptr) {
       pjrt::fail_argument("The handler's external pointer is NULL (was it saved and restored?).");

@@ -66,9 +66,15 @@ std::vector<pjrt_custom_call_attribute> frame_attributes(const CustomCallSite& s
   for (const CustomCallAttribute& a : site.attributes) {
     pjrt_custom_call_attribute c{a.name.c_str(), 0, a.integer, a.number, ""};
     switch (a.kind) {
-      case CustomCallAttribute::Kind::kInt: c.kind = PJRT_CC_ATTR_INT; break;
-      case CustomCallAttribute::Kind::kFloat: c.kind = PJRT_CC_ATTR_FLOAT; break;
-      case CustomCallAttribute::Kind::kBool: c.kind = PJRT_CC_ATTR_BOOL; break;
+      case CustomCallAttribute::Kind::kInt:
+        c.kind = PJRT_CC_ATTR_INT;
+        break;
+      case CustomCallAttribute::Kind::kFloat:
+        c.kind = PJRT_CC_ATTR_FLOAT;
+        break;
+      case CustomCallAttribute::Kind::kBool:
+        c.kind = PJRT_CC_ATTR_BOOL;
+        break;
       case CustomCallAttribute::Kind::kString:
         c.kind = PJRT_CC_ATTR_STRING;
         c.string = a.text.c_str();
@@ -87,7 +93,8 @@ void check_pred_results(const CustomCallSite& site, const std::vector<Tensor>& r
     const auto* bytes = static_cast<const uint8_t*>(t.data());
     if (first_invalid_pred_byte(bytes, t.numel()) >= 0) {
       fail(ErrorKind::kInvalidArgument, "custom call @" + site.target + " wrote a pred result " +
-                                            std::to_string(k + 1) + " with bytes other than 0 and 1");
+                                            std::to_string(k + 1) +
+                                            " with bytes other than 0 and 1");
     }
   }
 }
@@ -108,13 +115,18 @@ std::vector<Tensor> call_handler(pjrt_custom_call_handler handler,
     data.results.push_back(describe(results.back(), site->result_layouts[k]));
   }
   char error[PJRT_CC_ERROR_CAPACITY] = {0};
-  const pjrt_custom_call_frame frame{
-      PJRT_CUSTOM_CALL_ABI_VERSION,       site->target.c_str(),
-      site->api_version,                  site->has_side_effect ? 1 : 0,
-      static_cast<int32_t>(args.size()),  data.operands.data(),
-      static_cast<int32_t>(results.size()), data.results.data(),
-      static_cast<int32_t>(data.attributes.size()), data.attributes.data(),
-      site->backend_config.c_str(),       error};
+  const pjrt_custom_call_frame frame{PJRT_CUSTOM_CALL_ABI_VERSION,
+                                     site->target.c_str(),
+                                     site->api_version,
+                                     site->has_side_effect ? 1 : 0,
+                                     static_cast<int32_t>(args.size()),
+                                     data.operands.data(),
+                                     static_cast<int32_t>(results.size()),
+                                     data.results.data(),
+                                     static_cast<int32_t>(data.attributes.size()),
+                                     data.attributes.data(),
+                                     site->backend_config.c_str(),
+                                     error};
   if (handler(&frame) != 0) {
     error[PJRT_CC_ERROR_CAPACITY - 1] = '\0';
     const std::string message = error[0] != '\0' ? error : "(no message)";

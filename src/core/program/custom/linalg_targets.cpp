@@ -36,7 +36,8 @@ Matrices matrices(const CustomCallSite& site, size_t k) {
       t.dtype != DType::kC128) {
     fail(ErrorKind::kInvalidArgument, "operand " + std::to_string(k + 1) +
                                           " must have element type f32, f64, complex<f32> or "
-                                          "complex<f64>, not " + tensor_type_to_string(t));
+                                          "complex<f64>, not " +
+                                          tensor_type_to_string(t));
   }
   if (t.shape.size() < 2) {
     fail(ErrorKind::kInvalidArgument, "operand " + std::to_string(k + 1) +
@@ -44,8 +45,7 @@ Matrices matrices(const CustomCallSite& site, size_t k) {
                                           tensor_type_to_string(t));
   }
   const size_t r = t.shape.size();
-  Matrices a{t.dtype, Shape(t.shape.begin(), t.shape.end() - 2), t.shape[r - 2], t.shape[r - 1],
-             0};
+  Matrices a{t.dtype, Shape(t.shape.begin(), t.shape.end() - 2), t.shape[r - 2], t.shape[r - 1], 0};
   a.k = std::min(a.m, a.n);
   return a;
 }
@@ -70,7 +70,8 @@ CustomCallKernel bind_orgqr(const CustomCallSite& site) {
                                           ", not " + tensor_type_to_string(site.operands[1]));
   }
   expect_site_result(site, 0, a.dtype, tail(a, {a.m, a.k}));
-  return [](const std::vector<Tensor>& args) { return std::vector<Tensor>{qr_q(args[0], args[1])}; };
+  return
+      [](const std::vector<Tensor>& args) { return std::vector<Tensor>{qr_q(args[0], args[1])}; };
 }
 
 CustomCallKernel bind_lu(const CustomCallSite& site) {

@@ -61,10 +61,9 @@ void expect_site_counts(const CustomCallSite& site, size_t operands, size_t resu
 void expect_site_result(const CustomCallSite& site, size_t k, DType dtype, const Shape& shape) {
   const TensorType& got = site.results[k];
   if (got.dtype != dtype || got.shape != shape) {
-    fail(ErrorKind::kInvalidArgument,
-         "result " + std::to_string(k + 1) + " should be " +
-             tensor_type_to_string(TensorType{dtype, shape}) + ", not " +
-             tensor_type_to_string(got));
+    fail(ErrorKind::kInvalidArgument, "result " + std::to_string(k + 1) + " should be " +
+                                          tensor_type_to_string(TensorType{dtype, shape}) +
+                                          ", not " + tensor_type_to_string(got));
   }
 }
 

@@ -40,8 +40,8 @@ std::vector<std::vector<int64_t>> decode_layouts(const Op& op, const std::string
     std::vector<int64_t> layout = attr_ints(holder, key);
     const std::string what = "layout " + std::to_string(k + 1) + " of '" + key + "'";
     if (layout.size() != types[k].shape.size()) {
-      op_error(op, what + " has " + std::to_string(layout.size()) + " entries for a tensor of rank " +
-                       std::to_string(types[k].shape.size()));
+      op_error(op, what + " has " + std::to_string(layout.size()) +
+                       " entries for a tensor of rank " + std::to_string(types[k].shape.size()));
     }
     std::vector<bool> seen(layout.size(), false);
     for (int64_t d : layout) {

@@ -123,14 +123,17 @@ int work_size(W w) {
 template <class F>
 auto dispatch_float(DType dtype, F f) {
   switch (dtype) {
-    case DType::kF32: return f(float{});
-    case DType::kF64: return f(double{});
-    case DType::kC64: return f(std::complex<float>{});
-    case DType::kC128: return f(std::complex<double>{});
+    case DType::kF32:
+      return f(float{});
+    case DType::kF64:
+      return f(double{});
+    case DType::kC64:
+      return f(std::complex<float>{});
+    case DType::kC128:
+      return f(std::complex<double>{});
     default:
-      fail(ErrorKind::kInvalidArgument,
-           "element type " + std::string(dtype_name(dtype)) +
-               " is not supported (f32, f64, c64 or c128 are)");
+      fail(ErrorKind::kInvalidArgument, "element type " + std::string(dtype_name(dtype)) +
+                                            " is not supported (f32, f64, c64 or c128 are)");
   }
 }
 

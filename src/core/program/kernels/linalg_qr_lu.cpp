@@ -104,31 +104,28 @@ LuFactors lu_typed(const Tensor& dense, const Batch& b) {
 QrFactors qr_factor(const Tensor& a) {
   const linalg::Batch b = linalg::batch_of(a.shape());
   const Tensor dense = make_dense(to_host(a), Order::kRowMajor);
-  return linalg::dispatch_float(a.dtype(), [&](auto tag) {
-    return linalg::qr_typed<decltype(tag)>(dense, b);
-  });
+  return linalg::dispatch_float(
+      a.dtype(), [&](auto tag) { return linalg::qr_typed<decltype(tag)>(dense, b); });
 }
 
 Tensor qr_q(const Tensor& packed, const Tensor& tau) {
   const linalg::Batch b = linalg::batch_of(packed.shape());
   Shape want = linalg::with_tail(b.lead, {std::min(b.m, b.n)});
   if (tau.dtype() != packed.dtype() || tau.shape() != want) {
-    fail(ErrorKind::kInvalidArgument, "tau must have the reflectors' dtype and shape " +
-                                          shape_to_tuple(want));
+    fail(ErrorKind::kInvalidArgument,
+         "tau must have the reflectors' dtype and shape " + shape_to_tuple(want));
   }
   const Tensor p = make_dense(to_host(packed), Order::kRowMajor);
   const Tensor t = make_dense(to_host(tau), Order::kRowMajor);
-  return linalg::dispatch_float(packed.dtype(), [&](auto tag) {
-    return linalg::q_typed<decltype(tag)>(p, t, b);
-  });
+  return linalg::dispatch_float(packed.dtype(),
+                                [&](auto tag) { return linalg::q_typed<decltype(tag)>(p, t, b); });
 }
 
 LuFactors lu_factor(const Tensor& a) {
   const linalg::Batch b = linalg::batch_of(a.shape());
   const Tensor dense = make_dense(to_host(a), Order::kRowMajor);
-  return linalg::dispatch_float(a.dtype(), [&](auto tag) {
-    return linalg::lu_typed<decltype(tag)>(dense, b);
-  });
+  return linalg::dispatch_float(
+      a.dtype(), [&](auto tag) { return linalg::lu_typed<decltype(tag)>(dense, b); });
 }
 
 DType real_dtype(DType dtype) {

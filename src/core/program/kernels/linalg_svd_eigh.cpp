@@ -19,8 +19,8 @@ void gesdd(int m, int n, double* a, double* s, double* u, double* vt, Workspace&
            std::vector<double>& work, std::vector<double>&, std::vector<int>& iwork, int* info) {
   const char jobz = 'S';
   const int lda = std::max(1, m), ldu = std::max(1, m), ldvt = std::max(1, std::min(m, n));
-  dgesdd_(&jobz, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt, work.data(), &ws.lwork, iwork.data(),
-          info, 1);
+  dgesdd_(&jobz, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt, work.data(), &ws.lwork, iwork.data(), info,
+          1);
 }
 void gesdd(int m, int n, zcomplex* a, double* s, zcomplex* u, zcomplex* vt, Workspace& ws,
            std::vector<zcomplex>& work, std::vector<double>& rwork, std::vector<int>& iwork,
@@ -35,8 +35,8 @@ void syevd(char uplo, int n, double* a, double* w, Workspace& ws, std::vector<do
            std::vector<double>&, std::vector<int>& iwork, int* info) {
   const char jobz = 'V';
   const int lda = std::max(1, n);
-  dsyevd_(&jobz, &uplo, &n, a, &lda, w, work.data(), &ws.lwork, iwork.data(), &ws.liwork, info,
-          1, 1);
+  dsyevd_(&jobz, &uplo, &n, a, &lda, w, work.data(), &ws.lwork, iwork.data(), &ws.liwork, info, 1,
+          1);
 }
 void syevd(char uplo, int n, zcomplex* a, double* w, Workspace& ws, std::vector<zcomplex>& work,
            std::vector<double>& rwork, std::vector<int>& iwork, int* info) {
@@ -128,18 +128,16 @@ EighFactors eigh_typed(const Tensor& dense, const Batch& b, bool lower) {
 SvdFactors svd_factor(const Tensor& a) {
   const linalg::Batch b = linalg::batch_of(a.shape());
   const Tensor dense = make_dense(to_host(a), Order::kRowMajor);
-  return linalg::dispatch_float(a.dtype(), [&](auto tag) {
-    return linalg::svd_typed<decltype(tag)>(dense, b);
-  });
+  return linalg::dispatch_float(
+      a.dtype(), [&](auto tag) { return linalg::svd_typed<decltype(tag)>(dense, b); });
 }
 
 EighFactors eigh_factor(const Tensor& a, bool lower) {
   const linalg::Batch b = linalg::batch_of(a.shape());
   if (b.m != b.n) fail(ErrorKind::kInvalidArgument, "the operand must be square matrices");
   const Tensor dense = make_dense(to_host(a), Order::kRowMajor);
-  return linalg::dispatch_float(a.dtype(), [&](auto tag) {
-    return linalg::eigh_typed<decltype(tag)>(dense, b, lower);
-  });
+  return linalg::dispatch_float(
+      a.dtype(), [&](auto tag) { return linalg::eigh_typed<decltype(tag)>(dense, b, lower); });
 }
 
 }  // namespace ndbuf::program

@@ -1,11 +1,12 @@
 // Tests of stablehlo.custom_call: both op forms, the registry, attribute decoding, the C
 // handler interface (layouts, attributes, errors) and print_tensor.
+#include "ndbuf/program/custom_call.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <cstring>
 
-#include "ndbuf/program/custom_call.hpp"
 #include "pjrt_custom_call.h"
 #include "program_test_util.hpp"
 
@@ -64,8 +65,7 @@ TEST(ProgramCustomCall, TargetErrorsCarryTheLocationAndTarget) {
   Registered reg("test_add", bind_add);
   std::string text = kGeneric;
   for (size_t at; (at = text.find("3xf64")) != std::string::npos;) text.replace(at, 5, "3xf32");
-  EXPECT_EQ(compile_error(text),
-            "2:8: 'stablehlo.custom_call' @test_add: takes one f64 operand");
+  EXPECT_EQ(compile_error(text), "2:8: 'stablehlo.custom_call' @test_add: takes one f64 operand");
 }
 
 TEST(ProgramCustomCall, DictionaryTargetNameWinsOverTheSymbol) {
@@ -175,7 +175,8 @@ TEST(ProgramCustomCall, CHandlerSeesDeclaredLayoutsAndAttributes) {
   EXPECT_STREQ(g_trace, "dtype 13 rank 2 layout 0,1 first 1 4 test_c");
   // Without layouts the buffers are row-major.
   std::string plain = text;
-  plain.erase(plain.find(", operand_layouts"), plain.find("]}") + 1 - plain.find(", operand_layouts"));
+  plain.erase(plain.find(", operand_layouts"),
+              plain.find("]}") + 1 - plain.find(", operand_layouts"));
   EXPECT_EQ(values<double>(run(plain, {x})[0]), (std::vector<double>{11, 12, 13, 14, 15, 16}));
   EXPECT_STREQ(g_trace, "dtype 13 rank 2 layout 1,0 first 1 2 test_c");
 }

@@ -123,9 +123,9 @@ TEST(ProgramLinalg, SvdByHandAndReconstruction) {
   EXPECT_LT(max_diff(matmul(us, as_mat<cd>(f.vt, 0, 4), 3, 2, 2), as_mat<cd>(x, 0, 6)), 1e-12);
   EXPECT_EQ(svd_factor(tensor_of<std::complex<float>>(DType::kC64, {1, 1}, {{3, 4}})).s.dtype(),
             DType::kF32);
-  EXPECT_NEAR(values<float>(svd_factor(tensor_of<std::complex<float>>(DType::kC64, {1, 1},
-                                                                      {{3, 4}})).s)[0],
-              5.0f, 1e-6);
+  EXPECT_NEAR(
+      values<float>(svd_factor(tensor_of<std::complex<float>>(DType::kC64, {1, 1}, {{3, 4}})).s)[0],
+      5.0f, 1e-6);
 }
 
 TEST(ProgramLinalg, EighByHandBatchedAndHermitian) {
