@@ -93,6 +93,7 @@ CustomCallKernel bind_svd(const CustomCallSite& site) {
   expect_site_result(site, 2, a.dtype, tail(a, {a.k, a.n}));
   return [](const std::vector<Tensor>& args) {
     SvdFactors f = svd_factor(args[0]);
+    expect_converged(f.info, "the singular value decomposition");
     return std::vector<Tensor>{f.u, f.s, f.vt};
   };
 }
@@ -108,6 +109,7 @@ CustomCallKernel bind_eigh(const CustomCallSite& site) {
   expect_site_result(site, 1, real_dtype(a.dtype), tail(a, {a.n}));
   return [](const std::vector<Tensor>& args) {
     EighFactors f = eigh_factor(args[0], true);
+    expect_converged(f.info, "the eigen-decomposition");
     return std::vector<Tensor>{f.vectors, f.values};
   };
 }

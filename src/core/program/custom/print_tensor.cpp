@@ -70,6 +70,7 @@ void expect_site_result(const CustomCallSite& site, size_t k, DType dtype, const
 std::vector<BuiltinTarget> builtin_targets() {
   std::vector<BuiltinTarget> all = print_targets();
   for (BuiltinTarget& t : linalg_targets()) all.push_back(std::move(t));
+  for (BuiltinTarget& t : jax_lapack_targets()) all.push_back(std::move(t));
   return all;
 }
 

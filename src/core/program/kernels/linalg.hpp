@@ -17,9 +17,9 @@ struct QrFactors {
 };
 QrFactors qr_factor(const Tensor& a);
 
-// The first k columns of Q from geqrf's reflectors (orgqr / ungqr): q [..., m, k]. `tau` has
-// shape [..., k] (k = min(m, n) of `packed`).
-Tensor qr_q(const Tensor& packed, const Tensor& tau);
+// The first `columns` columns of Q from the first r reflectors of geqrf (orgqr / ungqr):
+// q [..., m, columns]. `tau` has shape [..., r], r <= k; `columns` is from r to k, -1 for r.
+Tensor qr_q(const Tensor& packed, const Tensor& tau, int64_t columns = -1);
 
 // LU with partial pivoting (getrf): lu [..., m, n] holds U on and above the diagonal and L's
 // multipliers below it (unit diagonal implied); pivots [..., k] i32 are LAPACK's 1-based row
@@ -28,18 +28,22 @@ Tensor qr_q(const Tensor& packed, const Tensor& tau);
 struct LuFactors {
   Tensor lu;
   Tensor pivots;
+  Tensor info;  // i32 [...]: LAPACK's info, 0 or the 1-based index of U's first zero pivot
 };
 LuFactors lu_factor(const Tensor& a);
 
-// Reduced singular value decomposition (gesdd, jobz = 'S'): a = u diag(s) vt, u [..., m, k],
-// s [..., k] of the real dtype (f32 for f32 / c64, f64 for f64 / c128) in descending order,
-// vt [..., k, n] (V's conjugate transpose for complex operands).
+// Singular value decomposition (gesdd): a = u diag(s) vt, s [..., k] of the real dtype (f32
+// for f32 / c64, f64 for f64 / c128) in descending order; reduced (jobz = 'S': u [..., m, k],
+// vt [..., k, n]) or `full` (jobz = 'A': u [..., m, m], vt [..., n, n]); vt is V's conjugate
+// transpose for complex operands. info [...] i32 is LAPACK's (nonzero: did not converge, and
+// that matrix's factors are undefined).
 struct SvdFactors {
   Tensor u;
   Tensor s;
   Tensor vt;
+  Tensor info;
 };
-SvdFactors svd_factor(const Tensor& a);
+SvdFactors svd_factor(const Tensor& a, bool full = false);
 
 // Eigen-decomposition of symmetric / Hermitian matrices [..., n, n] (syevd / heevd) read from
 // their lower (`lower`) or upper triangle: vectors [..., n, n] (column j belongs to values[j]),
@@ -47,8 +51,22 @@ SvdFactors svd_factor(const Tensor& a);
 struct EighFactors {
   Tensor vectors;
   Tensor values;
+  Tensor info;  // i32 [...], LAPACK's (nonzero: did not converge)
 };
 EighFactors eigh_factor(const Tensor& a, bool lower);
+
+// Cholesky factor (potrf) of positive definite matrices [..., n, n] read from their lower or
+// upper triangle: factor holds L (a = L L^H) or U (a = U^H U) in that triangle and the
+// operand's values in the other; info [...] i32 is LAPACK's (k > 0: the leading minor of order
+// k is not positive definite, and the factor is incomplete).
+struct CholeskyFactor {
+  Tensor factor;
+  Tensor info;
+};
+CholeskyFactor cholesky_factor(const Tensor& a, bool lower);
+
+// Throws "`what` did not converge" when an info tensor has a nonzero entry.
+void expect_converged(const Tensor& info, const char* what);
 
 // The real dtype of a float or complex dtype (c64 -> f32, c128 -> f64).
 DType real_dtype(DType dtype);
