@@ -116,3 +116,67 @@ test_that("linear-algebra targets check their types when compiled", {
     linalg_run("geqrf", array(1:3, 3), "i32", list(list(shape = 3), list(shape = 1)))
   })
 })
+
+# jnp.linalg.cholesky as JAX's CPU export writes it: symmetrise, potrf through LAPACK, NaNs
+# where info is nonzero, then the lower triangle.
+jax_cholesky_src <- r"(
+module @jit_cholesky attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<3x3xf32>) -> (tensor<3x3xf32> {jax.result_info = ""}) {
+    %0 = stablehlo.transpose %arg0, dims = [1, 0] : (tensor<3x3xf32>) -> tensor<3x3xf32>
+    %1 = stablehlo.add %arg0, %0 : tensor<3x3xf32>
+    %cst = stablehlo.constant dense<2.000000e+00> : tensor<f32>
+    %2 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<3x3xf32>
+    %3 = stablehlo.divide %1, %2 : tensor<3x3xf32>
+    %4:2 = stablehlo.custom_call @lapack_spotrf_ffi(%3) {mhlo.backend_config = {uplo = 76 : ui8}, operand_layouts = [dense<[0, 1]> : tensor<2xindex>], result_layouts = [dense<[0, 1]> : tensor<2xindex>, dense<> : tensor<0xindex>]} : (tensor<3x3xf32>) -> (tensor<3x3xf32>, tensor<i32>)
+    %c = stablehlo.constant dense<0> : tensor<i32>
+    %5 = stablehlo.compare  EQ, %4#1, %c,  SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %6 = stablehlo.broadcast_in_dim %5, dims = [] : (tensor<i1>) -> tensor<3x3xi1>
+    %cst_0 = stablehlo.constant dense<0x7FC00000> : tensor<f32>
+    %7 = stablehlo.broadcast_in_dim %cst_0, dims = [] : (tensor<f32>) -> tensor<3x3xf32>
+    %8 = stablehlo.select %6, %4#0, %7 : tensor<3x3xi1>, tensor<3x3xf32>
+    %9 = stablehlo.iota dim = 0 : tensor<3x3xi32>
+    %10 = stablehlo.iota dim = 1 : tensor<3x3xi32>
+    %11 = stablehlo.compare  GE, %9, %10,  SIGNED : (tensor<3x3xi32>, tensor<3x3xi32>) -> tensor<3x3xi1>
+    %cst_1 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %12 = stablehlo.broadcast_in_dim %cst_1, dims = [] : (tensor<f32>) -> tensor<3x3xf32>
+    %13 = stablehlo.select %11, %8, %12 : tensor<3x3xi1>, tensor<3x3xf32>
+    return %13 : tensor<3x3xf32>
+  }
+}
+)"
+
+test_that("a jnp.linalg.cholesky export runs through lapack_spotrf_ffi", {
+  exe <- pjrt_compile(pjrt_program(jax_cholesky_src))
+  a <- crossprod(matrix(c(2, -1, 0, 1, 3, 1, 0.5, 0, 2), 3))
+  l <- as_array(pjrt_execute(exe, pjrt_buffer(a, dtype = "f32")))
+  expect_equal(l, t(chol(a)), tolerance = 1e-6)
+  not_pd <- matrix(c(1, 2, 0, 2, 1, 0, 0, 0, 1), 3)
+  expect_true(all(is.nan(as_array(pjrt_execute(exe, pjrt_buffer(not_pd, dtype = "f32")))[lower.tri(not_pd, diag = TRUE)])))
+})
+
+test_that("JAX's getrf and syevd targets report info and match base R", {
+  src <- r"(
+func.func @main(%a: tensor<3x3xf64>) -> (tensor<3x3xf64>, tensor<3xi32>, tensor<i32>, tensor<3xf64>, tensor<i32>) {
+  %0:3 = stablehlo.custom_call @lapack_dgetrf_ffi(%a) {operand_layouts = [dense<[0, 1]> : tensor<2xindex>], result_layouts = [dense<[0, 1]> : tensor<2xindex>, dense<0> : tensor<1xindex>, dense<> : tensor<0xindex>]} : (tensor<3x3xf64>) -> (tensor<3x3xf64>, tensor<3xi32>, tensor<i32>)
+  %1:3 = stablehlo.custom_call @lapack_dsyevd_ffi(%a) {mhlo.backend_config = {mode = 86 : ui8, uplo = 76 : ui8}} : (tensor<3x3xf64>) -> (tensor<3x3xf64>, tensor<3xf64>, tensor<i32>)
+  return %0#0, %0#1, %0#2, %1#1, %1#2 : tensor<3x3xf64>, tensor<3xi32>, tensor<i32>, tensor<3xf64>, tensor<i32>
+})"
+  exe <- pjrt_compile(pjrt_program(src))
+  a <- matrix(c(4, 1, 2, 1, 3, 0, 2, 0, 5), 3)
+  out <- lapply(pjrt_execute(exe, pjrt_buffer(a, dtype = "f64")), function(b) as.vector(as_array(b)))
+  lu <- matrix(out[[1]], 3)
+  l <- lu
+  l[upper.tri(l, diag = TRUE)] <- 0
+  l <- l + diag(3)
+  u <- lu
+  u[lower.tri(u)] <- 0
+  perm <- 1:3
+  for (i in 1:3) perm[c(i, out[[2]][i])] <- perm[c(out[[2]][i], i)]
+  expect_equal(a[perm, ], l %*% u, tolerance = 1e-12)
+  expect_identical(out[[3]], 0L)
+  expect_equal(out[[4]], rev(eigen(a, symmetric = TRUE)$values), tolerance = 1e-12)
+  expect_identical(out[[5]], 0L)
+  singular <- matrix(c(1, 2, 3, 2, 4, 6, 0, 1, 1), 3)
+  info <- as.vector(as_array(pjrt_execute(exe, pjrt_buffer(singular, dtype = "f64"))[[3]]))
+  expect_true(info > 0)
+})
