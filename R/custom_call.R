@@ -23,7 +23,8 @@ custom_call_handlers <- new.env(parent = emptyenv())
 #' pjrt has built-in targets, which cannot be replaced: `print_tensor` (prints its operand
 #' like `print()` of a buffer, with `backend_config` entries `print_header` and
 #' `print_footer`), and the LAPACK-backed `geqrf`, `orgqr`, `lu`, `svd` and `eigh`
-#' (batched over leading dims; f32, f64, c64, c128; see `vignette("programs")`).
+#' (batched over leading dims; f32, f64, c64, c128), and the LAPACK targets of JAX's CPU
+#' export (`lapack_spotrf_ffi` and the rest; see `vignette("programs")`).
 #'
 #' @param target_name The name programs call the handler by (a single non-empty string).
 #' @param handler An external pointer whose address is the handler function, or, as in
