@@ -121,5 +121,37 @@ TEST(ProgramJaxLapack, SvdAndEighPrograms) {
             "");
 }
 
+TEST(ProgramJaxLapack, QrAsJaxExportsItAndSvdWithoutVectors) {
+  // jnp.linalg.qr(mode="complete") of a 3 x 2 matrix: geqrf, pad the reflectors to 3 x 3,
+  // orgqr to the complete Q.
+  const std::string qr =
+      R"(func.func @main(%a: tensor<3x2xf64>) -> (tensor<3x3xf64>, tensor<3x2xf64>) {
+  %0:2 = stablehlo.custom_call @lapack_dgeqrf_ffi(%a) {operand_layouts = [dense<[0, 1]> : tensor<2xindex>], result_layouts = [dense<[0, 1]> : tensor<2xindex>, dense<0> : tensor<1xindex>]} : (tensor<3x2xf64>) -> (tensor<3x2xf64>, tensor<2xf64>)
+  %z = stablehlo.constant dense<0.0> : tensor<f64>
+  %1 = stablehlo.pad %0#0, %z, low = [0, 0], high = [0, 1], interior = [0, 0] : (tensor<3x2xf64>, tensor<f64>) -> tensor<3x3xf64>
+  %2 = stablehlo.custom_call @lapack_dorgqr_ffi(%1, %0#1) : (tensor<3x3xf64>, tensor<2xf64>) -> tensor<3x3xf64>
+  return %2, %0#0 : tensor<3x3xf64>, tensor<3x2xf64>
+})";
+  const std::vector<double> a = {1, 2, 3, 4, 5, 7};
+  const auto r = run(qr, {f64({3, 2}, a)});
+  const std::vector<double> q = values<double>(r[0]), packed = values<double>(r[1]);
+  // Q R == A with R the upper triangle of the packed factor.
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 2; ++j) {
+      double x = 0;
+      for (int k = 0; k <= j; ++k) x += q[i * 3 + k] * packed[k * 2 + j];
+      EXPECT_NEAR(x, a[i * 2 + j], 1e-12);
+    }
+  }
+  const std::string svd = R"(func.func @main(%a: tensor<2x3xf32>) -> tensor<2xf32> {
+  %0:5 = stablehlo.custom_call @lapack_sgesdd_ffi(%a) {mhlo.backend_config = {mode = 78 : ui8}} : (tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2xf32>, tensor<2x2xf32>, tensor<2x3xf32>, tensor<i32>)
+  return %0#1 : tensor<2xf32>
+})";
+  // Singular values of [[3, 0, 0], [0, 0, -4]]: 4 and 3.
+  const std::vector<float> sv = values<float>(run(svd, {f32({2, 3}, {3, 0, 0, 0, 0, -4})})[0]);
+  EXPECT_NEAR(sv[0], 4, 1e-6);
+  EXPECT_NEAR(sv[1], 3, 1e-6);
+}
+
 }  // namespace
 }  // namespace ndbuf::program
