@@ -68,6 +68,18 @@ ffi_buffer_copy_to <- function(buffer, device) {
   .Call(`_pjrt_ffi_buffer_copy_to`, buffer, device)
 }
 
+ffi_custom_call_register <- function(name, handler) {
+  .Call(`_pjrt_ffi_custom_call_register`, name, handler)
+}
+
+ffi_custom_call_unregister <- function(name) {
+  .Call(`_pjrt_ffi_custom_call_unregister`, name)
+}
+
+ffi_custom_call_targets <- function() {
+  .Call(`_pjrt_ffi_custom_call_targets`)
+}
+
 ffi_devices <- function(platform) {
   .Call(`_pjrt_ffi_devices`, platform)
 }

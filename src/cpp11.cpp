@@ -124,6 +124,27 @@ extern "C" SEXP _pjrt_ffi_buffer_copy_to(SEXP buffer, SEXP device) {
     return cpp11::as_sexp(ffi_buffer_copy_to(cpp11::as_cpp<cpp11::decay_t<SEXP>>(buffer), cpp11::as_cpp<cpp11::decay_t<std::string>>(device)));
   END_CPP11
 }
+// r_custom_call.cpp
+SEXP ffi_custom_call_register(std::string name, SEXP handler);
+extern "C" SEXP _pjrt_ffi_custom_call_register(SEXP name, SEXP handler) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_custom_call_register(cpp11::as_cpp<cpp11::decay_t<std::string>>(name), cpp11::as_cpp<cpp11::decay_t<SEXP>>(handler)));
+  END_CPP11
+}
+// r_custom_call.cpp
+SEXP ffi_custom_call_unregister(std::string name);
+extern "C" SEXP _pjrt_ffi_custom_call_unregister(SEXP name) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_custom_call_unregister(cpp11::as_cpp<cpp11::decay_t<std::string>>(name)));
+  END_CPP11
+}
+// r_custom_call.cpp
+SEXP ffi_custom_call_targets();
+extern "C" SEXP _pjrt_ffi_custom_call_targets() {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_custom_call_targets());
+  END_CPP11
+}
 // r_device.cpp
 SEXP ffi_devices(std::string platform);
 extern "C" SEXP _pjrt_ffi_devices(SEXP platform) {
@@ -413,6 +434,9 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pjrt_ffi_buffer_to_raw",             (DL_FUNC) &_pjrt_ffi_buffer_to_raw,             2},
     {"_pjrt_ffi_buffer_values",             (DL_FUNC) &_pjrt_ffi_buffer_values,             2},
     {"_pjrt_ffi_buffers_describe",          (DL_FUNC) &_pjrt_ffi_buffers_describe,          1},
+    {"_pjrt_ffi_custom_call_register",      (DL_FUNC) &_pjrt_ffi_custom_call_register,      2},
+    {"_pjrt_ffi_custom_call_targets",       (DL_FUNC) &_pjrt_ffi_custom_call_targets,       0},
+    {"_pjrt_ffi_custom_call_unregister",    (DL_FUNC) &_pjrt_ffi_custom_call_unregister,    1},
     {"_pjrt_ffi_default_platform",          (DL_FUNC) &_pjrt_ffi_default_platform,          0},
     {"_pjrt_ffi_device_memory",             (DL_FUNC) &_pjrt_ffi_device_memory,             1},
     {"_pjrt_ffi_device_resolve",            (DL_FUNC) &_pjrt_ffi_device_resolve,            1},
@@ -453,6 +477,7 @@ static const R_CallMethodDef CallEntries[] = {
 }
 
 void pjrt_register_altrep_classes(DllInfo* dll);
+void pjrt_install_custom_call_output(DllInfo* dll);
 void pjrt_install_failure_marker(DllInfo* dll);
 void pjrt_install_host_allocator(DllInfo* dll);
 void pjrt_install_thread_setting(DllInfo* dll);
@@ -461,6 +486,7 @@ extern "C" attribute_visible void R_init_pjrt(DllInfo* dll){
   R_registerRoutines(dll, NULL, CallEntries, NULL, NULL);
   R_useDynamicSymbols(dll, FALSE);
   pjrt_register_altrep_classes(dll);
+  pjrt_install_custom_call_output(dll);
   pjrt_install_failure_marker(dll);
   pjrt_install_host_allocator(dll);
   pjrt_install_thread_setting(dll);

@@ -276,6 +276,23 @@ test_that("every argument of the program functions rejects values of the wrong k
   expect_identical(as.vector(as_array(pjrt_execute(e, b, b))), c(2, 4))
 })
 
+test_that("every argument of pjrt_register_custom_call() rejects values of the wrong kind", {
+  skip_under_valgrind()
+  # A pointer with a NULL address: a name that passes the R checks still fails in the binding,
+  # so nothing is registered by the sweep.
+  null_handler <- new("externalptr")
+  lines <- c(
+    sweep_argument("pjrt_register_custom_call", pjrt_register_custom_call,
+                   list(handler = null_handler), "target_name"),
+    sweep_argument("pjrt_register_custom_call", pjrt_register_custom_call,
+                   list(target_name = "hostile_target"), "handler"),
+    sweep_argument("pjrt_register_custom_call", pjrt_register_custom_call,
+                   list(target_name = "hostile_target", handler = null_handler), ".package")
+  )
+  expect_snapshot(writeLines(lines))
+  expect_false(any(c("x", "hostile_target") %in% pjrt:::custom_call_targets()$name))
+})
+
 # ---- shapes -------------------------------------------------------------------------------------
 
 test_that("every argument of pjrt_threads() and its option rejects values of the wrong kind", {

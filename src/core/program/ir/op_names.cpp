@@ -108,6 +108,8 @@ constexpr const char* kSupportedOps[] = {
     "stablehlo.scatter",
     "stablehlo.sort",
     "chlo.top_k",
+    // calls of registered targets (program/custom)
+    "stablehlo.custom_call",
     // the interpreter's test dialect
     "check.expect_eq",
     "check.expect_eq_const",

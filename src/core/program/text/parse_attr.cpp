@@ -155,7 +155,9 @@ void Parser::parse_word_attribute(Attribute& attr, bool allow_type_suffix) {
     attr.literal = std::make_shared<const DenseLiteral>(parse_dense_literal());
     if (allow_type_suffix) {
       expect(":", "after the dense literal");
+      in_attribute_type_ = true;
       attr.type = parse_type();
+      in_attribute_type_ = false;
       attr.dense = std::make_shared<const Tensor>(materialize_dense(*attr.literal, attr.type));
     }
     return;

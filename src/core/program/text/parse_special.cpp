@@ -1,5 +1,5 @@
 // Pretty forms with their own syntax: constant, call, slice, get_tuple_element, while, reduce,
-// chlo.top_k.
+// chlo.top_k, custom_call (parse_custom_call.cpp).
 #include "program/text/parser.hpp"
 
 namespace ndbuf::program {
@@ -31,6 +31,8 @@ bool Parser::parse_pretty_special(Op& op, size_t declared) {
     parse_reduce(op);
   else if (op.name == "chlo.top_k")
     parse_top_k(op);
+  else if (op.name == "stablehlo.custom_call")
+    parse_custom_call(op);
   else
     return false;
   return true;

@@ -30,6 +30,7 @@ DType Parser::parse_element_type() {
   const Token token = next();
   if (token.kind == Tok::kBareId) {
     if (auto dtype = simple_element_type(token.text)) return *dtype;
+    if (in_attribute_type_ && token.text == "index") return DType::kI64;
     if (token.text == "complex") {
       expect("<", "in a complex element type");
       const Token part = next();

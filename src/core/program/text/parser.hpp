@@ -93,6 +93,7 @@ class Parser {
   void parse_while(Op& op);
   void parse_reduce(Op& op);
   void parse_top_k(Op& op);
+  void parse_custom_call(Op& op);
   Region applied_region(const std::string& name, const Type& scalar, const Location& loc);
   void finish_functional(Op& op);
 
@@ -101,6 +102,8 @@ class Parser {
   std::vector<std::unordered_map<std::string, int>> scopes_;
   std::vector<Type> value_types_;
   int depth_ = 0;
+  // Inside the type of a dense<...> attribute, where `index` elements (layouts) read as i64.
+  bool in_attribute_type_ = false;
 
   friend struct DepthGuard;
 };
