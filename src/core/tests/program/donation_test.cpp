@@ -34,11 +34,24 @@ const std::string kFused = donating(
 
 const void* address(const Tensor& t) { return t.data(); }
 
+// The inputs of a run that owns them (an initializer list would keep copies of its own).
+std::vector<Tensor> given(Tensor a) {
+  std::vector<Tensor> inputs;
+  inputs.push_back(std::move(a));
+  return inputs;
+}
+
+std::vector<Tensor> given(Tensor a, Tensor b) {
+  std::vector<Tensor> inputs = given(std::move(a));
+  inputs.push_back(std::move(b));
+  return inputs;
+}
+
 TEST(Donation, AnElementwiseResultTakesTheMemoryOfItsDonatedArgument) {
   const auto e = compile(kMultiply);
   Tensor x = f32({4}, {1, 2, 3, 4});
   const void* memory = address(x);
-  const auto out = execute(*e, {std::move(x), f32({4}, {10, 20, 30, 40})});
+  const auto out = execute(*e, given(std::move(x), f32({4}, {10, 20, 30, 40})));
   EXPECT_EQ(address(out[0]), memory);
   EXPECT_EQ(values<float>(out[0]), (std::vector<float>{10, 40, 90, 160}));
 }
@@ -50,10 +63,12 @@ TEST(Donation, AFusedResultTakesTheMemoryOfItsDonatedArgument) {
     const auto e = compile(kFused, Device{}, options);
     Tensor x = f32({4}, {1, 2, 3, 4});
     const void* memory = address(x);
-    const auto out = execute(*e, {std::move(x), f32({4}, {2, 2, 0.5, -1})});
+    const auto out = execute(*e, given(std::move(x), f32({4}, {2, 2, 0.5, -1})));
     // (x + 1) * y: 4, 6, 2, -5; fused, the sum lands in the memory as well.
     EXPECT_EQ(values<float>(out[0]), (std::vector<float>{4, 6, 2, -5}));
-    if (fuse) EXPECT_EQ(address(out[0]), memory);
+    if (fuse) {
+      EXPECT_EQ(address(out[0]), memory);
+    }
   }
 }
 
@@ -71,7 +86,7 @@ TEST(Donation, LargeFusedUpdatesRunInPlaceOverParallelBlocks) {
     Tensor x = type == "f32" ? f32({1 << 20}, std::vector<float>(input.begin(), input.end()))
                              : testing::f16({1 << 20}, input);
     const void* memory = address(x);
-    const auto out = execute(*compile(text), {std::move(x)});
+    const auto out = execute(*compile(text), given(std::move(x)));
     EXPECT_EQ(address(out[0]), memory) << type;
     std::vector<double> got;
     if (type == "f32") {
@@ -92,7 +107,7 @@ TEST(Donation, AnArgumentReturnedAsItIsIsTheResult) {
       "  return %x : tensor<3xf32>\n}";
   Tensor x = f32({3}, {7, 8, 9});
   const void* memory = address(x);
-  const auto out = execute(*compile(text), {std::move(x)});
+  const auto out = execute(*compile(text), given(std::move(x)));
   EXPECT_EQ(address(out[0]), memory);
   EXPECT_EQ(values<float>(out[0]), (std::vector<float>{7, 8, 9}));
 }
@@ -107,7 +122,7 @@ TEST(Donation, TheCallersHandleIsReleasedThroughTheCallbackOnce) {
     calls.push_back(k);
     held.reset();
   };
-  const auto out = execute(*e, {*held, f32({4}, {1, 1, 1, 1})}, options);
+  const auto out = execute(*e, given(*held, f32({4}, {1, 1, 1, 1})), options);
   EXPECT_EQ(calls, (std::vector<size_t>{0}));
   EXPECT_FALSE(held.has_value());
   EXPECT_EQ(address(out[0]), memory);
@@ -125,7 +140,7 @@ TEST(Donation, MemoryAnotherOwnerSeesIsNeverWritten) {
   // The same tensor passed twice: x * x.
   Tensor twice = f32({4}, {1, 2, 3, 4});
   const Tensor view = twice;
-  out = execute(*e, {view, std::move(twice)});
+  out = execute(*e, given(view, std::move(twice)));
   EXPECT_NE(address(out[0]), address(view));
   EXPECT_EQ(values<float>(out[0]), (std::vector<float>{1, 4, 9, 16}));
   EXPECT_EQ(values<float>(view), (std::vector<float>{1, 2, 3, 4}));
@@ -136,7 +151,7 @@ TEST(Donation, ReadOnlyMemoryIsNeverWritten) {
   auto storage = std::make_shared<Storage>(foreign.data(), foreign.size() * sizeof(float), Device{},
                                            nullptr, true);
   Tensor x = Tensor::dense(std::move(storage), DType::kF32, {4}, Order::kRowMajor);
-  const auto out = execute(*compile(kMultiply), {std::move(x), f32({4}, {3, 3, 3, 3})});
+  const auto out = execute(*compile(kMultiply), given(std::move(x), f32({4}, {3, 3, 3, 3})));
   EXPECT_NE(address(out[0]), foreign.data());
   EXPECT_EQ(values<float>(out[0]), (std::vector<float>{3, 6, 9, 12}));
   EXPECT_EQ(foreign, (std::vector<float>{1, 2, 3, 4}));
@@ -153,7 +168,7 @@ TEST(Donation, AValueSharingTheMemoryInsideTheProgramKeepsIt) {
       "  return %r, %v : tensor<4xf32>, tensor<4xf32>\n}";
   Tensor x = f32({4}, {1, 2, 3, 4});
   const void* memory = address(x);
-  const auto out = execute(*compile(text), {std::move(x), f32({4}, {5, 5, 5, 5})});
+  const auto out = execute(*compile(text), given(std::move(x), f32({4}, {5, 5, 5, 5})));
   EXPECT_EQ(values<float>(out[0]), (std::vector<float>{5, 10, 15, 20}));
   EXPECT_EQ(values<float>(out[1]), (std::vector<float>{1, 2, 3, 4}));
   EXPECT_NE(address(out[0]), memory);
@@ -169,7 +184,7 @@ TEST(Donation, AFusedGroupReadingTheArgumentThroughABroadcastGetsFreshMemory) {
                            "\n  return %r : " + t + "\n}";
   Tensor x = f32({3, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9});
   const void* memory = address(x);
-  const auto out = execute(*compile(text), {std::move(x)});
+  const auto out = execute(*compile(text), given(std::move(x)));
   // x + transpose(x)
   EXPECT_EQ(values<float>(out[0]), (std::vector<float>{2, 6, 10, 6, 10, 14, 10, 14, 18}));
   EXPECT_NE(address(out[0]), memory);
@@ -183,7 +198,7 @@ TEST(Donation, AColumnMajorArgumentKeepsItsMemory) {
   const float column_major[] = {1, 2, 3, 4};
   std::memcpy(x.data(), column_major, sizeof column_major);
   const void* memory = address(x);
-  const auto out = execute(*compile(text), {std::move(x), f32({2, 2}, {10, 20, 30, 40})});
+  const auto out = execute(*compile(text), given(std::move(x), f32({2, 2}, {10, 20, 30, 40})));
   EXPECT_EQ(values<float>(out[0]), (std::vector<float>{11, 23, 32, 44}));
   EXPECT_NE(address(out[0]), memory);
 }
@@ -198,7 +213,7 @@ TEST(Donation, ExcludedArgumentsAreNotDonated) {
   options.on_donated = [&](size_t) { called = true; };
   Tensor x = f32({4}, {1, 2, 3, 4});
   const void* memory = address(x);
-  const auto out = execute(*e, {std::move(x), f32({4}, {1, 1, 1, 1})}, options);
+  const auto out = execute(*e, given(std::move(x), f32({4}, {1, 1, 1, 1})), options);
   EXPECT_FALSE(called);
   EXPECT_NE(address(out[0]), memory);
   options.non_donatable_input_indices = {2};
@@ -283,7 +298,7 @@ TEST(ExecutableDevice, DonationOnCpu1KeepsTheMemoryAndTheDevice) {
   Tensor y = Tensor::allocate(DType::kF32, {4}, Order::kRowMajor, cpu1);
   std::memcpy(y.data(), data, sizeof data);
   const void* memory = address(x);
-  const auto out = execute(*compile(kFused, cpu1), {std::move(x), y});
+  const auto out = execute(*compile(kFused, cpu1), given(std::move(x), y));
   EXPECT_EQ(address(out[0]), memory);
   EXPECT_EQ(out[0].device(), cpu1);
   EXPECT_EQ(values<float>(out[0]), (std::vector<float>{2, 6, 12, 20}));  // (x + 1) * x
