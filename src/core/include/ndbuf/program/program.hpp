@@ -73,8 +73,9 @@ std::vector<bool> donated_arguments(const Executable& executable, const ExecuteO
 // Runs @main. `inputs` are host tensors of @main's argument types, any strides and offsets;
 // count, dtype and shape are checked (errors name the 1-based argument, what was expected and
 // what was given, with "shape" or "size" in the text); a tensor on another device than the
-// executable's is an error containing "compiled for device". Every tensor the run makes is
-// allocated on the executable's device, so results are on it without a copy.
+// executable's is an error containing "compiled for device". The run holds a DeviceScope for
+// the executable's device, so its kernels allocate their results there and results are on it
+// without a copy.
 //
 // Donation: the memory of a donated argument becomes the memory of the result it is aliased
 // to when the run owns it alone (the caller moved its tensor in, or holds one handle that
