@@ -237,6 +237,33 @@ TEST(Donation, ArgumentErrorsReleaseNothing) {
   EXPECT_FALSE(called);
 }
 
+TEST(Donation, ARunFailingBeforeTheWriteLeavesTheArgumentWithItsCaller) {
+  const std::string check = "  check.expect_eq_const %y, dense<0.0> : tensor<4xf32>";
+  const std::string multiply = "  %r = stablehlo.multiply %x, %y : tensor<4xf32>";
+  for (const bool check_first : {true, false}) {
+    const auto e =
+        compile(donating(check_first ? check + "\n" + multiply : multiply + "\n" + check));
+    std::optional<Tensor> held = f32({4}, {1, 2, 3, 4});
+    std::vector<size_t> calls;
+    ExecuteOptions options;
+    options.on_donated = [&](size_t k) {
+      calls.push_back(k);
+      held.reset();
+    };
+    EXPECT_THROW(execute(*e, given(*held, f32({4}, {1, 1, 1, 1})), options), Error);
+    if (check_first) {
+      // Nothing was written: the caller keeps its tensor, unchanged.
+      EXPECT_TRUE(calls.empty());
+      ASSERT_TRUE(held.has_value());
+      EXPECT_EQ(values<float>(*held), (std::vector<float>{1, 2, 3, 4}));
+    } else {
+      // The product was written into the memory before the check failed: it was given up.
+      EXPECT_EQ(calls, (std::vector<size_t>{0}));
+      EXPECT_FALSE(held.has_value());
+    }
+  }
+}
+
 // ---- devices -----------------------------------------------------------------------------
 
 TEST(ExecutableDevice, ResultsOfACpu1ExecutableAreMadeOnCpu1WithoutACopy) {
