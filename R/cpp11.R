@@ -204,12 +204,20 @@ ffi_executable_aliasing <- function(executable) {
   .Call(`_pjrt_ffi_executable_aliasing`, executable)
 }
 
-ffi_program_execute <- function(executable, buffers, donate) {
-  .Call(`_pjrt_ffi_program_execute`, executable, buffers, donate)
+ffi_program_execute <- function(executable, buffers, non_donatable) {
+  .Call(`_pjrt_ffi_program_execute`, executable, buffers, non_donatable)
 }
 
 ffi_program_execute_common <- function(executable, buffers) {
   .Call(`_pjrt_ffi_program_execute_common`, executable, buffers)
+}
+
+ffi_buffer_data_address <- function(buffer) {
+  .Call(`_pjrt_ffi_buffer_data_address`, buffer)
+}
+
+ffi_program_result_copies <- function() {
+  .Call(`_pjrt_ffi_program_result_copies`)
 }
 
 ffi_safetensors_load <- function(path, names, device, copy, progress) {

@@ -20,11 +20,15 @@
 #' @section Donation:
 #' An argument of `@main` marked `{tf.aliasing_output = K : i32}` is donated to result `K`
 #' (0-based), unless its 0-based index is in the `non_donatable_input_indices` of
-#' `execution_options`: the runtime may reuse its memory for that result, and afterwards
-#' every use of the donated buffer is an error (`called on deleted or donated buffer`). The
-#' memory is reused only when nothing else can see it: a buffer that shares an R vector
-#' or a memory-mapped file, or is viewed by an HArray, or is passed twice, is copied first, so
-#' R data is never changed.
+#' `execution_options`: afterwards every use of the donated buffer is an error (`called on
+#' deleted or donated buffer`). Its memory becomes result `K`'s memory, with no new
+#' allocation, when nothing else can see it and the program allows it: the buffer has memory
+#' of its own (a buffer sharing an R vector, a memory-mapped file or an Arrow array keeps it,
+#' so R data and files never change), no HArray, `as_array()` view or other argument shares
+#' it, it is dense row-major (a program's results are; so is any vector), and result `K` is
+#' computed by an element-wise op or fused chain that reads the argument last, or is the
+#' argument itself. Otherwise the result gets fresh memory. A run that fails before it writes
+#' a donated buffer's memory leaves that buffer usable.
 #'
 #' @param executable A `PJRTLoadedExecutable` from [pjrt_compile()].
 #' @param ... The arguments of `@main`: PJRTBuffers, unnamed, in order.
@@ -70,8 +74,10 @@ pjrt_execute <- function(executable, ..., execution_options = NULL, simplify = T
     )
   }
   check_bool(simplify, "simplify", call)
-  donate <- donated_arguments(executable, options, call)
-  results <- with_core(ffi_program_execute(executable, buffers, donate), call)
+  check_non_donatable(executable, options, call)
+  results <- with_core(
+    ffi_program_execute(executable, buffers, options$non_donatable_input_indices), call
+  )
   if (simplify && length(results) == 1) results[[1]] else results
 }
 
@@ -95,18 +101,19 @@ check_execute_arguments <- function(buffers, call = caller_env()) {
   invisible()
 }
 
-# One flag per argument of @main: donated (aliased to a result and not excluded).
-donated_arguments <- function(executable, options, call = caller_env()) {
-  aliasing <- with_core(ffi_executable_aliasing(executable), call = call)
+# Words the error for excluded indices that name no argument of @main (the core decides which
+# arguments are donated, and checks the indices again).
+check_non_donatable <- function(executable, options, call = caller_env()) {
+  count <- length(with_core(ffi_executable_aliasing(executable), call = call))
   excluded <- options$non_donatable_input_indices
-  outside <- excluded[excluded >= length(aliasing)]
+  outside <- excluded[excluded >= count]
   if (length(outside) > 0) {
     cli::cli_abort(c(
-      "{.arg non_donatable_input_indices} names argument {outside[[1]]} (0-based), but {.code @main} has {length(aliasing)} argument{?s}.",
+      "{.arg non_donatable_input_indices} names argument {outside[[1]]} (0-based), but {.code @main} has {count} argument{?s}.",
       i = "Indices run from 0 to the number of arguments minus 1."
     ), call = call)
   }
-  !is.na(aliasing) & !(seq_along(aliasing) - 1L) %in% excluded
+  invisible()
 }
 
 #' Options for running a program

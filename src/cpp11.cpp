@@ -363,10 +363,10 @@ extern "C" SEXP _pjrt_ffi_executable_aliasing(SEXP executable) {
   END_CPP11
 }
 // r_program.cpp
-SEXP ffi_program_execute(SEXP executable, cpp11::list buffers, cpp11::logicals donate);
-extern "C" SEXP _pjrt_ffi_program_execute(SEXP executable, SEXP buffers, SEXP donate) {
+SEXP ffi_program_execute(SEXP executable, cpp11::list buffers, cpp11::integers non_donatable);
+extern "C" SEXP _pjrt_ffi_program_execute(SEXP executable, SEXP buffers, SEXP non_donatable) {
   BEGIN_CPP11
-    return cpp11::as_sexp(ffi_program_execute(cpp11::as_cpp<cpp11::decay_t<SEXP>>(executable), cpp11::as_cpp<cpp11::decay_t<cpp11::list>>(buffers), cpp11::as_cpp<cpp11::decay_t<cpp11::logicals>>(donate)));
+    return cpp11::as_sexp(ffi_program_execute(cpp11::as_cpp<cpp11::decay_t<SEXP>>(executable), cpp11::as_cpp<cpp11::decay_t<cpp11::list>>(buffers), cpp11::as_cpp<cpp11::decay_t<cpp11::integers>>(non_donatable)));
   END_CPP11
 }
 // r_program.cpp
@@ -374,6 +374,20 @@ SEXP ffi_program_execute_common(SEXP executable, SEXP buffers);
 extern "C" SEXP _pjrt_ffi_program_execute_common(SEXP executable, SEXP buffers) {
   BEGIN_CPP11
     return cpp11::as_sexp(ffi_program_execute_common(cpp11::as_cpp<cpp11::decay_t<SEXP>>(executable), cpp11::as_cpp<cpp11::decay_t<SEXP>>(buffers)));
+  END_CPP11
+}
+// r_program.cpp
+SEXP ffi_buffer_data_address(SEXP buffer);
+extern "C" SEXP _pjrt_ffi_buffer_data_address(SEXP buffer) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_buffer_data_address(cpp11::as_cpp<cpp11::decay_t<SEXP>>(buffer)));
+  END_CPP11
+}
+// r_program.cpp
+SEXP ffi_program_result_copies();
+extern "C" SEXP _pjrt_ffi_program_result_copies() {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_program_result_copies());
   END_CPP11
 }
 // r_safetensors.cpp
@@ -418,6 +432,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pjrt_ffi_arrow_address",             (DL_FUNC) &_pjrt_ffi_arrow_address,             1},
     {"_pjrt_ffi_buffer_address",            (DL_FUNC) &_pjrt_ffi_buffer_address,            1},
     {"_pjrt_ffi_buffer_copy_to",            (DL_FUNC) &_pjrt_ffi_buffer_copy_to,            2},
+    {"_pjrt_ffi_buffer_data_address",       (DL_FUNC) &_pjrt_ffi_buffer_data_address,       1},
     {"_pjrt_ffi_buffer_device",             (DL_FUNC) &_pjrt_ffi_buffer_device,             1},
     {"_pjrt_ffi_buffer_dtype",              (DL_FUNC) &_pjrt_ffi_buffer_dtype,              1},
     {"_pjrt_ffi_buffer_empty",              (DL_FUNC) &_pjrt_ffi_buffer_empty,              3},
@@ -464,6 +479,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pjrt_ffi_program_execute",           (DL_FUNC) &_pjrt_ffi_program_execute,           3},
     {"_pjrt_ffi_program_execute_common",    (DL_FUNC) &_pjrt_ffi_program_execute_common,    2},
     {"_pjrt_ffi_program_read_file",         (DL_FUNC) &_pjrt_ffi_program_read_file,         1},
+    {"_pjrt_ffi_program_result_copies",     (DL_FUNC) &_pjrt_ffi_program_result_copies,     0},
     {"_pjrt_ffi_recycled_bytes",            (DL_FUNC) &_pjrt_ffi_recycled_bytes,            0},
     {"_pjrt_ffi_safetensors_load",          (DL_FUNC) &_pjrt_ffi_safetensors_load,          5},
     {"_pjrt_ffi_safetensors_save",          (DL_FUNC) &_pjrt_ffi_safetensors_save,          5},

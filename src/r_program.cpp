@@ -1,13 +1,13 @@
 // Bindings of StableHLO programs: a PJRTLoadedExecutable is an external pointer (tag and class
 // "PJRTLoadedExecutable") to a heap-allocated shared_ptr of the core's immutable Executable.
 #include <cpp11.hpp>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "ndbuf/io/mapped_file.hpp"
-#include "ndbuf/memory/transfer.hpp"
 #include "ndbuf/program/program.hpp"
 #include "r_tensor.h"
 
@@ -76,11 +76,12 @@ const ndbuf::program::Executable& unwrap_executable(SEXP x) {
 
 namespace {
 
-// Runs @main on `buffers` (live PJRTBuffers); `donate` (one flag per argument) names the inputs
-// given up to their results. Donated buffers are released once the run has succeeded, whether
-// or not their memory could be reused.
+// Runs @main on `buffers` (live PJRTBuffers) under `options`. The core decides which
+// arguments are donated and when their memory is taken; it calls back here to invalidate
+// those buffers (every later use is the error "called on deleted or donated buffer"), so a
+// buffer's own handle is dropped before its memory is written.
 SEXP execute_program(const ndbuf::program::Executable& program, SEXP buffers,
-                     const std::vector<bool>& donate) {
+                     ndbuf::program::ExecuteOptions options) {
   const pjrt::MappedReadCheck reads;
   const R_xlen_t count = Rf_xlength(buffers);
   std::vector<ndbuf::Tensor> inputs;
@@ -88,40 +89,27 @@ SEXP execute_program(const ndbuf::program::Executable& program, SEXP buffers,
   for (R_xlen_t k = 0; k < count; ++k) {
     inputs.push_back(pjrt::unwrap_buffer(VECTOR_ELT(buffers, k)));
   }
-  // A donated input's memory is reused only when nothing else can see it: its storage has two
-  // owners, the buffer and `inputs` (no HArray view or other buffer; a buffer passed twice
-  // counts twice).
-  std::vector<bool> reusable(static_cast<size_t>(count), false);
-  for (size_t k = 0; k < inputs.size(); ++k) {
-    reusable[k] = k < donate.size() && donate[k] && inputs[k].storage().use_count() == 2;
-  }
-  std::vector<ndbuf::Tensor> results = ndbuf::program::execute(program, inputs, reusable);
-  inputs.clear();
+  options.on_donated = [buffers](size_t k) {
+    pjrt::release_donated_buffer(VECTOR_ELT(buffers, static_cast<R_xlen_t>(k)));
+  };
+  std::vector<ndbuf::Tensor> results = ndbuf::program::execute(program, std::move(inputs), options);
   reads.done();
-  // Results belong to the executable's device. The runtime may hand back host tensors
-  // labelled with the default CPU device; those are moved to the executable's device here.
-  const ndbuf::Device& target = ndbuf::program::device(program);
   cpp11::writable::list out(static_cast<R_xlen_t>(results.size()));
   for (size_t k = 0; k < results.size(); ++k) {
-    if (!(results[k].device() == target)) {
-      results[k] = ndbuf::copy_to(results[k], target, ndbuf::Order::kRowMajor);
-    }
     out[static_cast<R_xlen_t>(k)] = pjrt::wrap_buffer(std::move(results[k]));
-  }
-  for (R_xlen_t k = 0; k < count && static_cast<size_t>(k) < donate.size(); ++k) {
-    if (donate[static_cast<size_t>(k)]) pjrt::release_donated_buffer(VECTOR_ELT(buffers, k));
   }
   return out;
 }
 
 }  // namespace
 
+// `non_donatable`: 0-based argument indices (checked in R, and again by the core).
 [[cpp11::register]] SEXP ffi_program_execute(SEXP executable, cpp11::list buffers,
-                                             cpp11::logicals donate) {
+                                             cpp11::integers non_donatable) {
   return pjrt::call_core([&] {
-    std::vector<bool> flags(static_cast<size_t>(donate.size()));
-    for (R_xlen_t k = 0; k < donate.size(); ++k) flags[static_cast<size_t>(k)] = donate[k] == TRUE;
-    return execute_program(unwrap_executable(executable), buffers, flags);
+    ndbuf::program::ExecuteOptions options;
+    for (const int index : non_donatable) options.non_donatable_input_indices.push_back(index);
+    return execute_program(unwrap_executable(executable), buffers, std::move(options));
   });
 }
 
@@ -135,9 +123,21 @@ SEXP execute_program(const ndbuf::program::Executable& program, SEXP buffers,
     for (R_xlen_t k = 0; k < Rf_xlength(buffers); ++k) {
       if (!Rf_inherits(VECTOR_ELT(buffers, k), "PJRTBuffer")) return R_NilValue;
     }
-    const auto& aliasing = ndbuf::program::signature(**program).aliasing_output;
-    std::vector<bool> donate(aliasing.size());
-    for (size_t k = 0; k < aliasing.size(); ++k) donate[k] = aliasing[k].has_value();
-    return execute_program(**program, buffers, donate);
+    return execute_program(**program, buffers, {});
   });
+}
+
+// The address of a live buffer's first element (0 for anything else) and the number of
+// results the runtime has copied to hand them out: what the tests of donation and devices
+// compare.
+[[cpp11::register]] SEXP ffi_buffer_data_address(SEXP buffer) {
+  return pjrt::call_core([&]() -> double {
+    const ndbuf::Tensor* tensor = pjrt::find_buffer(buffer);
+    return tensor == nullptr ? 0.0
+                             : static_cast<double>(reinterpret_cast<uintptr_t>(tensor->data()));
+  });
+}
+
+[[cpp11::register]] SEXP ffi_program_result_copies() {
+  return pjrt::call_core([] { return static_cast<double>(ndbuf::program::result_copy_count()); });
 }

@@ -336,6 +336,28 @@ test_that("a buffer on another device than the executable's is an error", {
   expect_error(pjrt_execute(e0, a1, a1), "compiled for device", fixed = TRUE)
 })
 
+test_that("an executable for cpu:1 makes its results on cpu:1 without a copy", {
+  withr::local_envvar(PJRT_CPU_DEVICE_COUNT = "2")
+  copies <- function() pjrt:::ffi_program_result_copies()
+  address <- function(b) pjrt:::ffi_buffer_data_address(b)
+  e1 <- pjrt_compile(add_program(), device = "cpu:1")
+  a1 <- pjrt_buffer(matrix(1:6, 2), dtype = "f32", device = "cpu:1")
+  before <- copies()
+  r <- pjrt_execute(e1, a1, a1)
+  expect_identical(copies(), before)
+  expect_identical(device(r), pjrt_device("cpu:1"))
+  expect_identical(as_array(r), 2 * matrix(as.double(1:6), 2))
+  # Donated on cpu:1: the result is the argument's memory, on the same device.
+  d1 <- pjrt_compile(pjrt_program(donation_src), device = "cpu:1")
+  x <- pjrt_buffer(1:3, dtype = "f64", device = "cpu:1")
+  at <- address(x)
+  r <- pjrt_execute(d1, x, pjrt_buffer(c(2, 2, 2), dtype = "f64", device = "cpu:1"))
+  expect_identical(address(r), at)
+  expect_identical(device(r), pjrt_device("cpu:1"))
+  expect_identical(as.vector(as_array(r)), c(2, 4, 6))
+  expect_identical(copies(), before)
+})
+
 # ---- donation -----------------------------------------------------------------------------------
 
 test_that("a donated buffer is an error afterwards; R vectors are never changed", {
@@ -392,6 +414,82 @@ test_that("donated memory seen by a view or another argument is never overwritte
   r <- pjrt_execute(e, mapped, pjrt_buffer(c(2, 2, 2), dtype = "f64"))
   expect_identical(as.vector(as_array(r)), c(10, 12, 14))
   expect_identical(readBin(path, "raw", file.size(path)), before)
+})
+
+test_that("a donated buffer's memory becomes its result's when nothing else sees it", {
+  address <- function(b) pjrt:::ffi_buffer_data_address(b)
+  e <- pjrt_compile(pjrt_program(donation_src))
+  y <- pjrt_buffer(c(10, 20, 30), dtype = "f64")
+  x <- pjrt_buffer(1:3, dtype = "f64")  # converted: memory of its own
+  before <- address(x)
+  expect_gt(before, 0)
+  r <- pjrt_execute(e, x, y)
+  expect_identical(address(r), before)
+  expect_identical(as.vector(as_array(r)), c(10, 40, 90))
+  expect_identical(address(x), 0)  # donated: no memory any more
+  # Iterating an update reuses one block of memory (once R has collected the view as_array()
+  # made above, which held it).
+  invisible(gc())
+  for (i in 1:3) r <- pjrt_execute(e, r, y)
+  expect_identical(address(r), before)
+  expect_identical(as.vector(as_array(r)), c(10, 40, 90) * c(10, 20, 30)^3)
+  # Memory another object sees is never reused: an R vector, a view, a kept excluded buffer.
+  v <- c(1, 2, 3)
+  aliased <- pjrt_buffer(v, dtype = "f64")
+  r <- pjrt_execute(e, aliased, y)
+  expect_false(address(r) == address(y))
+  expect_identical(v, c(1, 2, 3))
+  viewed <- pjrt_buffer(1:3, dtype = "f64")
+  view <- as_array(viewed)
+  at <- address(viewed)
+  r <- pjrt_execute(e, viewed, y)
+  expect_false(address(r) == at)
+  expect_identical(as.vector(view), c(1, 2, 3))
+  kept <- pjrt_buffer(1:3, dtype = "f64")
+  at <- address(kept)
+  options <- pjrt_execution_options(non_donatable_input_indices = 0)
+  r <- pjrt_execute(e, kept, y, execution_options = options)
+  expect_false(address(r) == at)
+  expect_identical(address(kept), at)
+})
+
+test_that("a donated update of 400 MB peaks near 400 MB", {
+  skip_under_valgrind("allocates hundreds of megabytes")
+  skip_on_os(c("windows", "mac"))  # /proc/self/status
+  skip_on_cran()
+  # x + 1 on 100M f32 in a fresh process: the peak growth of its resident memory over the
+  # run, donated and not (the result then needs 400 MB of its own).
+  peak_mb <- function(donate) {
+    code <- sprintf('
+      suppressMessages(library(pjrt))
+      resident_kib <- function(field) {
+        s <- readLines("/proc/self/status")
+        as.numeric(gsub("[^0-9]", "", s[startsWith(s, paste0(field, ":"))]))
+      }
+      n <- 1e8
+      t <- sprintf("tensor<%%.0fxf32>", n)
+      e <- pjrt_compile(pjrt_program(paste0(
+        "func.func @main(%%x: ", t, " {tf.aliasing_output = 0 : i32}) -> ", t, " {\n",
+        "  %%c = stablehlo.constant dense<1.0> : ", t, "\n",
+        "  %%r = stablehlo.add %%x, %%c : ", t, "\n  return %%r : ", t, "\n}")))
+      x <- pjrt_buffer(rep(1L, n), dtype = "f32")
+      invisible(gc())
+      options <- if (%s) NULL else pjrt_execution_options(non_donatable_input_indices = 0)
+      before <- resident_kib("VmRSS")
+      writeLines("5", "/proc/self/clear_refs")
+      r <- pjrt_execute(e, x, execution_options = options)
+      peak <- resident_kib("VmHWM") - before
+      stopifnot(as.vector(as_array(r)[c(1, n)]) == 2)
+      cat(peak / 1024)
+    ', if (donate) "TRUE" else "FALSE")
+    out <- system2(file.path(R.home("bin"), "Rscript"), c("--vanilla", "-e", shQuote(code)),
+                   stdout = TRUE, stderr = FALSE, timeout = 300)
+    as.numeric(out[length(out)])
+  }
+  donated <- peak_mb(TRUE)
+  kept <- peak_mb(FALSE)
+  expect_gt(kept, 380)  # the baseline allocates a result of 400 MB (381 MiB)
+  expect_lt(donated, 40)  # the result is written into the donated 400 MB
 })
 
 # ---- options and asynchronous names ----------------------------------------------------------

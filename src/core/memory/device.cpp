@@ -14,6 +14,8 @@ namespace {
 
 constexpr int kMaxCpuDevices = 1024;
 
+thread_local Device t_current_device{};
+
 int parse_index(std::string_view text, std::string_view spec) {
   const std::string digits(text);
   char* end = nullptr;
@@ -108,5 +110,13 @@ void check_device_index(Platform platform, int index, int count) {
                                  std::to_string(count) + (count == 1 ? " device)" : " devices)"));
   }
 }
+
+Device current_device() noexcept { return t_current_device; }
+
+DeviceScope::DeviceScope(Device device) noexcept : previous_(t_current_device) {
+  t_current_device = device;
+}
+
+DeviceScope::~DeviceScope() { t_current_device = previous_; }
 
 }  // namespace ndbuf

@@ -66,6 +66,10 @@ Tensor Tensor::allocate(DType dtype, Shape shape, Order order, Device device) {
                order);
 }
 
+Tensor Tensor::allocate(DType dtype, Shape shape, Order order) {
+  return allocate(dtype, std::move(shape), order, current_device());
+}
+
 void* Tensor::data() const noexcept {
   return static_cast<char*>(storage_->data()) + offset_ * static_cast<int64_t>(itemsize(dtype_));
 }

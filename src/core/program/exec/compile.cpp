@@ -1,9 +1,12 @@
 // The compile pipeline and the public API of ndbuf/program.hpp.
 #include "program/exec/compile.hpp"
 
+#include <atomic>
+
 #include "ndbuf/memory/transfer.hpp"
 #include "ndbuf/program/program.hpp"
 #include "program/exec/builders.hpp"
+#include "program/exec/donation.hpp"
 #include "program/text/parser.hpp"
 #include "program/verify/verifier.hpp"
 
@@ -23,9 +26,12 @@ class Executable {
   const Function* main = nullptr;
   Signature signature;
   Device device;
+  std::vector<const Op*> in_place;  // per argument (donation.hpp)
 };
 
 namespace {
+
+std::atomic<int64_t> g_result_copies{0};
 
 TensorType tensor_type(const Type& t) { return TensorType{t.dtype, t.shape}; }
 
@@ -72,6 +78,7 @@ std::shared_ptr<const Executable> compile(std::string_view text, Device device,
     fail(ErrorKind::kDevice,
          "programs run only on CPU devices in this version, not on " + device_spec(device));
   }
+  const DeviceScope on_device(device);  // the program's constants live on its device
   auto e = std::make_shared<Executable>();
   e->module = compile_module(text, true, options);
   e->main = e->module->find("main");
@@ -83,43 +90,86 @@ std::shared_ptr<const Executable> compile(std::string_view text, Device device,
                                                  : std::nullopt);
   }
   for (const Type& t : e->main->result_types) e->signature.outputs.push_back(tensor_type(t));
+  e->in_place = in_place_writers(*e->main);
   return e;
 }
 
 const Signature& signature(const Executable& executable) { return executable.signature; }
 const Device& device(const Executable& executable) { return executable.device; }
 
-std::vector<Tensor> execute(const Executable& e, const std::vector<Tensor>& inputs,
-                            const std::vector<bool>& donated) {
-  (void)donated;  // donated memory is never reused in place in this version
-  if (inputs.size() != e.signature.inputs.size()) {
-    fail(ErrorKind::kInvalidArgument, "@main takes " + std::to_string(e.signature.inputs.size()) +
-                                          " arguments but " + std::to_string(inputs.size()) +
-                                          " were given");
+std::vector<bool> donated_arguments(const Executable& e, const ExecuteOptions& options) {
+  const size_t count = e.signature.inputs.size();
+  std::vector<bool> donated(count);
+  for (size_t k = 0; k < count; ++k) donated[k] = e.signature.aliasing_output[k].has_value();
+  for (int64_t index : options.non_donatable_input_indices) {
+    if (index < 0 || static_cast<uint64_t>(index) >= count) {
+      fail(ErrorKind::kInvalidArgument, "non_donatable_input_indices names argument " +
+                                            std::to_string(index) + " (0-based), but @main has " +
+                                            std::to_string(count) + " arguments");
+    }
+    donated[static_cast<size_t>(index)] = false;
   }
-  Values args;
-  for (size_t k = 0; k < inputs.size(); ++k) {
-    check_input(e, k, inputs[k]);
-    args.emplace_back(inputs[k]);
-  }
-  Interpreter interpreter(*e.module);
-  const Values results = interpreter.call(*e.main, args);
-  // Results never share memory with an input, a constant of the program or each other: a
-  // result is handed out as is only when nothing else holds its storage.
+  return donated;
+}
+
+int64_t result_copy_count() { return g_result_copies.load(std::memory_order_relaxed); }
+
+namespace {
+
+// Results are handed out as they are when nothing else holds their memory and it is dense
+// row-major on the executable's device; otherwise (a constant, an input the caller holds, a
+// value returned twice) they are copied.
+std::vector<Tensor> hand_out(const Executable& e, Values results) {
   std::vector<Tensor> out;
-  for (const Value& v : results) {
+  for (Value& v : results) {
     const Tensor& t = v.get();
     const bool sole = t.is_contiguous(Order::kRowMajor) && t.offset() == 0 &&
-                      t.storage().use_count() == 1 && !t.storage()->read_only();
+                      t.storage().use_count() == 1 && !t.storage()->read_only() &&
+                      t.device() == e.device;
     if (sole) {
       out.push_back(t);
       continue;
     }
     Tensor fresh = Tensor::allocate(t.dtype(), t.shape(), Order::kRowMajor, e.device);
     copy_to_dense(t, fresh.data(), Order::kRowMajor);
+    g_result_copies.fetch_add(1, std::memory_order_relaxed);
     out.push_back(fresh);
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<Tensor> execute(const Executable& e, std::vector<Tensor> inputs,
+                            const ExecuteOptions& options) {
+  if (inputs.size() != e.signature.inputs.size()) {
+    fail(ErrorKind::kInvalidArgument, "@main takes " + std::to_string(e.signature.inputs.size()) +
+                                          " arguments but " + std::to_string(inputs.size()) +
+                                          " were given");
+  }
+  for (size_t k = 0; k < inputs.size(); ++k) check_input(e, k, inputs[k]);
+  const std::vector<bool> donated = donated_arguments(e, options);
+  std::vector<bool> released(donated.size(), false);
+  const auto release = [&](size_t k) {
+    if (!donated[k] || released[k]) return;
+    released[k] = true;
+    if (options.on_donated) options.on_donated(k);
+  };
+  Interpreter interpreter(*e.module);
+  std::vector<InPlaceWrite> writes;
+  for (size_t k = 0; k < donated.size(); ++k) {
+    if (donated[k] && e.in_place[k] != nullptr) {
+      writes.push_back({e.in_place[k], e.main->body.args[k], [&release, k] { release(k); }});
+    }
+  }
+  interpreter.allow_in_place(std::move(writes));
+  Values args;
+  for (Tensor& input : inputs) args.emplace_back(std::move(input));
+  inputs.clear();
+  const DeviceScope on_device(e.device);
+  Values results = interpreter.call(*e.main, std::move(args));
+  for (size_t k = 0; k < donated.size(); ++k) release(k);
+  return hand_out(e, std::move(results));
 }
 
 }  // namespace ndbuf::program

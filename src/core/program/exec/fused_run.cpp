@@ -150,6 +150,10 @@ struct BlockRunner {
   }
 };
 
+Tensor fresh_output(const FusedPlan& plan) {
+  return Tensor::allocate(plan.output.dtype, plan.output.shape, Order::kRowMajor);
+}
+
 // Runs every block, in parallel when the output is large; the first exception a block throws
 // is rethrown once all threads are done (no exception may leave a parallel region).
 void run_blocks(const BlockRunner& runner, int64_t bytes_per_block) {
@@ -178,6 +182,22 @@ void run_blocks(const BlockRunner& runner, int64_t bytes_per_block) {
   if (failure) std::rethrow_exception(failure);
 }
 
+// The full-size output: the donated memory offered to this op (block_scratch.hpp) when every
+// leaf over that memory reads it in place (element i of the output from element i of the
+// leaf, so each block and tile reads its elements before writing them); a broadcast of it
+// would read elements other blocks may already have overwritten, so then fresh memory.
+Tensor fused_output(const FusedPlan& plan, const std::vector<LeafSource>& sources) {
+  std::optional<Tensor> offered = take_offered_memory(plan.output.dtype, plan.output.shape);
+  if (offered) {
+    for (size_t k = 0; k < sources.size(); ++k) {
+      const bool shares = sources[k].tensor.storage() == offered->storage();
+      if (shares && plan.leaves[k].kind != FusedLeaf::Kind::kSame) return fresh_output(plan);
+    }
+    return *offered;
+  }
+  return fresh_output(plan);
+}
+
 }  // namespace
 
 OpFn fused_run(FusedPlan plan) {
@@ -189,7 +209,7 @@ OpFn fused_run(FusedPlan plan) {
       sources.push_back(leaf_source(leaf, args, shape.size()));
       bytes_per_element += static_cast<int64_t>(itemsize(sources.back().tensor.dtype()));
     }
-    Tensor out = Tensor::allocate(plan.output.dtype, shape, Order::kRowMajor);
+    Tensor out = fused_output(plan, sources);
     if (out.numel() == 0) return {Value(out)};
     if (plan.spans && run_span_program(*plan.spans, sources, out)) return {Value(out)};
     const BlockGrid grid = block_grid(shape);

@@ -18,13 +18,6 @@ namespace {
 
 constexpr int kOutside = -1;  // a value defined outside the region (an argument)
 
-bool is_elementwise_name(const std::string& name) {
-  static const char* const kOthers[] = {"stablehlo.compare", "stablehlo.select", "stablehlo.clamp",
-                                        "stablehlo.convert", "stablehlo.reduce_precision"};
-  if (unary_op_named(name) || binary_op_named(name)) return true;
-  return std::find(std::begin(kOthers), std::end(kOthers), name) != std::end(kOthers);
-}
-
 // Element-wise, one tensor result, every operand of that shape or 0-d (select, clamp).
 bool is_fusible(const Op& op) {
   if (op.results.size() != 1 || !op.result_types[0].is_tensor()) return false;
@@ -229,6 +222,13 @@ bool feeder_fully_absorbed(int def, const Region& region, const RegionGraph& gra
 }
 
 }  // namespace
+
+bool is_elementwise_name(const std::string& name) {
+  static const char* const kOthers[] = {"stablehlo.compare", "stablehlo.select", "stablehlo.clamp",
+                                        "stablehlo.convert", "stablehlo.reduce_precision"};
+  if (unary_op_named(name) || binary_op_named(name)) return true;
+  return std::find(std::begin(kOthers), std::end(kOthers), name) != std::end(kOthers);
+}
 
 void fuse_elementwise(Region& region) {
   const RegionGraph graph = region_graph(region);

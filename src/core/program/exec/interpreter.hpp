@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "program/ir/module.hpp"
@@ -22,23 +23,39 @@ inline constexpr int kMaxCallDepth = 256;
 // execute(), never on worker threads, whose stacks are smaller.
 inline constexpr int kMaxRegionDepth = 512;
 
+// Donation (execute()): `op` reads `value`, a donated argument of @main, for the last time and
+// may write its result into the value's memory. Just before `op` runs, when `release` (the
+// caller's hold on the argument) is all that holds the value besides the run, it is called
+// and the memory is offered to the op (OfferedMemoryScope, block_scratch.hpp).
+struct InPlaceWrite {
+  const Op* op = nullptr;
+  int value = -1;
+  std::function<void()> release;
+};
+
 class Interpreter {
  public:
   explicit Interpreter(const Module& module) : module_(module) {}
 
-  Values call(const Function& fn, const Values& args);
+  // Arguments are taken by value: moved in, the run holds them alone.
+  Values call(const Function& fn, Values args);
   // Binds `args` to the region's block arguments and runs it; returns what its terminator
   // returns.
-  Values run_region(const Region& region, const Values& args);
+  Values run_region(const Region& region, Values args);
   RegionFn region_fn(const Region& region);
   const Module& module() const { return module_; }
+  void allow_in_place(std::vector<InPlaceWrite> writes) { in_place_ = std::move(writes); }
 
  private:
   struct Frame {
     Values* values;
     const Function* fn;
   };
+  Values run_op(const Op& op, const Values& operands, const Values& frame);
+  static std::optional<Tensor> donated_memory(const InPlaceWrite& write, const Values& frame);
+
   const Module& module_;
+  std::vector<InPlaceWrite> in_place_;
   std::vector<Frame> frames_;
   int region_depth_ = 0;
   uint32_t region_entries_ = 0;  // every 1024th polls for a user interrupt (a long while loop)

@@ -11,6 +11,7 @@ namespace ndbuf::program {
 namespace {
 
 thread_local BlockScratch* t_scratch = nullptr;
+thread_local OfferedMemoryScope* t_offer = nullptr;
 
 }  // namespace
 
@@ -45,8 +46,24 @@ int current_thread_index() {
 #endif
 }
 
+OfferedMemoryScope::OfferedMemoryScope(Tensor memory)
+    : memory_(std::move(memory)), previous_(t_offer) {
+  t_offer = this;
+}
+
+OfferedMemoryScope::~OfferedMemoryScope() { t_offer = previous_; }
+
+std::optional<Tensor> take_offered_memory(DType dtype, const Shape& shape) {
+  if (t_offer == nullptr || !t_offer->memory_) return std::nullopt;
+  std::optional<Tensor> memory = std::move(t_offer->memory_);
+  t_offer->memory_.reset();
+  if (memory->dtype() != dtype || memory->shape() != shape) return std::nullopt;
+  return memory;
+}
+
 Tensor allocate_result(DType dtype, const Shape& shape) {
   if (t_scratch != nullptr) return t_scratch->take(dtype, shape);
+  if (std::optional<Tensor> offered = take_offered_memory(dtype, shape)) return *offered;
   return Tensor::allocate(dtype, shape, Order::kRowMajor);
 }
 

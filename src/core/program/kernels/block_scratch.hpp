@@ -6,6 +6,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "ndbuf/memory/storage.hpp"
@@ -39,7 +40,32 @@ class BlockScratchScope {
 // The index of the calling thread in the current parallel loop (0 outside one).
 int current_thread_index();
 
-// The result tensor of an element-wise kernel: from the installed scratch, else allocated.
+// Donated memory offered to one op (program.hpp, execute()): the interpreter offers a donated
+// input that the run holds alone to the op that reads it last, so that the op writes its
+// result there instead of allocating. Only consumers whose every output element is computed
+// from the inputs' elements at the same position take it: allocate_result() below (the
+// element-wise kernels) and fused ops that read it only in place (fused_run.cpp). The offer
+// is for the calling thread, until the scope ends or the first take_offered_memory().
+class OfferedMemoryScope {
+ public:
+  // `memory`: the input as a dense row-major tensor of the op's result type.
+  explicit OfferedMemoryScope(Tensor memory);
+  ~OfferedMemoryScope();
+  OfferedMemoryScope(const OfferedMemoryScope&) = delete;
+  OfferedMemoryScope& operator=(const OfferedMemoryScope&) = delete;
+
+ private:
+  friend std::optional<Tensor> take_offered_memory(DType dtype, const Shape& shape);
+  std::optional<Tensor> memory_;
+  OfferedMemoryScope* previous_;
+};
+
+// The offered memory when it matches `dtype` and `shape`, else nullopt. Every call withdraws
+// the offer, so only an op's first allocation can take it.
+std::optional<Tensor> take_offered_memory(DType dtype, const Shape& shape);
+
+// The result tensor of an element-wise kernel: from the installed scratch, else the offered
+// memory, else allocated (on the current device).
 Tensor allocate_result(DType dtype, const Shape& shape);
 
 }  // namespace ndbuf::program

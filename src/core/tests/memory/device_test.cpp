@@ -6,9 +6,11 @@
 #include <cstdlib>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "ndbuf/base/error.hpp"
+#include "ndbuf/memory/tensor.hpp"
 
 namespace ndbuf {
 namespace {
@@ -190,6 +192,30 @@ TEST_F(DeviceTest, PlatformFromEnvironment) {
 
   set("PJRT_PLATFORM", "");
   EXPECT_EQ(default_platform(), Platform::kCpu);
+}
+
+// Allocations that name no device follow the innermost scope of the calling thread only.
+TEST(DeviceScope, AllocationsWithoutADeviceUseTheScopesDevice) {
+  const Device cpu1{Platform::kCpu, 1};
+  const Device cpu2{Platform::kCpu, 2};
+  EXPECT_EQ(current_device(), Device{});
+  EXPECT_EQ(Tensor::allocate(DType::kF32, {2}, Order::kRowMajor).device(), Device{});
+  {
+    const DeviceScope outer(cpu1);
+    EXPECT_EQ(Tensor::allocate(DType::kF32, {2}, Order::kRowMajor).device(), cpu1);
+    {
+      const DeviceScope inner(cpu2);
+      EXPECT_EQ(current_device(), cpu2);
+      EXPECT_EQ(Tensor::allocate(DType::kI8, {}, Order::kRowMajor).device(), cpu2);
+    }
+    EXPECT_EQ(current_device(), cpu1);
+    // A device named explicitly wins.
+    EXPECT_EQ(Tensor::allocate(DType::kF32, {2}, Order::kRowMajor, Device{}).device(), Device{});
+    Device elsewhere{Platform::kCuda, 9};
+    std::thread([&] { elsewhere = current_device(); }).join();
+    EXPECT_EQ(elsewhere, Device{});
+  }
+  EXPECT_EQ(current_device(), Device{});
 }
 
 }  // namespace

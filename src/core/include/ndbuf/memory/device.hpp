@@ -47,4 +47,22 @@ Device resolve_device(std::string_view spec);
 // 0 <= index < count, the number of devices of `platform`.
 void check_device_index(Platform platform, int index, int count);
 
+// The device of allocations that name none (Tensor::allocate() without a device) on the
+// calling thread: cpu:0, or the device of the innermost DeviceScope alive on this thread.
+// Compiling and running a program set the executable's device, so its constants and every
+// tensor its kernels make are on that device without a copy. Other threads (parallel loops'
+// workers) are not affected.
+Device current_device() noexcept;
+
+class DeviceScope {
+ public:
+  explicit DeviceScope(Device device) noexcept;
+  ~DeviceScope();
+  DeviceScope(const DeviceScope&) = delete;
+  DeviceScope& operator=(const DeviceScope&) = delete;
+
+ private:
+  Device previous_;
+};
+
 }  // namespace ndbuf

@@ -22,8 +22,10 @@ class Tensor {
 
   // A dense tensor over `storage` in the given order.
   static Tensor dense(std::shared_ptr<Storage> storage, DType dtype, Shape shape, Order order);
-  // Fresh, uninitialised memory on `device` (host memory for CPU devices), laid out densely.
-  static Tensor allocate(DType dtype, Shape shape, Order order, Device device = Device{});
+  // Fresh, uninitialised memory on `device` (host memory for CPU devices), laid out densely;
+  // without a device, on the calling thread's current_device() (cpu:0 outside a DeviceScope).
+  static Tensor allocate(DType dtype, Shape shape, Order order, Device device);
+  static Tensor allocate(DType dtype, Shape shape, Order order);
 
   DType dtype() const noexcept { return dtype_; }
   const Shape& shape() const noexcept { return shape_; }

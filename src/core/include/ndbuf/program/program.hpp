@@ -3,6 +3,7 @@
 // re-parses. Every compile error is an InvalidArgument error "line:column: message".
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -52,14 +53,45 @@ std::shared_ptr<const Executable> compile(std::string_view text, Device device =
 const Signature& signature(const Executable& executable);
 const Device& device(const Executable& executable);
 
+struct ExecuteOptions {
+  // 0-based indices of @main arguments that are not donated although the program marks them
+  // with tf.aliasing_output. An index that names no argument is an error.
+  std::vector<int64_t> non_donatable_input_indices;
+  // Called once with the 0-based index of each donated argument when the run gives up the
+  // caller's claim to it: just before an op writes its result into that argument's memory, or
+  // else once the run has succeeded. The caller then drops its own handle to the input (an R
+  // binding invalidates the buffer), so a failed run leaves an argument whose memory it did
+  // not write as it was.
+  std::function<void(size_t)> on_donated;
+};
+
+// Per argument of @main: whether a run under `options` donates it (marked with
+// tf.aliasing_output, not excluded). Throws kInvalidArgument for an excluded index that names
+// no argument.
+std::vector<bool> donated_arguments(const Executable& executable, const ExecuteOptions& options);
+
 // Runs @main. `inputs` are host tensors of @main's argument types, any strides and offsets;
 // count, dtype and shape are checked (errors name the 1-based argument, what was expected and
 // what was given, with "shape" or "size" in the text); a tensor on another device than the
-// executable's is an error containing "compiled for device". `donated` (empty, or one flag
-// per input) marks inputs whose memory the runtime may reuse for the result they alias; it
-// never writes into read-only storage (R vectors, mapped files). Results are new dense
-// row-major host tensors on the executable's device, never sharing memory with an input.
-std::vector<Tensor> execute(const Executable& executable, const std::vector<Tensor>& inputs,
-                            const std::vector<bool>& donated = {});
+// executable's is an error containing "compiled for device". The run holds a DeviceScope for
+// the executable's device, so its kernels allocate their results there and results are on it
+// without a copy.
+//
+// Donation: the memory of a donated argument becomes the memory of the result it is aliased
+// to when the run owns it alone (the caller moved its tensor in, or holds one handle that
+// on_donated releases; no view, other argument or other owner shares the storage), it is
+// writable (never an R vector's memory, a mapped file or an imported array: read-only
+// storage), dense row-major from its first element, and either the op computing that result
+// reads the argument for the last time and writes element by element (element-wise ops and
+// fused groups), or @main returns the argument itself. Otherwise the result is fresh memory.
+//
+// Results are dense row-major host tensors on the executable's device that share memory with
+// no input the caller still holds, no constant of the program and no other result.
+std::vector<Tensor> execute(const Executable& executable, std::vector<Tensor> inputs,
+                            const ExecuteOptions& options = {});
+
+// How many results execute() has copied (from every thread) to hand them out because they
+// shared memory or lay on another device than the executable's; for tests.
+int64_t result_copy_count();
 
 }  // namespace ndbuf::program
