@@ -67,18 +67,26 @@ pjrt_plugin <- function(platform = NULL) {
 
 #' @rdname pjrt_plugin
 #' @export
-as_pjrt_plugin <- function(x) {
+as_pjrt_plugin <- function(x) to_plugin(x)
+
+# A PJRTPlugin from `x` (a plugin or a platform name); errors name `arg` and `call`.
+to_plugin <- function(x, arg = "x", call = caller_env()) {
   if (inherits(x, "PJRTPlugin")) return(x)
-  if (is_string(x)) return(pjrt_plugin(x))
+  if (is_string(x)) {
+    check_platform_name(x, arg, call)
+    check_platform_usable(x, call)
+    return(new_plugin(x))
+  }
   cli::cli_abort(
-    "{.arg x} must be a PJRTPlugin or a platform name such as {.str cpu}, not {.obj_type_friendly {x}}."
+    "{.arg {arg}} must be a PJRTPlugin or a platform name such as {.str cpu}, not {.obj_type_friendly {x}}.",
+    call = call
   )
 }
 
 #' @rdname pjrt_plugin
 #' @export
 plugin_attributes <- function(plugin) {
-  plugin <- as_pjrt_plugin(plugin)
+  plugin <- to_plugin(plugin, "plugin")
   list(
     platform = plugin$platform,
     runtime = "ndbuf",
@@ -91,7 +99,7 @@ plugin_attributes <- function(plugin) {
 #' @rdname pjrt_plugin
 #' @export
 plugin_client_create <- function(plugin, platform = NULL, options = list()) {
-  plugin <- as_pjrt_plugin(plugin)
+  plugin <- to_plugin(plugin, "plugin")
   platform <- platform %||% plugin$platform
   check_platform_name(platform)
   if (!identical(platform, plugin$platform)) {
@@ -179,7 +187,7 @@ inspect_hlo <- function(program, device = NULL) {
   if (!inherits(program, "PJRTProgram")) {
     cli::cli_abort("{.arg program} must be a PJRTProgram, not {.obj_type_friendly {program}}.")
   }
-  device_spec(device)
+  if (!is.null(device)) pjrt_device(device)
   cli::cli_abort(c(
     "There is no HLO to inspect: pjrt runs StableHLO programs on its own runtime, not through XLA.",
     i = "{.envvar XLA_FLAGS} dump options have no effect here.",

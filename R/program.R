@@ -89,7 +89,8 @@ read_program_file <- function(path, call = caller_env()) {
 #' @param ... Ignored.
 #' @details `format()` of a program is one string: the line
 #'   `PJRTProgram(format=mlir, code_size=<bytes>)`, then the first `n` lines of the text, then
-#'   `...` when lines were left out, separated by newlines. `print()` writes it.
+#'   `...` when lines were left out, separated by newlines. `print()` writes it and ends it
+#'   with a space and a newline, as upstream pjrt does.
 #' @export
 format.PJRTProgram <- function(x, ..., n = 10) {
   if (!is.numeric(n) || length(n) != 1 || is.na(n) || n < 0) {
@@ -105,6 +106,6 @@ format.PJRTProgram <- function(x, ..., n = 10) {
 #' @rdname pjrt_program
 #' @export
 print.PJRTProgram <- function(x, ..., n = 5) {
-  cat(format(x, n = n), "\n", sep = "")
+  cat(format(x, n = n), "\n")  # a space before the newline, as upstream pjrt prints it
   invisible(x)
 }
