@@ -25,10 +25,16 @@
 #' identical(as_array(promise), value(promise))
 #' await(b)
 #' @export
-as_array_async <- function(x, ...) {
-  check_buffer(x)
+as_array_async <- function(x, ...) UseMethod("as_array_async")
+
+#' @rdname as_array_async
+#' @export
+as_array_async.PJRTBuffer <- function(x, ...) {
   structure(list(value = as_array(x, ...)), class = "PJRTArrayPromise")
 }
+
+#' @export
+as_array_async.default <- function(x, ...) check_buffer(x)
 
 check_buffer <- function(x, call = caller_env()) {
   if (!inherits(x, "PJRTBuffer")) {
