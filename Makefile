@@ -40,7 +40,7 @@ test-r:
 test-r-fake-cuda: $(BUILD)/core/Makefile
 	cmake --build $(BUILD)/core -j$(JOBS) --target ndbuf_fake_cuda
 	PJRT_CUDA_DRIVER_PATH=$(BUILD)/core/libndbuf_fake_cuda.so NDBUF_FAKE_CUDA_MEMORY_MB=64 NOT_CRAN=true \
-	  $(RSCRIPT) -e 'testthat::test_dir("tests/testthat", package = "pjrt", load_package = "installed", filter = "device", stop_on_failure = TRUE)'
+	  $(RSCRIPT) -e 'testthat::test_dir("tests/testthat", package = "pjrt", load_package = "installed", filter = "device|client|plugin", stop_on_failure = TRUE)'
 
 # On a machine with an NVIDIA GPU: every CUDA test against the real driver.
 gpu-check:

@@ -6,10 +6,11 @@
 #' returns. These functions exist so that code written for runtimes that compute in the
 #' background works unchanged. `as_array_async()` converts a buffer to an R array (as
 #' [as_array()] does, at once) and returns it wrapped in a `PJRTArrayPromise`; `value()`
-#' returns a promise's array, or a buffer itself; `is_ready()` is always `TRUE`; `await()`
-#' waits for its argument (returning at once) and returns it invisibly.
+#' and `as_array()` return a promise's array (`value()` of a buffer is the buffer itself);
+#' `is_ready()` is always `TRUE`; `await()` waits for its argument (returning at once) and
+#' returns it invisibly.
 #'
-#' @param x A PJRTBuffer, or (for `value()`, `is_ready()` and `await()`) a
+#' @param x A PJRTBuffer, or (for `value()`, `as_array()`, `is_ready()` and `await()`) a
 #'   `PJRTArrayPromise`.
 #' @param ... Passed on to [as_array()] by `as_array_async()` (`check`); ignored elsewhere.
 #' @return `as_array_async()` a `PJRTArrayPromise`; `value()` an R array (promise) or the
@@ -21,12 +22,19 @@
 #' promise
 #' is_ready(promise)
 #' value(promise)
+#' identical(as_array(promise), value(promise))
 #' await(b)
 #' @export
-as_array_async <- function(x, ...) {
-  check_buffer(x)
+as_array_async <- function(x, ...) UseMethod("as_array_async")
+
+#' @rdname as_array_async
+#' @export
+as_array_async.PJRTBuffer <- function(x, ...) {
   structure(list(value = as_array(x, ...)), class = "PJRTArrayPromise")
 }
+
+#' @export
+as_array_async.default <- function(x, ...) check_buffer(x)
 
 check_buffer <- function(x, call = caller_env()) {
   if (!inherits(x, "PJRTBuffer")) {
@@ -41,6 +49,10 @@ value <- function(x, ...) UseMethod("value")
 
 #' @export
 value.PJRTArrayPromise <- function(x, ...) x$value
+
+#' @rdname as_array_async
+#' @export
+as_array.PJRTArrayPromise <- function(x, ...) x$value
 
 #' @export
 value.PJRTBuffer <- function(x, ...) {

@@ -33,3 +33,21 @@ check_number <- function(x, arg, what, min = -Inf, call = caller_env()) {
   }
   invisible(x)
 }
+
+# An argument renamed to upstream pjrt's name, whose old name still works: `dots` are the
+# call's `...`; the old name is taken from there when the new one was not given. Anything
+# else in `...` is an error naming it. Returns the value to use, or `value` unchanged.
+renamed_argument <- function(value, given, dots, old, new, call = caller_env()) {
+  labels <- names(dots) %||% rep("", length(dots))
+  if (length(dots) == 1 && identical(labels, old)) {
+    if (given) {
+      cli::cli_abort("Give {.arg {new}} or its old name {.arg {old}}, not both.", call = call)
+    }
+    return(dots[[1]])
+  }
+  if (length(dots) > 0) {
+    shown <- ifelse(labels == "", "an unnamed argument", paste0("`", labels, "`"))
+    cli::cli_abort("Unused argument{?s}: {shown}.", call = call)
+  }
+  value
+}

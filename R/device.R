@@ -34,7 +34,7 @@ device_spec <- function(device, call = caller_env()) {
 #' `pjrt_device()` returns a device from a spec: `NULL` for the default device (the first
 #' device of the platform named by the environment variable `PJRT_PLATFORM`, else `"cpu"`),
 #' a platform name (`"cpu"`, `"cuda"`) or `"<platform>:<index>"` with a 0-based index.
-#' `devices()` lists the devices of a platform; `device()` and `platform()` tell where a
+#' [devices()] lists the devices of a platform; `device()` and `platform()` tell where a
 #' buffer lives, and `platform()` without an argument names the default platform. The same
 #' device is always the same R object (`identical()` is `TRUE`, `unique()` keeps one), a
 #' single value to `c()` and `list()`, and devices compare with `==`.
@@ -61,30 +61,24 @@ device_spec <- function(device, call = caller_env()) {
 #' that are no longer referenced) and tries again; if that fails too, the error says how much
 #' was requested and how much is free.
 #'
-#' @param x A device spec or PJRTDevice (`pjrt_device()`), or a buffer or device
-#'   (`device()`, `platform()`; `platform()` also takes a device spec, or nothing).
-#' @param platform A platform name, or `NULL` for the default platform.
-#' @param ... Unused.
-#' @return A `PJRTDevice`; `devices()` a list of them; `platform()` a string.
-#' @seealso [copy_buffer()] to move buffers, [pjrt_buffer()] and its `device` argument.
+#' @param device A device spec or PJRTDevice (`pjrt_device()`; its old name `x` still
+#'   works).
+#' @param x A buffer or device (`device()`, `platform()`; `platform()` also takes a device
+#'   spec, or nothing).
+#' @param ... Unused (`pjrt_device()`: only the old name `x` of `device`).
+#' @return A `PJRTDevice`; `platform()` a string.
+#' @seealso [devices()] to list them, [copy_buffer()] to move buffers, [pjrt_buffer()] and its
+#'   `device` argument, [as_pjrt_device()] and [pjrt_client()].
 #' @examples
 #' pjrt_device()
-#' devices("cpu")
+#' pjrt_device("cpu:0")
 #' platform(pjrt_buffer(1))
 #' platform()
 #' try(pjrt_buffer(1, device = "cuda"))
 #' @export
-pjrt_device <- function(x = NULL) {
-  new_device(with_core(ffi_device_resolve(device_spec(x))))
-}
-
-#' @rdname pjrt_device
-#' @export
-devices <- function(platform = NULL) {
-  if (!is.null(platform) && !is_string(platform)) {
-    cli::cli_abort("{.arg platform} must be NULL or a platform name such as {.str cpu}.")
-  }
-  lapply(with_core(ffi_devices(platform %||% "")), new_device)
+pjrt_device <- function(device = NULL, ...) {
+  device <- renamed_argument(device, !missing(device), list(...), "x", "device")
+  new_device(with_core(ffi_device_resolve(device_spec(device))))
 }
 
 #' @rdname pjrt_device
@@ -135,24 +129,28 @@ Ops.PJRTDevice <- function(e1, e2) {
 
 #' Copy a buffer to a device
 #'
-#' Returns `x` itself when it already lives on `device`, else a copy there. Copies work between
+#' Returns `buffer` itself when it already lives on `device`, else a copy there. Copies work between
 #' any two devices: CPU to GPU, GPU to CPU, GPU to GPU and between CPU devices.
 #'
 #' @seealso [pjrt_device()] for the devices and the CUDA platform.
-#' @param x A PJRTBuffer.
+#' @param buffer A PJRTBuffer (its old name `x` still works).
 #' @param device A device (see [pjrt_device()]).
+#' @param ... Only the old name `x` of `buffer`.
 #' @return A PJRTBuffer on `device`.
 #' @examples
 #' b <- pjrt_buffer(1:3)
 #' identical(copy_buffer(b, "cpu"), b)
 #' @export
-copy_buffer <- function(x, device) {
-  if (!inherits(x, "PJRTBuffer")) {
-    cli::cli_abort("{.arg x} must be a PJRTBuffer, not {.obj_type_friendly {x}}.")
+copy_buffer <- function(buffer, device, ...) {
+  arg <- if (missing(buffer) && identical(...names(), "x")) "x" else "buffer"
+  buffer <- renamed_argument(if (!missing(buffer)) buffer, !missing(buffer), list(...), "x",
+                             "buffer")
+  if (!inherits(buffer, "PJRTBuffer")) {
+    cli::cli_abort("{.arg {arg}} must be a PJRTBuffer, not {.obj_type_friendly {buffer}}.")
   }
   target <- pjrt_device(device)
-  if (device(x) == target) return(x)
-  with_core(ffi_buffer_copy_to(x, device_spec(target)))
+  if (device(buffer) == target) return(buffer)
+  with_core(ffi_buffer_copy_to(buffer, device_spec(target)))
 }
 
 # Free and total bytes of a device's memory (host memory for CPU devices), for tests and

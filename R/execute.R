@@ -35,6 +35,11 @@
 #' @param execution_options `NULL` (the defaults) or [pjrt_execution_options()].
 #' @param simplify When `TRUE` (default), a program with one result returns a buffer;
 #'   otherwise (and always for zero or several results) the results are an unnamed list.
+#' @param check When `TRUE` (default), the arguments are checked in R first: names are an
+#'   error, and every mistake is worded for the argument it is in. `FALSE` skips those
+#'   checks, for callers that have checked already: names are then ignored. The engine still
+#'   checks everything it is handed, so a wrong argument is an error either way (worded by
+#'   the engine), never a crash.
 #' @return A PJRTBuffer, or a list of them.
 #' @seealso [pjrt_program()], [pjrt_compile()], [pjrt_execution_options()],
 #'   [as_array_async()].
@@ -51,10 +56,16 @@
 #' pjrt_execute(executable, a, b, simplify = FALSE)
 #' try(pjrt_execute(executable, a = a, b = b))
 #' @export
-pjrt_execute <- function(executable, ..., execution_options = NULL, simplify = TRUE) {
+pjrt_execute <- function(executable, ..., execution_options = NULL, simplify = TRUE,
+                         check = TRUE) {
   buffers <- list(...)
   # Errors name this call; with thousands of buffers, a light one (see light_error_call()).
   call <- if (length(buffers) > 1000L) light_error_call(quote(pjrt_execute())) else environment()
+  if (isFALSE(check)) {
+    names(buffers) <- NULL
+  } else if (!isTRUE(check)) {
+    check_bool(check, "check", call)
+  }
   # The common call (default options, unnamed buffers) is checked in C++; NULL there means
   # anything else, which the checks below word.
   if (is.null(execution_options) && is.null(names(buffers)) && is.logical(simplify) &&
@@ -64,16 +75,19 @@ pjrt_execute <- function(executable, ..., execution_options = NULL, simplify = T
       return(if (simplify && length(results) == 1L) results[[1L]] else results)
     }
   }
-  check_executable(executable, call)
-  check_execute_arguments(buffers, call)
   options <- execution_options %||% pjrt_execution_options()
-  if (!inherits(options, "PJRTExecutionOptions")) {
+  if (!isFALSE(check)) {
+    check_executable(executable, call)
+    check_execute_arguments(buffers, call)
+  }
+  # The options and `simplify` are read in R, so they are checked whatever `check` says.
+  check_bool(simplify, "simplify", call)
+  if (!inherits(options, "PJRTExecuteOptions")) {
     cli::cli_abort(
       "{.arg execution_options} must be NULL or made by {.fn pjrt_execution_options}, not {.obj_type_friendly {execution_options}}.",
       call = call
     )
   }
-  check_bool(simplify, "simplify", call)
   check_non_donatable(executable, options, call)
   results <- with_core(
     ffi_program_execute(executable, buffers, options$non_donatable_input_indices), call
@@ -125,7 +139,8 @@ check_non_donatable <- function(executable, options, call = caller_env()) {
 #'   after the call). Whole, non-negative numbers without duplicates.
 #' @param launch_id An integer identifying the launch, kept for code written for multi-device
 #'   runtimes; it does not change what a program computes here.
-#' @return A `PJRTExecutionOptions`.
+#' @return A `PJRTExecuteOptions` (upstream pjrt's class name), which also inherits from
+#'   `PJRTExecutionOptions`, the class name of earlier versions of this package.
 #' @seealso [pjrt_execute()].
 #' @examples
 #' pjrt_execution_options(non_donatable_input_indices = 0)
@@ -146,17 +161,17 @@ pjrt_execution_options <- function(non_donatable_input_indices = integer(), laun
   }
   structure(
     list(non_donatable_input_indices = sort(as.integer(indices)), launch_id = as.integer(launch_id)),
-    class = "PJRTExecutionOptions"
+    class = c("PJRTExecuteOptions", "PJRTExecutionOptions")
   )
 }
 
 #' @rdname pjrt_execution_options
-#' @param x A `PJRTExecutionOptions`.
+#' @param x A `PJRTExecuteOptions`.
 #' @param ... Ignored.
 #' @export
-print.PJRTExecutionOptions <- function(x, ...) {
+print.PJRTExecuteOptions <- function(x, ...) {
   indices <- x$non_donatable_input_indices
-  cat("PJRTExecutionOptions\n")
+  cat("PJRTExecuteOptions\n")
   cat("  non_donatable_input_indices: ",
       if (length(indices) == 0) "(none)" else paste(indices, collapse = ", "), "\n", sep = "")
   cat("  launch_id: ", x$launch_id, "\n", sep = "")

@@ -84,18 +84,28 @@ read_program_file <- function(path, call = caller_env()) {
 
 #' @rdname pjrt_program
 #' @param x A `PJRTProgram`.
-#' @param n The number of lines of the text to print.
+#' @param n The number of lines of the text to show (default 10 for `format()`, 5 for
+#'   `print()`).
 #' @param ... Ignored.
+#' @details `format()` of a program is one string: the line
+#'   `PJRTProgram(format=mlir, code_size=<bytes>)`, then the first `n` lines of the text, then
+#'   `...` when lines were left out, separated by newlines. `print()` writes it and ends it
+#'   with a space and a newline, as upstream pjrt does.
 #' @export
-print.PJRTProgram <- function(x, n = 5, ...) {
+format.PJRTProgram <- function(x, ..., n = 10) {
   if (!is.numeric(n) || length(n) != 1 || is.na(n) || n < 0) {
     cli::cli_abort("{.arg n} must be a non-negative number, not {.obj_type_friendly {n}}.")
   }
   lines <- strsplit(x$code, "\n", fixed = TRUE)[[1]]
-  cat0 <- function(...) cat(..., "\n", sep = "")
-  cat0("PJRTProgram(format=", x$format, ", code_size=", nchar(x$code, type = "bytes"), ")")
   shown <- utils::head(lines, n)
-  if (length(shown) > 0) writeLines(shown)
-  if (length(lines) > length(shown)) cat0("...")
+  header <- paste0("PJRTProgram(format=", x$format, ", code_size=",
+                   nchar(x$code, type = "bytes"), ")")
+  paste(c(header, shown, if (length(lines) > length(shown)) "..."), collapse = "\n")
+}
+
+#' @rdname pjrt_program
+#' @export
+print.PJRTProgram <- function(x, ..., n = 5) {
+  cat(format(x, n = n), "\n")  # a space before the newline, as upstream pjrt prints it
   invisible(x)
 }

@@ -101,7 +101,7 @@ test_that("platform() names the default platform, a device's or a spec's", {
 test_that("device arguments are validated", {
   expect_error(devices("tpu"), "Unknown platform \"tpu\"", fixed = TRUE)
   expect_error(devices("cpu:0"), "Unknown platform \"cpu:0\"", fixed = TRUE)
-  expect_error(devices(1), "must be NULL or a platform name")
+  expect_error(devices(1), "must be NULL, a platform name such as")
   expect_error(pjrt_buffer(1, device = 1), "must be NULL, a PJRTDevice or a string")
   expect_error(pjrt_buffer(1, device = "cpu:x"),
                "Device \"cpu:x\" is not of the form \"<platform>:<index>\" with a non-negative index.",

@@ -140,8 +140,12 @@ test_that("every argument of the readers and device functions rejects values of 
     sweep_argument("device", device, list(x = b), "x"),
     sweep_argument("platform", platform, list(x = b), "x"),
     sweep_argument("devices", devices, list(), "platform"),
+    sweep_argument("devices", devices, list(), "x"),
     sweep_argument("pjrt_device", pjrt_device, list(), "x"),
+    sweep_argument("pjrt_device", pjrt_device, list(), "device"),
+    sweep_argument("as_pjrt_device", as_pjrt_device, list(), "x"),
     sweep_argument("copy_buffer", copy_buffer, list(x = b, device = "cpu"), "x"),
+    sweep_argument("copy_buffer", copy_buffer, list(buffer = b, device = "cpu"), "buffer"),
     sweep_argument("copy_buffer", copy_buffer, list(x = b, device = "cpu"), "device"),
     sweep_argument("format", format, list(x = b), "max_rows"),
     sweep_argument("format", format, list(x = b), "max_width"),
@@ -248,11 +252,13 @@ test_that("every argument of the program functions rejects values of the wrong k
   e <- pjrt_compile(program)
   b <- pjrt_buffer(c(1, 2), dtype = "f32")
   run_with <- function(x) pjrt_execute(e, x, b)
+  run_unchecked <- function(x) pjrt_execute(e, x, b, check = FALSE)
   lines <- c(
     sweep_argument("pjrt_program", pjrt_program, list(src = program$code), "src"),
     sweep_argument("pjrt_program", pjrt_program, list(), "path"),
     sweep_argument("pjrt_program", pjrt_program, list(src = program$code), "format"),
     sweep_argument("print<PJRTProgram>", print, list(x = program), "n"),
+    sweep_argument("format<PJRTProgram>", format, list(x = program), "n"),
     sweep_argument("pjrt_compile", pjrt_compile, list(program = program), "program"),
     sweep_argument("pjrt_compile", pjrt_compile, list(program = program), "compile_options"),
     sweep_argument("pjrt_compile", pjrt_compile, list(program = program), "device"),
@@ -260,6 +266,12 @@ test_that("every argument of the program functions rejects values of the wrong k
     sweep_argument("pjrt_execute(e, <x>, b)", run_with, list(), "x"),
     sweep_argument("pjrt_execute", pjrt_execute, list(executable = e, b, b), "execution_options"),
     sweep_argument("pjrt_execute", pjrt_execute, list(executable = e, b, b), "simplify"),
+    sweep_argument("pjrt_execute", pjrt_execute, list(executable = e, b, b), "check"),
+    sweep_argument("pjrt_execute(check = FALSE)", pjrt_execute,
+                   list(executable = e, b, check = FALSE), "executable"),
+    sweep_argument("pjrt_execute(e, <x>, b, check = FALSE)", run_unchecked, list(), "x"),
+    sweep_argument("pjrt_execute(check = FALSE)", pjrt_execute,
+                   list(executable = e, b, b, check = FALSE), "execution_options"),
     sweep_argument("pjrt_execution_options", pjrt_execution_options, list(),
                    "non_donatable_input_indices"),
     sweep_argument("pjrt_execution_options", pjrt_execution_options, list(), "launch_id"),
@@ -291,6 +303,37 @@ test_that("every argument of pjrt_register_custom_call() rejects values of the w
   )
   expect_snapshot(writeLines(lines))
   expect_false(any(c("x", "hostile_target") %in% pjrt:::custom_call_targets()$name))
+})
+
+test_that("every argument of the client and plugin functions rejects values of the wrong kind", {
+  skip_under_valgrind()
+  plugin <- pjrt_plugin("cpu")
+  program <- add_program("tensor<2xf32>")
+  quiet_install <- function(cuda) suppressMessages(install_pjrt(cuda))
+  lines <- c(
+    sweep_argument("pjrt_client", pjrt_client, list(), "platform"),
+    sweep_argument("pjrt_client", pjrt_client, list(platform = "cpu"), "cpu_device_count"),
+    sweep_argument("as_pjrt_client", as_pjrt_client, list(), "x"),
+    sweep_argument("pjrt_plugin", pjrt_plugin, list(), "platform"),
+    sweep_argument("as_pjrt_plugin", as_pjrt_plugin, list(), "x"),
+    sweep_argument("plugin_attributes", plugin_attributes, list(), "plugin"),
+    sweep_argument("plugin_client_create", plugin_client_create, list(), "plugin"),
+    sweep_argument("plugin_client_create", plugin_client_create, list(plugin = plugin),
+                   "platform"),
+    sweep_argument("plugin_client_create", plugin_client_create, list(plugin = plugin),
+                   "options"),
+    sweep_argument("plugins_downloaded", plugins_downloaded, list(), "platforms"),
+    sweep_argument("install_pjrt", quiet_install, list(), "cuda"),
+    sweep_argument("inspect_hlo", inspect_hlo, list(program = program), "program"),
+    sweep_argument("inspect_hlo", inspect_hlo, list(program = program), "device")
+  )
+  # install_pjrt(cuda = TRUE) succeeds where CUDA works: test-plugin.R covers both outcomes.
+  lines <- lines[!startsWith(lines, "install_pjrt(cuda = TRUE)")]
+  expect_snapshot(writeLines(lines))
+  expect_match(lines[startsWith(lines, "pjrt_client(platform = \"x\")")],
+               "Invalid platform \"x\".", fixed = TRUE)
+  expect_match(lines[startsWith(lines, "plugins_downloaded(platforms = \"x\")")], ": ok$")
+  expect_identical(pjrt_client("cpu"), as_pjrt_client("cpu"))  # the session keeps working
 })
 
 # ---- shapes -------------------------------------------------------------------------------------

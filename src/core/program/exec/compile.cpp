@@ -40,8 +40,8 @@ std::string nth(size_t k) { return "argument " + std::to_string(k + 1); }
 void check_input(const Executable& e, size_t k, const Tensor& input) {
   const TensorType& want = e.signature.inputs[k];
   if (input.device() != e.device) {
-    fail(ErrorKind::kInvalidArgument, nth(k) + " is on " + device_spec(input.device()) +
-                                          " but the program was compiled for device " +
+    fail(ErrorKind::kInvalidArgument, nth(k) + " is on device " + device_spec(input.device()) +
+                                          ", but the program was compiled for device " +
                                           device_spec(e.device));
   }
   if (input.dtype() != want.dtype) {
