@@ -123,10 +123,10 @@ std::vector<BuilderEntry> elementwise_builders() {
       {"stablehlo.bitcast_convert", build_bitcast_convert},
       {"stablehlo.reduce_precision", build_reduce_precision},
   };
-  for (int k = 0; k <= static_cast<int>(UnaryOp::kDigamma); ++k) {
+  for (int k = 0; k <= static_cast<int>(kLastUnaryOp); ++k) {
     table.push_back({op_name(static_cast<UnaryOp>(k)).data(), build_unary});
   }
-  for (int k = 0; k <= static_cast<int>(BinaryOp::kComplex); ++k) {
+  for (int k = 0; k <= static_cast<int>(kLastBinaryOp); ++k) {
     table.push_back({op_name(static_cast<BinaryOp>(k)).data(), build_binary});
   }
   return table;
