@@ -37,8 +37,8 @@ std::vector<Dims> operand_axes(const Op& op, const std::vector<Type>& types, siz
 }
 
 // The broadcast shape of `types` (sizes on one axis must agree or be 1).
-Shape broadcast_shape(const Op& op, const std::vector<Type>& types,
-                      const std::vector<Dims>& axes, size_t rank) {
+Shape broadcast_shape(const Op& op, const std::vector<Type>& types, const std::vector<Dims>& axes,
+                      size_t rank) {
   Shape shape(rank, 1);
   for (size_t i = 0; i < types.size(); ++i) {
     for (size_t k = 0; k < axes[i].size(); ++k) {
@@ -175,8 +175,8 @@ Tensor scalar_value(const Op& op, DType dtype) {
     *static_cast<uint8_t*>(flag.data()) = value.flag ? 1 : 0;
     return flag;
   }
-  op_error(op, "value must be a scalar of the operand's element type " +
-                   std::string(dtype_name(dtype)));
+  op_error(
+      op, "value must be a scalar of the operand's element type " + std::string(dtype_name(dtype)));
 }
 
 OpFn build_constant_like(const Op& op, const Module&) {
@@ -204,8 +204,8 @@ std::vector<BuilderEntry> chlo_builders() {
         "chlo.broadcast_next_after", "chlo.broadcast_polygamma", "chlo.broadcast_power",
         "chlo.broadcast_remainder", "chlo.broadcast_shift_left",
         "chlo.broadcast_shift_right_arithmetic", "chlo.broadcast_shift_right_logical",
-        "chlo.broadcast_subtract", "chlo.broadcast_zeta", "chlo.broadcast_and",
-        "chlo.broadcast_or", "chlo.broadcast_xor", "chlo.broadcast_complex"}) {
+        "chlo.broadcast_subtract", "chlo.broadcast_zeta", "chlo.broadcast_and", "chlo.broadcast_or",
+        "chlo.broadcast_xor", "chlo.broadcast_complex"}) {
     table.push_back({name, build_broadcast_binary});
   }
   return table;

@@ -14,8 +14,7 @@ const std::unordered_map<std::string, Builder>& builder_table() {
   static const std::unordered_map<std::string, Builder> table = [] {
     std::unordered_map<std::string, Builder> t;
     for (auto family : {structure_builders, control_builders, check_builders, elementwise_builders,
-                        indexing_builders, reduction_builders, linalg_builders,
-                        chlo_builders}) {
+                        indexing_builders, reduction_builders, linalg_builders, chlo_builders}) {
       for (const BuilderEntry& entry : family()) t[entry.name] = entry.build;
     }
     return t;

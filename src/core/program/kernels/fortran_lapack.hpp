@@ -19,41 +19,40 @@ void zpotrf_(const char* uplo, const int* n, lapack_complex* a, const int* lda, 
              size_t uplo_length);
 
 void dgetrf_(const int* m, const int* n, double* a, const int* lda, int* ipiv, int* info);
-void zgetrf_(const int* m, const int* n, lapack_complex* a, const int* lda, int* ipiv,
-             int* info);
+void zgetrf_(const int* m, const int* n, lapack_complex* a, const int* lda, int* ipiv, int* info);
 
 void dgeqrf_(const int* m, const int* n, double* a, const int* lda, double* tau, double* work,
              const int* lwork, int* info);
 void zgeqrf_(const int* m, const int* n, lapack_complex* a, const int* lda, lapack_complex* tau,
              lapack_complex* work, const int* lwork, int* info);
 
-void dorgqr_(const int* m, const int* n, const int* k, double* a, const int* lda,
-             const double* tau, double* work, const int* lwork, int* info);
+void dorgqr_(const int* m, const int* n, const int* k, double* a, const int* lda, const double* tau,
+             double* work, const int* lwork, int* info);
 void zungqr_(const int* m, const int* n, const int* k, lapack_complex* a, const int* lda,
              const lapack_complex* tau, lapack_complex* work, const int* lwork, int* info);
 
 void dgesdd_(const char* jobz, const int* m, const int* n, double* a, const int* lda, double* s,
-             double* u, const int* ldu, double* vt, const int* ldvt, double* work,
-             const int* lwork, int* iwork, int* info, size_t jobz_length);
+             double* u, const int* ldu, double* vt, const int* ldvt, double* work, const int* lwork,
+             int* iwork, int* info, size_t jobz_length);
 void zgesdd_(const char* jobz, const int* m, const int* n, lapack_complex* a, const int* lda,
              double* s, lapack_complex* u, const int* ldu, lapack_complex* vt, const int* ldvt,
              lapack_complex* work, const int* lwork, double* rwork, int* iwork, int* info,
              size_t jobz_length);
 
-void dsyevd_(const char* jobz, const char* uplo, const int* n, double* a, const int* lda,
-             double* w, double* work, const int* lwork, int* iwork, const int* liwork, int* info,
+void dsyevd_(const char* jobz, const char* uplo, const int* n, double* a, const int* lda, double* w,
+             double* work, const int* lwork, int* iwork, const int* liwork, int* info,
              size_t jobz_length, size_t uplo_length);
 void zheevd_(const char* jobz, const char* uplo, const int* n, lapack_complex* a, const int* lda,
              double* w, lapack_complex* work, const int* lwork, double* rwork, const int* lrwork,
              int* iwork, const int* liwork, int* info, size_t jobz_length, size_t uplo_length);
 
 // Triangular solves are BLAS level 3 (in $(BLAS_LIBS)).
-void dtrsm_(const char* side, const char* uplo, const char* transa, const char* diag,
-            const int* m, const int* n, const double* alpha, const double* a, const int* lda,
-            double* b, const int* ldb, size_t side_length, size_t uplo_length,
+void dtrsm_(const char* side, const char* uplo, const char* transa, const char* diag, const int* m,
+            const int* n, const double* alpha, const double* a, const int* lda, double* b,
+            const int* ldb, size_t side_length, size_t uplo_length, size_t transa_length,
+            size_t diag_length);
+void ztrsm_(const char* side, const char* uplo, const char* transa, const char* diag, const int* m,
+            const int* n, const lapack_complex* alpha, const lapack_complex* a, const int* lda,
+            lapack_complex* b, const int* ldb, size_t side_length, size_t uplo_length,
             size_t transa_length, size_t diag_length);
-void ztrsm_(const char* side, const char* uplo, const char* transa, const char* diag,
-            const int* m, const int* n, const lapack_complex* alpha, const lapack_complex* a,
-            const int* lda, lapack_complex* b, const int* ldb, size_t side_length,
-            size_t uplo_length, size_t transa_length, size_t diag_length);
 }

@@ -37,10 +37,13 @@ Tensor widen_fresh(const Tensor& t) {
   return out;
 }
 
-Tensor narrow(const Tensor& wide, DType to) { return wide.dtype() == to ? wide : convert(wide, to); }
+Tensor narrow(const Tensor& wide, DType to) {
+  return wide.dtype() == to ? wide : convert(wide, to);
+}
 
 int lapack_size(int64_t n) {
-  if (n > INT_MAX) fail(ErrorKind::kInvalidArgument, "a matrix dimension exceeds LAPACK's int range.");
+  if (n > INT_MAX)
+    fail(ErrorKind::kInvalidArgument, "a matrix dimension exceeds LAPACK's int range.");
   return static_cast<int>(n);
 }
 
@@ -97,8 +100,8 @@ void cholesky_matrices(T* data, int64_t batch, int64_t n, bool lower) {
   }
 }
 
-void trsm(const char* s, const char* u, const char* t, const char* d, int m, int n,
-          const double* a, int lda, double* b) {
+void trsm(const char* s, const char* u, const char* t, const char* d, int m, int n, const double* a,
+          int lda, double* b) {
   const double one = 1;
   dtrsm_(s, u, t, d, &m, &n, &one, a, &lda, b, &m, 1, 1, 1, 1);
 }
@@ -122,8 +125,8 @@ void solve_matrices(const T* a, T* b, int64_t batch, int64_t k, int64_t m, int64
     to_column_major(a + i * k * k, k, k, wa.data());
     to_column_major(b + i * m * n, m, n, wb.data());
     if (m > 0 && n > 0) {
-      trsm(side, uplo, trans, diag, lapack_size(m), lapack_size(n), wa.data(),
-           lapack_size(k), wb.data());
+      trsm(side, uplo, trans, diag, lapack_size(m), lapack_size(n), wa.data(), lapack_size(k),
+           wb.data());
     }
     to_row_major(wb.data(), m, n, b + i * m * n);
     check_interrupt();
@@ -193,8 +196,8 @@ Tensor triangular_solve(const Tensor& a, const Tensor& b, const TriangularSolveO
   const int64_t m = b.shape()[r - 2], n = b.shape()[r - 1], k = a.shape()[r - 1];
   const int64_t batch = batch_count(b.shape());
   if (wa.dtype() == DType::kF64) {
-    solve_matrices(static_cast<const double*>(wa.data()), static_cast<double*>(wb.data()), batch,
-                   k, m, n, o);
+    solve_matrices(static_cast<const double*>(wa.data()), static_cast<double*>(wb.data()), batch, k,
+                   m, n, o);
   } else {
     solve_matrices(static_cast<const std::complex<double>*>(wa.data()),
                    static_cast<std::complex<double>*>(wb.data()), batch, k, m, n, o);

@@ -111,7 +111,8 @@ Counter128 philox(uint64_t key, Counter128 start, int64_t n, void* out, size_t i
   const int64_t blocks = (n + per_block - 1) / per_block;
   for (int64_t b = 0; b < blocks; ++b) {
     const Counter128 c = advance(start, static_cast<uint64_t>(b));
-    const auto w = philox4x32({low_word(c.low), high_word(c.low), low_word(c.high), high_word(c.high)}, k);
+    const auto w =
+        philox4x32({low_word(c.low), high_word(c.low), low_word(c.high), high_word(c.high)}, k);
     for (int64_t j = 0; j < per_block && b * per_block + j < n; ++j) {
       const uint64_t value = itemsize == 8 ? join_words(w[2 * j], w[2 * j + 1]) : w[j];
       store(out, b * per_block + j, value, itemsize);
@@ -152,8 +153,7 @@ std::array<uint32_t, 4> philox4x32(std::array<uint32_t, 4> x, std::array<uint32_
   for (int round = 0; round < 10; ++round) {
     const uint64_t p0 = kMultiplier0 * x[0];
     const uint64_t p1 = kMultiplier1 * x[2];
-    x = {high_word(p1) ^ x[1] ^ key[0], low_word(p1), high_word(p0) ^ x[3] ^ key[1],
-         low_word(p0)};
+    x = {high_word(p1) ^ x[1] ^ key[0], low_word(p1), high_word(p0) ^ x[3] ^ key[1], low_word(p0)};
     key[0] += 0x9E3779B9u;
     key[1] += 0xBB67AE85u;
   }
@@ -165,8 +165,9 @@ const char* rng_problem(RngAlgorithm algorithm, int64_t state_size, DType dtype)
     return "THREE_FRY needs an initial state of 2 elements";
   }
   if (algorithm != RngAlgorithm::kThreeFry && state_size != 2 && state_size != 3) {
-    return algorithm == RngAlgorithm::kPhilox ? "PHILOX needs an initial state of 2 or 3 elements"
-                                              : "DEFAULT (PHILOX) needs an initial state of 2 or 3 elements";
+    return algorithm == RngAlgorithm::kPhilox
+               ? "PHILOX needs an initial state of 2 or 3 elements"
+               : "DEFAULT (PHILOX) needs an initial state of 2 or 3 elements";
   }
   if (dtype == DType::kPred || is_complex(dtype)) {
     return "the output must have an integer or floating-point element type";
@@ -192,8 +193,8 @@ RandomBits rng_bit_generator(RngAlgorithm algorithm, const Tensor& state, DType 
   } else {
     // A 2-element state holds the key and the counter's low half; the key is its high half.
     const bool three = s.size() == 3;
-    const Counter128 end = philox(s[0], {s[1], three ? s[2] : s[0]}, bits.numel(), bits.data(),
-                                  width);
+    const Counter128 end =
+        philox(s[0], {s[1], three ? s[2] : s[0]}, bits.numel(), bits.data(), width);
     s[1] = end.low;
     if (three) s[2] = end.high;
   }

@@ -28,10 +28,11 @@ void expect_relative(double got, double want, double tolerance) {
 
 TEST(ChloOps, BesselI1eMatchesR) {
   const double xs[] = {0.5, 1, 2.5, 10, 60, 800, 1e-3, 50, 50.5};
-  const double r[] = {0.156420803184871698, 0.207910415349708444, 0.206584649531266540,
-                      0.121262681384455548, 0.051179630189028727, 0.014098125406526987,
+  const double r[] = {0.156420803184871698,   0.207910415349708444, 0.206584649531266540,
+                      0.121262681384455548,   0.051179630189028727, 0.014098125406526987,
                       0.00049950031235422142, 0.055993123892895388, 0.055719462662949124};
-  for (size_t k = 0; k < std::size(xs); ++k) expect_relative(detail::bessel_i1e(xs[k]), r[k], 1e-14);
+  for (size_t k = 0; k < std::size(xs); ++k)
+    expect_relative(detail::bessel_i1e(xs[k]), r[k], 1e-14);
   expect_relative(detail::bessel_i1e(-3), -0.19682671329730084, 1e-14);
   EXPECT_EQ(detail::bessel_i1e(0), 0);
   EXPECT_EQ(detail::bessel_i1e(INFINITY), 0);
@@ -57,9 +58,10 @@ TEST(ChloOps, PolygammaMatchesR) {
 
 TEST(ChloOps, ZetaClosedFormsAndDomain) {
   expect_relative(detail::hurwitz_zeta(2, 1), kPi * kPi / 6, 1e-15);
-  expect_relative(detail::hurwitz_zeta(3, 2), 0.2020569031595942854, 1e-14);  // zeta(3) - 1
+  expect_relative(detail::hurwitz_zeta(3, 2), 0.2020569031595942854, 1e-14);   // zeta(3) - 1
   expect_relative(detail::hurwitz_zeta(4, 0.5), std::pow(kPi, 4) / 6, 1e-14);  // 15 zeta(4)
-  expect_relative(detail::hurwitz_zeta(2, 1000), 0.0010005001666666335, 1e-14);  // psigamma(1000, 1)
+  expect_relative(detail::hurwitz_zeta(2, 1000), 0.0010005001666666335,
+                  1e-14);  // psigamma(1000, 1)
   EXPECT_EQ(detail::hurwitz_zeta(1, 2), INFINITY);
   EXPECT_TRUE(std::isnan(detail::hurwitz_zeta(0.5, 2)));
   EXPECT_TRUE(std::isnan(detail::hurwitz_zeta(2.5, -0.5)));
@@ -85,8 +87,8 @@ TEST(ChloOps, NextAfterStepsInTheOperandsOwnType) {
 }
 
 TEST(ChloOps, ElementwiseFormsRunThroughThePrograms) {
-  const auto p = run(binary_main("chlo.polygamma", "tensor<2xf64>"),
-                     {f64({2}, {1, 3}), f64({2}, {0.5, 3.7})});
+  const auto p =
+      run(binary_main("chlo.polygamma", "tensor<2xf64>"), {f64({2}, {1, 3}), f64({2}, {0.5, 3.7})});
   expect_relative(values<double>(p[0])[0], 4.93480220054467900, 1e-13);
   expect_relative(values<double>(p[0])[1], 0.058279217956563621, 1e-13);
   const auto z = run(binary_main("chlo.zeta", "tensor<1xf32>"), {f32({1}, {2}), f32({1}, {1})});
@@ -133,10 +135,11 @@ TEST(ChloOps, ConstantLikeAndBroadcastingForms) {
 }
 
 TEST(ChloOps, CompileErrors) {
-  EXPECT_EQ(compile_error("func.func @main(%a: tensor<2x3xf32>, %b: tensor<2xf32>) -> "
-                          "tensor<2x3xf32> {\n  %r = chlo.broadcast_add %a, %b : (tensor<2x3xf32>, "
-                          "tensor<2xf32>) -> tensor<2x3xf32>\n  return %r : tensor<2x3xf32>\n}\n"),
-            "2:8: 'chlo.broadcast_add' cannot broadcast tensor<2x3xf32> and tensor<2xf32> together");
+  EXPECT_EQ(
+      compile_error("func.func @main(%a: tensor<2x3xf32>, %b: tensor<2xf32>) -> "
+                    "tensor<2x3xf32> {\n  %r = chlo.broadcast_add %a, %b : (tensor<2x3xf32>, "
+                    "tensor<2xf32>) -> tensor<2x3xf32>\n  return %r : tensor<2x3xf32>\n}\n"),
+      "2:8: 'chlo.broadcast_add' cannot broadcast tensor<2x3xf32> and tensor<2xf32> together");
   EXPECT_EQ(compile_error("func.func @main(%a: tensor<2xf32>, %b: tensor<2xf32>) -> "
                           "tensor<3xf32> {\n  %r = chlo.broadcast_add %a, %b : (tensor<2xf32>, "
                           "tensor<2xf32>) -> tensor<3xf32>\n  return %r : tensor<3xf32>\n}\n"),

@@ -20,9 +20,9 @@ using testing::values;
 using Z = std::complex<double>;
 
 std::string cholesky_program(const std::string& type, bool lower) {
-  return "func.func @main(%a: " + type + ") -> " + type + " {\n  %r = \"stablehlo.cholesky\"(%a) {lower = " +
-         (lower ? "true" : "false") + "} : (" + type + ") -> " + type + "\n  return %r : " + type +
-         "\n}\n";
+  return "func.func @main(%a: " + type + ") -> " + type +
+         " {\n  %r = \"stablehlo.cholesky\"(%a) {lower = " + (lower ? "true" : "false") + "} : (" +
+         type + ") -> " + type + "\n  return %r : " + type + "\n}\n";
 }
 
 TEST(Linalg, CholeskyLowerAndUpper) {
@@ -40,8 +40,8 @@ TEST(Linalg, CholeskyLowerAndUpper) {
 
 TEST(Linalg, CholeskyBatchedF32AndNotPositiveDefinite) {
   // Batch of two: diag(4, 9) and [[1, 2], [2, 1]] (eigenvalue -1: NaNs, no error).
-  const auto r = run(cholesky_program("tensor<2x2x2xf32>", true),
-                     {f32({2, 2, 2}, {4, 0, 0, 9, 1, 2, 2, 1})});
+  const auto r =
+      run(cholesky_program("tensor<2x2x2xf32>", true), {f32({2, 2, 2}, {4, 0, 0, 9, 1, 2, 2, 1})});
   const auto v = values<float>(r[0]);
   EXPECT_EQ(std::vector<float>(v.begin(), v.begin() + 4), (std::vector<float>{2, 0, 0, 3}));
   for (int k = 4; k < 8; ++k) EXPECT_TRUE(std::isnan(v[k])) << k;
@@ -99,10 +99,10 @@ TEST(Linalg, TriangularSolveComplexTransposeAndAdjointDiffer) {
 TEST(Linalg, TriangularSolveBatchedF32) {
   const Tensor a = f32({2, 2, 2}, {2, 0, 1, 4, 1, 0, 0, 2});
   const Tensor b = f32({2, 2, 1}, {2, 5, 3, 4});
-  const auto r = run(solve_program("tensor<2x2x2xf32>", "tensor<2x2x1xf32>",
-                                   "left_side = true, lower = true, unit_diagonal = false",
-                                   "NO_TRANSPOSE"),
-                     {a, b});
+  const auto r =
+      run(solve_program("tensor<2x2x2xf32>", "tensor<2x2x1xf32>",
+                        "left_side = true, lower = true, unit_diagonal = false", "NO_TRANSPOSE"),
+          {a, b});
   EXPECT_EQ(values<float>(r[0]), (std::vector<float>{1, 1, 3, 2}));
 }
 
@@ -114,12 +114,12 @@ TEST(Linalg, CompileErrors) {
             "2:8: 'stablehlo.cholesky' operand tensor<2x2xi32> must have a float or complex "
             "element type");
   const std::string flags = "left_side = true, lower = true, unit_diagonal = false";
-  EXPECT_EQ(compile_error(solve_program("tensor<3x3xf32>", "tensor<2x1xf32>", flags,
-                                        "NO_TRANSPOSE")),
-            "2:8: 'stablehlo.triangular_solve' needs a's size to match the rows of b, not "
-            "tensor<3x3xf32> and tensor<2x1xf32>");
-  EXPECT_EQ(compile_error(solve_program("tensor<2x2xf32>", "tensor<2x1xf32>", flags,
-                                        "TRANSPOSE_INVALID")),
+  EXPECT_EQ(
+      compile_error(solve_program("tensor<3x3xf32>", "tensor<2x1xf32>", flags, "NO_TRANSPOSE")),
+      "2:8: 'stablehlo.triangular_solve' needs a's size to match the rows of b, not "
+      "tensor<3x3xf32> and tensor<2x1xf32>");
+  EXPECT_EQ(compile_error(
+                solve_program("tensor<2x2xf32>", "tensor<2x1xf32>", flags, "TRANSPOSE_INVALID")),
             "2:8: 'stablehlo.triangular_solve' has an unknown transpose_a 'TRANSPOSE_INVALID'");
   EXPECT_EQ(compile_error(solve_program("tensor<2x2xf32>", "tensor<2x1xf32>",
                                         "left_side = true, lower = true", "NO_TRANSPOSE")),

@@ -1,12 +1,13 @@
 // rng_bit_generator: the block functions against the Random123 known-answer vectors, and the
 // layout of counters over state and output against hand-worked cases and the spec's example.
+#include "program/kernels/random_bits.hpp"
+
 #include <gtest/gtest.h>
 
 #include <array>
 #include <cstdint>
 #include <vector>
 
-#include "program/kernels/random_bits.hpp"
 #include "program_test_util.hpp"
 
 namespace ndbuf::program {
@@ -31,12 +32,12 @@ TEST(RandomBits, Threefry2x32KnownAnswers) {
 TEST(RandomBits, Philox4x32KnownAnswers) {
   EXPECT_EQ(philox4x32({0, 0, 0, 0}, {0, 0}),
             (Words4{0x6627e8d5u, 0xe169c58du, 0xbc57ac4cu, 0x9b00dbd8u}));
-  EXPECT_EQ(philox4x32({0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu},
-                       {0xffffffffu, 0xffffffffu}),
-            (Words4{0x408f276du, 0x41c83b0eu, 0xa20bc7c6u, 0x6d5451fdu}));
-  EXPECT_EQ(philox4x32({0x243f6a88u, 0x85a308d3u, 0x13198a2eu, 0x03707344u},
-                       {0xa4093822u, 0x299f31d0u}),
-            (Words4{0xd16cfe09u, 0x94fdccebu, 0x5001e420u, 0x24126ea1u}));
+  EXPECT_EQ(
+      philox4x32({0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu}, {0xffffffffu, 0xffffffffu}),
+      (Words4{0x408f276du, 0x41c83b0eu, 0xa20bc7c6u, 0x6d5451fdu}));
+  EXPECT_EQ(
+      philox4x32({0x243f6a88u, 0x85a308d3u, 0x13198a2eu, 0x03707344u}, {0xa4093822u, 0x299f31d0u}),
+      (Words4{0xd16cfe09u, 0x94fdccebu, 0x5001e420u, 0x24126ea1u}));
 }
 
 Tensor state_of(const std::vector<uint64_t>& s) {
@@ -52,8 +53,8 @@ std::string rng_program(const std::string& algorithm, const std::string& state,
 }
 
 TEST(RandomBits, SpecExampleThreeFry64) {
-  const auto r = run(rng_program("THREE_FRY", "tensor<2xui64>", "tensor<2x2xui64>"),
-                     {state_of({1, 2})});
+  const auto r =
+      run(rng_program("THREE_FRY", "tensor<2xui64>", "tensor<2x2xui64>"), {state_of({1, 2})});
   EXPECT_EQ(values<uint64_t>(r[0]), (std::vector<uint64_t>{1, 6}));
   EXPECT_EQ(values<uint64_t>(r[1]),
             (std::vector<uint64_t>{9236835810183407956ull, 16087790271692313299ull,
@@ -61,7 +62,9 @@ TEST(RandomBits, SpecExampleThreeFry64) {
 }
 
 // Words of counter c under key 0 (the block function is checked above).
-uint32_t word(uint64_t c, int w) { return threefry2x32({uint32_t(c), uint32_t(c >> 32)}, {0, 0})[w]; }
+uint32_t word(uint64_t c, int w) {
+  return threefry2x32({uint32_t(c), uint32_t(c >> 32)}, {0, 0})[w];
+}
 
 TEST(RandomBits, ThreeFry32HalvesTheFirstEvenAxis) {
   // 3x2: axis 1 is halved, so row i is the two words of counter i; the state advances by 3.
@@ -94,7 +97,8 @@ TEST(RandomBits, ThreeFry32WithoutAnEvenAxisHalvesTheLongest) {
     for (int j = 0; j < 5; ++j) EXPECT_EQ(bits[5 * i + j], word(10 + 3 * i + j / 2, j % 2));
   }
   // A scalar is word 0 of one counter; 16-bit elements keep the low half of their word.
-  const auto s = run(rng_program("THREE_FRY", "tensor<2xui64>", "tensor<ui16>"), {state_of({0, 7})});
+  const auto s =
+      run(rng_program("THREE_FRY", "tensor<2xui64>", "tensor<ui16>"), {state_of({0, 7})});
   EXPECT_EQ(values<uint64_t>(s[0]), (std::vector<uint64_t>{0, 8}));
   EXPECT_EQ(values<uint16_t>(s[1])[0], uint16_t(word(7, 0)));
 }
@@ -125,8 +129,10 @@ TEST(RandomBits, PhiloxLaysBlocksOutInOrder) {
 }
 
 TEST(RandomBits, FloatOutputsHoldTheBitsOfTheirWidth) {
-  const auto u = run(rng_program("THREE_FRY", "tensor<2xui64>", "tensor<4xui32>"), {state_of({3, 9})});
-  const auto f = run(rng_program("THREE_FRY", "tensor<2xui64>", "tensor<4xf32>"), {state_of({3, 9})});
+  const auto u =
+      run(rng_program("THREE_FRY", "tensor<2xui64>", "tensor<4xui32>"), {state_of({3, 9})});
+  const auto f =
+      run(rng_program("THREE_FRY", "tensor<2xui64>", "tensor<4xf32>"), {state_of({3, 9})});
   const auto ub = values<uint32_t>(u[1]);
   const auto fb = values<uint32_t>(f[1]);
   EXPECT_EQ(ub, fb);
