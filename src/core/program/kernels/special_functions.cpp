@@ -110,7 +110,8 @@ double polygamma(double n, double x) {
   if (n == 0) return digamma(x);
   // psi^(n)(x) = (-1)^(n+1) n! zeta(n + 1, x).
   const double sign = std::fmod(n, 2) == 1 ? 1 : -1;
-  return sign * std::exp(std::lgamma(n + 1)) * hurwitz_zeta(n + 1, x);
+  // tgamma, not lgamma: lgamma writes the global signgam, and fused blocks run in parallel.
+  return sign * std::tgamma(n + 1) * hurwitz_zeta(n + 1, x);
 }
 
 double next_after_16(double x, double y, bool bfloat) {
