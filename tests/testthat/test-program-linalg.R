@@ -106,6 +106,9 @@ test_that("rng_bit_generator lays Threefry words out as XLA does", {
   expect_identical(as.vector(format_buffer(out[[1]])), c("0", "3"))
   bits <- as_array(out[[2]])
   expect_identical(bits[1, ], c(strtoi("6b200159", 16L), 2579123966))
+  # Rows 2 and 3 as XLA's CPU backend gives them for this state and shape (printed to 5
+  # significant digits).
+  expect_identical(signif(bits[2:3, ], 5), matrix(c(1.3515e9, 1.6886e9, 3.2358e9, 4.2293e9), 2))
   # PHILOX: the first four words of counter 0 under key 0 are Random123's
   # (0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8).
   out <- run_program(rng_src("PHILOX", "tensor<3xui64>", "tensor<4xui32>"),

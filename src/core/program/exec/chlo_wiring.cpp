@@ -150,33 +150,36 @@ OpFn build_broadcast_select(const Op& op, const Module&) {
   });
 }
 
-// The scalar attribute `value` as a 0-d tensor of `dtype` (its own type must be `dtype`).
+// The scalar attribute `value` (`1.0 : f32`, `true`, a one-element dense<...>) as a 0-d
+// tensor of `dtype`; its own type must be `dtype`.
 Tensor scalar_value(const Op& op, DType dtype) {
   const Attribute& value = required_attr(op, "value");
+  const bool number = value.kind == Attribute::Kind::kFloat || value.kind == Attribute::Kind::kInt;
+  const bool typed = number && value.name == element_type_name(dtype);
   if (value.kind == Attribute::Kind::kDense && value.dense && value.dense->numel() == 1 &&
-      value.type.dtype == dtype) {
-    return *value.dense;
+      value.dense->dtype() == dtype) {
+    return convert(*value.dense, dtype);  // a fresh 0-d copy (convert() to the same dtype)
   }
-  const bool typed = value.type.dtype == dtype && value.type.shape.empty();
-  if (value.kind == Attribute::Kind::kInt && typed && !is_floating(dtype)) {
+  if (typed && (value.kind == Attribute::Kind::kInt || !is_floating(dtype))) {
+    if (value.kind != Attribute::Kind::kInt || is_complex(dtype)) {
+      op_error(op,
+               "value must be a scalar of the operand's element type " + element_type_name(dtype));
+    }
     Tensor wide = Tensor::allocate(DType::kI64, {}, Order::kRowMajor);
     *static_cast<int64_t*>(wide.data()) = value.integer;
     return convert(wide, dtype);
   }
-  if ((value.kind == Attribute::Kind::kFloat || value.kind == Attribute::Kind::kInt) && typed &&
-      is_floating(dtype)) {
-    Tensor out = Tensor::allocate(DType::kF64, {}, Order::kRowMajor);
-    *static_cast<double*>(out.data()) =
-        value.kind == Attribute::Kind::kInt ? static_cast<double>(value.integer) : value.number;
-    return convert(out, dtype);
+  if (typed) {
+    Tensor wide = Tensor::allocate(DType::kF64, {}, Order::kRowMajor);
+    *static_cast<double*>(wide.data()) = value.number;
+    return convert(wide, dtype);
   }
   if (value.kind == Attribute::Kind::kBool && dtype == DType::kPred) {
     Tensor flag = Tensor::allocate(DType::kPred, {}, Order::kRowMajor);
     *static_cast<uint8_t*>(flag.data()) = value.flag ? 1 : 0;
     return flag;
   }
-  op_error(
-      op, "value must be a scalar of the operand's element type " + std::string(dtype_name(dtype)));
+  op_error(op, "value must be a scalar of the operand's element type " + element_type_name(dtype));
 }
 
 OpFn build_constant_like(const Op& op, const Module&) {
