@@ -122,6 +122,7 @@ std::vector<BuilderEntry> elementwise_builders() {
       {"stablehlo.convert", build_convert},
       {"stablehlo.bitcast_convert", build_bitcast_convert},
       {"stablehlo.reduce_precision", build_reduce_precision},
+      {"chlo.tan", build_unary},  // the same kernel as stablehlo.tan
   };
   for (int k = 0; k <= static_cast<int>(kLastUnaryOp); ++k) {
     table.push_back({op_name(static_cast<UnaryOp>(k)).data(), build_unary});

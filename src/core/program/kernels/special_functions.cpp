@@ -79,7 +79,7 @@ double zeta_tail(double x, double a) {
 double bessel_i1e(double x) {
   if (std::isnan(x)) return x;
   const double ax = std::fabs(x);
-  if (ax == kInf) return 0 * x;  // +-0 (the limit is (2 pi x)^-1/2 -> 0)
+  if (ax == kInf) return std::copysign(0.0, x);  // the limit of (2 pi x)^-1/2
   const double magnitude = ax <= 50 ? i1e_series(ax) : i1e_asymptotic(ax);
   return x < 0 ? -magnitude : magnitude;
 }
