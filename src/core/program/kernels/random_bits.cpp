@@ -11,6 +11,10 @@
 namespace ndbuf::program {
 namespace {
 
+// Blocks are independent (counter-based generators), so loops run in parallel; a block costs
+// about as much as copying this many bytes, which decides when threads start.
+constexpr int64_t kBytesPerBlock = 64;
+
 uint32_t rotate_left(uint32_t v, int bits) { return (v << bits) | (v >> (32 - bits)); }
 uint32_t low_word(uint64_t v) { return static_cast<uint32_t>(v); }
 uint32_t high_word(uint64_t v) { return static_cast<uint32_t>(v >> 32); }
@@ -64,31 +68,31 @@ uint64_t threefry_narrow(uint64_t key, uint64_t start, const Shape& shape, void*
   }
   const int64_t half = (length + 1) / 2;
   const std::array<uint32_t, 2> k{low_word(key), high_word(key)};
-  uint64_t counter = start;
-  for (int64_t o = 0; o < outer; ++o) {
-    for (int64_t h = 0; h < half; ++h) {
-      for (int64_t i = 0; i < inner; ++i, ++counter) {
-        const auto block = threefry2x32({low_word(counter), high_word(counter)}, k);
-        const int64_t first = (o * length + 2 * h) * inner + i;
-        store(out, first, block[0], itemsize);
-        if (2 * h + 1 < length) store(out, first + inner, block[1], itemsize);
-      }
+  const int64_t counters = outer * half * inner;
+  for_each_block(counters, kBytesPerBlock, [&](int64_t begin, int64_t end) {
+    for (int64_t j = begin; j < end; ++j) {
+      const int64_t o = j / (half * inner), h = j / inner % half, i = j % inner;
+      const uint64_t counter = start + static_cast<uint64_t>(j);
+      const auto block = threefry2x32({low_word(counter), high_word(counter)}, k);
+      const int64_t first = (o * length + 2 * h) * inner + i;
+      store(out, first, block[0], itemsize);
+      if (2 * h + 1 < length) store(out, first + inner, block[1], itemsize);
     }
-    if ((o & 0xFFF) == 0xFFF) check_interrupt();
-  }
-  return counter;
+  });
+  return start + static_cast<uint64_t>(counters);
 }
 
 // Threefry, 64-bit elements: element i (row-major) is the block of counter state + i, its
 // words joined low first; the state advances by the element count.
 uint64_t threefry_wide(uint64_t key, uint64_t start, int64_t n, void* out) {
   const std::array<uint32_t, 2> k{low_word(key), high_word(key)};
-  for (int64_t i = 0; i < n; ++i) {
-    const uint64_t counter = start + static_cast<uint64_t>(i);
-    const auto block = threefry2x32({low_word(counter), high_word(counter)}, k);
-    store(out, i, join_words(block[0], block[1]), 8);
-    if ((i & 0xFFFFF) == 0xFFFFF) check_interrupt();
-  }
+  for_each_block(n, kBytesPerBlock, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) {
+      const uint64_t counter = start + static_cast<uint64_t>(i);
+      const auto block = threefry2x32({low_word(counter), high_word(counter)}, k);
+      store(out, i, join_words(block[0], block[1]), 8);
+    }
+  });
   return start + static_cast<uint64_t>(n);
 }
 
@@ -109,16 +113,17 @@ Counter128 philox(uint64_t key, Counter128 start, int64_t n, void* out, size_t i
   const std::array<uint32_t, 2> k{low_word(key), high_word(key)};
   const int64_t per_block = itemsize == 8 ? 2 : 4;
   const int64_t blocks = (n + per_block - 1) / per_block;
-  for (int64_t b = 0; b < blocks; ++b) {
-    const Counter128 c = advance(start, static_cast<uint64_t>(b));
-    const auto w =
-        philox4x32({low_word(c.low), high_word(c.low), low_word(c.high), high_word(c.high)}, k);
-    for (int64_t j = 0; j < per_block && b * per_block + j < n; ++j) {
-      const uint64_t value = itemsize == 8 ? join_words(w[2 * j], w[2 * j + 1]) : w[j];
-      store(out, b * per_block + j, value, itemsize);
+  for_each_block(blocks, kBytesPerBlock, [&](int64_t begin, int64_t end) {
+    for (int64_t b = begin; b < end; ++b) {
+      const Counter128 c = advance(start, static_cast<uint64_t>(b));
+      const auto w =
+          philox4x32({low_word(c.low), high_word(c.low), low_word(c.high), high_word(c.high)}, k);
+      for (int64_t j = 0; j < per_block && b * per_block + j < n; ++j) {
+        const uint64_t value = itemsize == 8 ? join_words(w[2 * j], w[2 * j + 1]) : w[j];
+        store(out, b * per_block + j, value, itemsize);
+      }
     }
-    if ((b & 0xFFFFF) == 0xFFFFF) check_interrupt();
-  }
+  });
   return advance(start, static_cast<uint64_t>(blocks));
 }
 
