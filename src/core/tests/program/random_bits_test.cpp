@@ -113,6 +113,13 @@ TEST(RandomBits, PhiloxLaysBlocksOutInOrder) {
   const Words4 b0 = philox4x32({4, 0, k[0], k[1]}, k);
   const Words4 b1 = philox4x32({5, 0, k[0], k[1]}, k);
   EXPECT_EQ(bits, (std::vector<uint32_t>{b0[0], b0[1], b0[2], b0[3], b1[0]}));
+  // The generic form names the attribute rng_algorithm.
+  const std::string generic =
+      "func.func @main(%s: tensor<2xui64>) -> tensor<5xui32> {\n"
+      "  %0, %1 = \"stablehlo.rng_bit_generator\"(%s) <{rng_algorithm = "
+      "#stablehlo<rng_algorithm PHILOX>}> : (tensor<2xui64>) -> (tensor<2xui64>, "
+      "tensor<5xui32>)\n  return %1 : tensor<5xui32>\n}\n";
+  EXPECT_EQ(values<uint32_t>(run(generic, {state_of({key, 4})})[0]), bits);
   // DEFAULT is PHILOX.
   r = run(rng_program("DEFAULT", "tensor<2xui64>", "tensor<5xui32>"), {state_of({key, 4})});
   EXPECT_EQ(values<uint32_t>(r[1]), bits);
@@ -126,6 +133,33 @@ TEST(RandomBits, PhiloxLaysBlocksOutInOrder) {
   const auto join = [](uint32_t lo, uint32_t hi) { return uint64_t(lo) | (uint64_t(hi) << 32); };
   EXPECT_EQ(values<uint64_t>(r[1]),
             (std::vector<uint64_t>{join(c0[0], c0[1]), join(c0[2], c0[3]), join(c1[0], c1[1])}));
+}
+
+TEST(RandomBits, LargeOutputsDrawnInParallelKeepTheLayout) {
+  // 2^18 blocks: enough work for the parallel loop. Every element is checked.
+  const auto r =
+      run(rng_program("THREE_FRY", "tensor<2xui64>", "tensor<512x513xui32>"), {state_of({5, 1})});
+  const auto bits = values<uint32_t>(r[1]);
+  const Words2 k{5, 0};
+  size_t wrong = 0;
+  for (uint64_t i = 0; i < 256; ++i) {  // axis 0 (512) is halved: counter 1 + 513 i + j
+    for (uint64_t j = 0; j < 513; ++j) {
+      const auto w = threefry2x32({uint32_t(1 + 513 * i + j), 0}, k);
+      wrong += bits[(2 * i) * 513 + j] != w[0];
+      wrong += bits[(2 * i + 1) * 513 + j] != w[1];
+    }
+  }
+  EXPECT_EQ(wrong, 0u);
+  EXPECT_EQ(values<uint64_t>(r[0]), (std::vector<uint64_t>{5, 1 + 256 * 513}));
+  const auto p =
+      run(rng_program("PHILOX", "tensor<2xui64>", "tensor<600000xui32>"), {state_of({5, 1})});
+  const auto pb = values<uint32_t>(p[1]);
+  wrong = 0;
+  for (uint32_t b = 0; b < 150000; ++b) {
+    const auto w = philox4x32({1 + b, 0, 5, 0}, k);
+    for (int j = 0; j < 4; ++j) wrong += pb[4 * b + j] != w[j];
+  }
+  EXPECT_EQ(wrong, 0u);
 }
 
 TEST(RandomBits, FloatOutputsHoldTheBitsOfTheirWidth) {
