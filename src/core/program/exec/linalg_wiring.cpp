@@ -69,6 +69,7 @@ OpFn build_triangular_solve(const Op& op, const Module&) {
   o.left_side = required_bool(op, "left_side");
   o.lower = required_bool(op, "lower");
   o.unit_diagonal = required_bool(op, "unit_diagonal");
+  required_attr(op, "transpose_a");
   const std::string name = attr_word(op, "transpose_a");
   const auto transpose = transpose_named(name);
   if (!transpose) op_error(op, "has an unknown transpose_a '" + name + "'");
