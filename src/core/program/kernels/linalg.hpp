@@ -14,7 +14,7 @@ namespace ndbuf::program {
 
 // [..., n, n] -> the factor of each matrix: lower L with L L^H = A (`lower`), else upper U with
 // U^H U = A. Only the factor's triangle of A is read; the other triangle of the result is zero.
-// A matrix that is not positive definite gives a matrix of NaNs (no error), as XLA does.
+// A matrix that is not positive definite gives a matrix of NaNs (no error), as JAX on XLA does.
 Tensor cholesky(const Tensor& a, bool lower);
 
 enum class Transpose : uint8_t { kNone, kTranspose, kAdjoint };
