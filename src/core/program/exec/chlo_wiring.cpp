@@ -10,6 +10,7 @@
 #include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
 #include "program/kernels/elementwise.hpp"
+#include "program/kernels/integer_mulhi.hpp"
 
 namespace ndbuf::program {
 namespace {
@@ -193,6 +194,17 @@ OpFn build_constant_like(const Op& op, const Module&) {
   return [splat](Interpreter&, const Values&) -> Values { return {Value(splat)}; };
 }
 
+OpFn build_mulhi(const Op& op, const Module&) {
+  expect_counts(op, 2, 1);
+  const Type& lhs = operand_tensor(op, 0);
+  if (operand_tensor(op, 1) != lhs) op_error(op, "operands must have the same type");
+  if (!is_integer(lhs.dtype)) {
+    op_error(op, "operands " + type_to_string(lhs) + " must have an integer element type");
+  }
+  expect_result_type(op, 0, lhs.dtype, lhs.shape);
+  return tensor_fn([](const Values& a) { return mulhi(a[0].get(), a[1].get()); });
+}
+
 }  // namespace
 
 std::vector<BuilderEntry> chlo_builders() {
@@ -200,6 +212,7 @@ std::vector<BuilderEntry> chlo_builders() {
       {"chlo.constant_like", build_constant_like},
       {"chlo.broadcast_compare", build_broadcast_compare},
       {"chlo.broadcast_select", build_broadcast_select},
+      {"chlo.mulhi", build_mulhi},
   };
   for (const char* name :
        {"chlo.broadcast_add", "chlo.broadcast_atan2", "chlo.broadcast_divide",

@@ -99,6 +99,7 @@ constexpr const char* kSupportedOps[] = {
     "chlo.zeta",
     "chlo.next_after",
     "chlo.constant_like",
+    "chlo.mulhi",
     "chlo.broadcast_compare",
     "chlo.broadcast_select",
     "chlo.broadcast_add",

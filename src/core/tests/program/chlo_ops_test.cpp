@@ -134,6 +134,37 @@ TEST(ChloOps, ConstantLikeAndBroadcastingForms) {
   EXPECT_EQ(values<float>(r[2]), (std::vector<float>{0, -2, 0, 30, -8, 0}));
 }
 
+std::string mulhi_main(const std::string& type) {
+  return "func.func @main(%a: " + type + ", %b: " + type + ") -> " + type +
+         " {\n  %r = \"chlo.mulhi\"(%a, %b) : (" + type + ", " + type + ") -> " + type +
+         "\n  return %r : " + type + "\n}\n";
+}
+
+TEST(ChloOps, MulhiIsTheHighHalfOfTheWideProduct) {
+  using testing::tensor_of;
+  const auto i8 =
+      run(mulhi_main("tensor<3xi8>"), {tensor_of<int8_t>(DType::kI8, {3}, {64, -64, -64}),
+                                       tensor_of<int8_t>(DType::kI8, {3}, {4, 4, -4})});
+  EXPECT_EQ(values<int8_t>(i8[0]), (std::vector<int8_t>{1, -1, 1}));  // 256, -256, 256
+  const auto i32 =
+      run(mulhi_main("tensor<1xi32>"), {testing::i32({1}, {1 << 30}), testing::i32({1}, {8})});
+  EXPECT_EQ(values<int32_t>(i32[0]), (std::vector<int32_t>{2}));  // 2^33
+  const uint64_t max = ~0ull;
+  const auto u64 =
+      run(mulhi_main("tensor<2xui64>"), {tensor_of<uint64_t>(DType::kU64, {2}, {1ull << 63, max}),
+                                         tensor_of<uint64_t>(DType::kU64, {2}, {4, max})});
+  // 2^65, and (2^64 - 1)^2 = 2^128 - 2^65 + 1.
+  EXPECT_EQ(values<uint64_t>(u64[0]), (std::vector<uint64_t>{2, max - 1}));
+  const int64_t min = INT64_MIN;
+  const auto i64 =
+      run(mulhi_main("tensor<5xi64>"), {testing::i64({5}, {-1, -1, min, min, 3}),
+                                        testing::i64({5}, {-1, 1, min, 2, -(int64_t(1) << 62)})});
+  // 1, -1, 2^126, -2^64 and -3 * 2^62: high halves 0, -1, 2^62, -1, -1.
+  EXPECT_EQ(values<int64_t>(i64[0]), (std::vector<int64_t>{0, -1, int64_t(1) << 62, -1, -1}));
+  EXPECT_EQ(compile_error(mulhi_main("tensor<2xf32>")),
+            "2:8: 'chlo.mulhi' operands tensor<2xf32> must have an integer element type");
+}
+
 TEST(ChloOps, CompileErrors) {
   EXPECT_EQ(
       compile_error("func.func @main(%a: tensor<2x3xf32>, %b: tensor<2xf32>) -> "
