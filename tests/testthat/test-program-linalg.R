@@ -199,3 +199,14 @@ test_that("chlo broadcasting forms and constant_like", {
     "  return %s : tensor<2x3xf64>", "}")
   expect_snapshot(error = TRUE, pjrt_compile(pjrt_program(bad)))
 })
+
+test_that("chlo.mulhi is the high half of the 64-bit product, as floor division in R", {
+  src <- prog(
+    "func.func @main(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {",
+    "  %r = \"chlo.mulhi\"(%a, %b) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>",
+    "  return %r : tensor<4xi32>", "}")
+  a <- c(123456789L, -123456789L, 2147483647L, -5L)
+  b <- c(-987654L, -987654L, 4096L, 3L)  # products exact in doubles (below 2^53)
+  got <- as.vector(run_program(src, pjrt_buffer(a), pjrt_buffer(b)))
+  expect_identical(got, as.integer((as.double(a) * b) %/% 2^32))
+})
