@@ -7,6 +7,7 @@
 #include "program/kernels/fast_combine.hpp"
 #include "program/kernels/kernel_values.hpp"
 #include "program/kernels/window_geometry.hpp"
+#include "program/kernels/window_scan.hpp"
 
 namespace ndbuf::program {
 namespace {
@@ -95,6 +96,9 @@ std::vector<Tensor> reduce_window(const std::vector<Tensor>& inputs,
   if (fast != FastBody::kNone && inputs.size() == 1 && inputs[0].dtype() == inits[0].dtype()) {
     check_fast_body(fast, inputs[0].dtype(), kOp);
     const Tensor input = dense_host(inputs[0]);
+    if (const auto axis = scan_axis(g, input.shape())) {
+      if (auto scanned = window_scan(input, inits[0], *axis, fast)) return {std::move(*scanned)};
+    }
     return {dispatch(input.dtype(), [&](auto tag) {
       return reduce_window_fast<decltype(tag)::value>(input, inits[0], g, fast);
     })};

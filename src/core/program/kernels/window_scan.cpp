@@ -1,0 +1,111 @@
+// One pass along the scanned axis, in chunks of the contiguous inner dims, parallel over
+// (outer index, chunk) pairs.
+#include "program/kernels/window_scan.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "ndbuf/memory/parallel.hpp"
+#include "ndbuf/memory/transfer.hpp"
+#include "program/kernels/compute_type.hpp"
+#include "program/kernels/fast_combine.hpp"
+
+namespace ndbuf::program {
+namespace {
+
+constexpr int64_t kChunk = 512;  // inner elements scanned together (accumulators on the stack)
+
+bool untouched(const WindowAxis& a, int64_t n) {
+  return a.size == 1 && a.stride == 1 && a.base == 1 && a.low == 0 && a.count == n;
+}
+
+// Sizes of the dims before, along and after `axis`.
+struct ScanExtent {
+  int64_t outer = 1;
+  int64_t length = 1;
+  int64_t inner = 1;
+};
+
+ScanExtent scan_extent(const Shape& shape, size_t axis) {
+  ScanExtent e;
+  for (size_t k = 0; k < shape.size(); ++k) {
+    if (k < axis) e.outer *= shape[k];
+    if (k > axis) e.inner *= shape[k];
+  }
+  e.length = shape[axis];
+  return e;
+}
+
+template <DType D>
+std::optional<Tensor> scan(const Tensor& input, const Tensor& init, ScanAxis s, FastBody body) {
+  using T = typename ElementType<D>::type;
+  using A = Compute<T>;
+  T init_value;
+  std::memcpy(&init_value, to_host(init).data(), sizeof(T));
+  const A start = load(init_value);
+  std::optional<Tensor> out;
+  with_combiner<D>(body, [&](auto combine) {
+    const A padded = combine(start, start);
+    if (std::memcmp(&padded, &start, sizeof(A)) != 0) return;
+    const ScanExtent e = scan_extent(input.shape(), s.axis);
+    Tensor result = Tensor::allocate(D, input.shape(), Order::kRowMajor);
+    const T* x = static_cast<const T*>(input.data());
+    T* y = static_cast<T*>(result.data());
+    const int64_t chunks = (e.inner + kChunk - 1) / kChunk;
+    const int64_t bytes_per_item =
+        2 * static_cast<int64_t>(sizeof(T)) * e.length * std::min(e.inner, kChunk);
+    for_each_block(
+        e.outer * chunks, bytes_per_item,
+        [&](int64_t begin, int64_t end) {
+          A acc[kChunk];
+          for (int64_t item = begin; item < end; ++item) {
+            const int64_t o = item / chunks;
+            const int64_t j0 = (item % chunks) * kChunk;
+            const int64_t width = std::min(kChunk, e.inner - j0);
+            std::fill(acc, acc + width, start);
+            for (int64_t step = 0; step < e.length; ++step) {
+              const int64_t t = s.reverse ? e.length - 1 - step : step;
+              const int64_t at = (o * e.length + t) * e.inner + j0;
+              for (int64_t j = 0; j < width; ++j) {
+                acc[j] = combine(acc[j], load(x[at + j]));
+                y[at + j] = store<T>(acc[j]);
+              }
+            }
+          }
+        },
+        e.length * std::min(e.inner, kChunk));
+    out = std::move(result);
+  });
+  return out;
+}
+
+}  // namespace
+
+std::optional<ScanAxis> scan_axis(const WindowGeometry& g, const Shape& input) {
+  std::optional<ScanAxis> found;
+  for (size_t k = 0; k < g.axes.size(); ++k) {
+    const WindowAxis& a = g.axes[k];
+    const int64_t n = input[k];
+    if (untouched(a, n)) continue;
+    const bool scan_shaped = !found && n > 1 && a.stride == 1 && a.base == 1 && a.dilation == 1 &&
+                             a.size >= n && a.count == n;
+    if (!scan_shaped) return std::nullopt;
+    if (a.low == a.size - 1) {
+      found = ScanAxis{k, false};
+    } else if (a.low == 0) {
+      found = ScanAxis{k, true};  // count == n puts the padding, size - 1, at the high end
+    } else {
+      return std::nullopt;
+    }
+  }
+  return found;
+}
+
+std::optional<Tensor> window_scan(const Tensor& input, const Tensor& init, ScanAxis scan_axis,
+                                  FastBody body) {
+  return dispatch(input.dtype(), [&](auto tag) {
+    return scan<decltype(tag)::value>(input, init, scan_axis, body);
+  });
+}
+
+}  // namespace ndbuf::program
