@@ -122,11 +122,12 @@ std::vector<BuilderEntry> elementwise_builders() {
       {"stablehlo.convert", build_convert},
       {"stablehlo.bitcast_convert", build_bitcast_convert},
       {"stablehlo.reduce_precision", build_reduce_precision},
+      {"chlo.tan", build_unary},  // the same kernel as stablehlo.tan
   };
-  for (int k = 0; k <= static_cast<int>(UnaryOp::kDigamma); ++k) {
+  for (int k = 0; k <= static_cast<int>(kLastUnaryOp); ++k) {
     table.push_back({op_name(static_cast<UnaryOp>(k)).data(), build_unary});
   }
-  for (int k = 0; k <= static_cast<int>(BinaryOp::kComplex); ++k) {
+  for (int k = 0; k <= static_cast<int>(kLastBinaryOp); ++k) {
     table.push_back({op_name(static_cast<BinaryOp>(k)).data(), build_binary});
   }
   return table;

@@ -57,7 +57,10 @@ enum class UnaryOp : uint8_t {
   kErfInv,
   kLgamma,
   kDigamma,
+  kBesselI1e,
+  kConj,
 };
+inline constexpr UnaryOp kLastUnaryOp = UnaryOp::kConj;
 
 // Two operands of one shape and dtype in; the result has that dtype, except kComplex
 // (f32 -> c64, f64 -> c128).
@@ -78,7 +81,11 @@ enum class BinaryOp : uint8_t {
   kShiftRightArithmetic,
   kShiftRightLogical,
   kComplex,
+  kPolygamma,  // chlo.polygamma(n, x)
+  kZeta,       // chlo.zeta(x, q), the Hurwitz zeta function
+  kNextAfter,
 };
+inline constexpr BinaryOp kLastBinaryOp = BinaryOp::kNextAfter;
 
 enum class CompareDirection : uint8_t { kEQ, kNE, kGE, kGT, kLE, kLT };
 enum class CompareType : uint8_t { kFloat, kTotalOrder, kSigned, kUnsigned };

@@ -1,12 +1,14 @@
 // Binary kernels over the float types (16-bit ones compute in float, round once) and complex.
 #include <cmath>
 #include <complex>
+#include <type_traits>
 
 #include "program/kernels/elementwise_families.hpp"
 #include "program/kernels/elementwise_loop.hpp"
 #include "program/kernels/elementwise_math.hpp"
 #include "program/kernels/elementwise_scalar.hpp"
 #include "program/kernels/float_functions.hpp"
+#include "program/kernels/special_functions.hpp"
 
 namespace ndbuf::program::detail {
 namespace {
@@ -35,6 +37,19 @@ Tensor float_binary(BinaryOp op, const Tensor& a, const Tensor& b, DType out) {
       return same(MinimumFn{});
     case BinaryOp::kAtan2:
       return same([](C u, C v) { return std::atan2(u, v); });
+    case BinaryOp::kPolygamma:
+      return same([](C n, C x) { return static_cast<C>(polygamma(n, x)); });
+    case BinaryOp::kZeta:
+      return same([](C x, C q) { return static_cast<C>(hurwitz_zeta(x, q)); });
+    // The next value of T itself: f16 and bf16 step through their own bit patterns.
+    case BinaryOp::kNextAfter:
+      return same([](C u, C v) {
+        if constexpr (std::is_same_v<C, T>) {
+          return std::nextafter(u, v);
+        } else {
+          return static_cast<C>(next_after_16(u, v, std::is_same_v<T, BFloat16>));
+        }
+      });
     default:
       break;
   }

@@ -10,7 +10,7 @@
 namespace ndbuf::program {
 namespace {
 
-constexpr std::array<std::pair<UnaryOp, std::string_view>, 42> kUnaryNames = {{
+constexpr std::array<std::pair<UnaryOp, std::string_view>, 44> kUnaryNames = {{
     {UnaryOp::kNegate, "stablehlo.negate"},
     {UnaryOp::kAbs, "stablehlo.abs"},
     {UnaryOp::kSign, "stablehlo.sign"},
@@ -53,9 +53,11 @@ constexpr std::array<std::pair<UnaryOp, std::string_view>, 42> kUnaryNames = {{
     {UnaryOp::kErfInv, "chlo.erf_inv"},
     {UnaryOp::kLgamma, "chlo.lgamma"},
     {UnaryOp::kDigamma, "chlo.digamma"},
+    {UnaryOp::kBesselI1e, "chlo.bessel_i1e"},
+    {UnaryOp::kConj, "chlo.conj"},
 }};
 
-constexpr std::array<std::pair<BinaryOp, std::string_view>, 16> kBinaryNames = {{
+constexpr std::array<std::pair<BinaryOp, std::string_view>, 19> kBinaryNames = {{
     {BinaryOp::kAdd, "stablehlo.add"},
     {BinaryOp::kSubtract, "stablehlo.subtract"},
     {BinaryOp::kMultiply, "stablehlo.multiply"},
@@ -72,6 +74,9 @@ constexpr std::array<std::pair<BinaryOp, std::string_view>, 16> kBinaryNames = {
     {BinaryOp::kShiftRightArithmetic, "stablehlo.shift_right_arithmetic"},
     {BinaryOp::kShiftRightLogical, "stablehlo.shift_right_logical"},
     {BinaryOp::kComplex, "stablehlo.complex"},
+    {BinaryOp::kPolygamma, "chlo.polygamma"},
+    {BinaryOp::kZeta, "chlo.zeta"},
+    {BinaryOp::kNextAfter, "chlo.next_after"},
 }};
 
 constexpr std::array<std::string_view, 6> kDirectionNames = {"EQ", "NE", "GE", "GT", "LE", "LT"};
@@ -116,6 +121,7 @@ bool unary_allows(UnaryOp op, DType d) {
     case UnaryOp::kErfInv:
     case UnaryOp::kLgamma:
     case UnaryOp::kDigamma:
+    case UnaryOp::kBesselI1e:
       return is_floating(d);
     default:
       return is_float_or_complex(d);  // the analytic functions, real, imag
@@ -199,6 +205,11 @@ DType binary_result_dtype(BinaryOp op, DType lhs, DType rhs) {
       break;
     case BinaryOp::kAtan2:
       allowed = is_float_or_complex(lhs);
+      break;
+    case BinaryOp::kPolygamma:
+    case BinaryOp::kZeta:
+    case BinaryOp::kNextAfter:
+      allowed = is_floating(lhs);
       break;
     case BinaryOp::kAnd:
     case BinaryOp::kOr:

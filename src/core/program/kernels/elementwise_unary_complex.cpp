@@ -74,6 +74,8 @@ Tensor complex_unary(UnaryOp op, const Tensor& x, DType out) {
       return same([](Z v) { return std::acosh(v); });
     case UnaryOp::kAtanh:
       return same([](Z v) { return std::atanh(v); });
+    case UnaryOp::kConj:
+      return same([](Z v) { return std::conj(v); });
     default:
       break;
   }

@@ -7,6 +7,7 @@
 #include "program/kernels/elementwise_loop.hpp"
 #include "program/kernels/elementwise_math.hpp"
 #include "program/kernels/float_functions.hpp"
+#include "program/kernels/special_functions.hpp"
 
 namespace ndbuf::program::detail {
 namespace {
@@ -37,7 +38,7 @@ Tensor float_unary_other(UnaryOp op, const Tensor& x, DType out) {
     default:
       break;
   }
-  // kReal (and kAbs, whose result for reals is the operand's type as well) never reach here.
+  // kReal and kConj (a real number is its own conjugate); kAbs never reaches here.
   return map_unary<T, T>(x, out, [](C v) { return v; });
 }
 
@@ -65,6 +66,8 @@ Tensor float_unary_special(UnaryOp op, const Tensor& x, DType out) {
       return same([](C v) { return static_cast<C>(erf_inv(v)); });
     case UnaryOp::kDigamma:
       return same([](C v) { return static_cast<C>(digamma(v)); });
+    case UnaryOp::kBesselI1e:
+      return same([](C v) { return static_cast<C>(bessel_i1e(v)); });
     // std::lgamma writes the global `signgam` on common C libraries: one thread only.
     case UnaryOp::kLgamma:
       return map_unary<T, T>(

@@ -139,6 +139,7 @@ void Parser::parse_number_attribute(Attribute& attr, bool allow_type_suffix) {
   if (allow_type_suffix && accept(":")) {
     const Token type_token = next();
     if (type_token.kind != Tok::kBareId) fail_at(type_token.loc, "expected a type after ':'");
+    attr.name = type_token.text;  // the spelling of the number's type (chlo.constant_like)
   }
 }
 

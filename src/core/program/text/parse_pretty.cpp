@@ -24,6 +24,7 @@ constexpr Rename kRenames[] = {
     {"stablehlo.pad", "interior", "interior_padding"},
     {"stablehlo.dot_general", "precision", "precision_config"},
     {"stablehlo.dot", "precision", "precision_config"},
+    {"stablehlo.rng_bit_generator", "algorithm", "rng_algorithm"},
 };
 
 Attribute int_attr(int64_t value, const Location& loc) {

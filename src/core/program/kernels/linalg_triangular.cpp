@@ -1,0 +1,208 @@
+// Cholesky factors and triangular solves, one batch matrix at a time (see linalg_triangular.hpp).
+#include "program/kernels/linalg_triangular.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <complex>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "ndbuf/base/error.hpp"
+#include "ndbuf/memory/parallel.hpp"
+#include "ndbuf/memory/transfer.hpp"
+#include "program/kernels/elementwise.hpp"
+#include "program/kernels/fortran_lapack.hpp"
+
+namespace ndbuf::program {
+namespace {
+
+// The dtype LAPACK computes `d` in: f64 for the real types, c128 for the complex ones.
+DType wide_dtype(DType d) { return is_complex(d) ? DType::kC128 : DType::kF64; }
+
+// `t` dense row-major in its wide dtype (possibly `t` itself).
+Tensor widen(const Tensor& t) {
+  const DType wide = wide_dtype(t.dtype());
+  return t.dtype() == wide ? make_dense(t, Order::kRowMajor) : convert(t, wide);
+}
+
+// A fresh dense row-major copy of `t` in its wide dtype, free to overwrite (convert() always
+// returns a new tensor).
+Tensor widen_fresh(const Tensor& t) {
+  const DType wide = wide_dtype(t.dtype());
+  if (t.dtype() != wide) return convert(t, wide);
+  Tensor out = Tensor::allocate(wide, t.shape(), Order::kRowMajor);
+  copy_to_dense(t, out.data(), Order::kRowMajor);
+  return out;
+}
+
+Tensor narrow(const Tensor& wide, DType to) {
+  return wide.dtype() == to ? wide : convert(wide, to);
+}
+
+int lapack_size(int64_t n) {
+  if (n > INT_MAX)
+    fail(ErrorKind::kInvalidArgument, "a matrix dimension exceeds LAPACK's int range.");
+  return static_cast<int>(n);
+}
+
+// Copies a row-major rows x cols matrix to column-major and back.
+template <class T>
+void to_column_major(const T* row_major, int64_t rows, int64_t cols, T* out) {
+  for (int64_t i = 0; i < rows; ++i) {
+    for (int64_t j = 0; j < cols; ++j) out[i + j * rows] = row_major[i * cols + j];
+  }
+}
+template <class T>
+void to_row_major(const T* column_major, int64_t rows, int64_t cols, T* out) {
+  for (int64_t i = 0; i < rows; ++i) {
+    for (int64_t j = 0; j < cols; ++j) out[i * cols + j] = column_major[i + j * rows];
+  }
+}
+
+void potrf(const char* uplo, int n, double* a, int* info) { dpotrf_(uplo, &n, a, &n, info, 1); }
+void potrf(const char* uplo, int n, std::complex<double>* a, int* info) {
+  zpotrf_(uplo, &n, a, &n, info, 1);
+}
+
+template <class T>
+T not_a_number() {
+  constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+  if constexpr (std::is_same_v<T, double>) {
+    return kNaN;
+  } else {
+    return T(kNaN, kNaN);
+  }
+}
+
+template <class T>
+void cholesky_matrices(T* data, int64_t batch, int64_t n, bool lower) {
+  const int size = lapack_size(n);
+  std::vector<T> work(static_cast<size_t>(n * n));
+  const char* uplo = lower ? "L" : "U";
+  for (int64_t b = 0; b < batch; ++b) {
+    T* m = data + b * n * n;
+    to_column_major(m, n, n, work.data());
+    int info = 0;
+    if (n > 0) potrf(uplo, size, work.data(), &info);
+    to_row_major(work.data(), n, n, m);
+    for (int64_t i = 0; i < n; ++i) {
+      for (int64_t j = 0; j < n; ++j) {
+        if (info != 0) {
+          m[i * n + j] = not_a_number<T>();
+        } else if (lower ? j > i : j < i) {
+          m[i * n + j] = T(0);
+        }
+      }
+    }
+    check_interrupt();
+  }
+}
+
+void trsm(const char* s, const char* u, const char* t, const char* d, int m, int n, const double* a,
+          int lda, double* b) {
+  const double one = 1;
+  dtrsm_(s, u, t, d, &m, &n, &one, a, &lda, b, &m, 1, 1, 1, 1);
+}
+void trsm(const char* s, const char* u, const char* t, const char* d, int m, int n,
+          const std::complex<double>* a, int lda, std::complex<double>* b) {
+  const std::complex<double> one = 1;
+  ztrsm_(s, u, t, d, &m, &n, &one, a, &lda, b, &m, 1, 1, 1, 1);
+}
+
+template <class T>
+void solve_matrices(const T* a, T* b, int64_t batch, int64_t k, int64_t m, int64_t n,
+                    const TriangularSolveOptions& o) {
+  const char* side = o.left_side ? "L" : "R";
+  const char* uplo = o.lower ? "L" : "U";
+  const char* trans = o.transpose_a == Transpose::kNone
+                          ? "N"
+                          : (o.transpose_a == Transpose::kTranspose ? "T" : "C");
+  const char* diag = o.unit_diagonal ? "U" : "N";
+  std::vector<T> wa(static_cast<size_t>(k * k)), wb(static_cast<size_t>(m * n));
+  for (int64_t i = 0; i < batch; ++i) {
+    to_column_major(a + i * k * k, k, k, wa.data());
+    to_column_major(b + i * m * n, m, n, wb.data());
+    if (m > 0 && n > 0) {
+      trsm(side, uplo, trans, diag, lapack_size(m), lapack_size(n), wa.data(), lapack_size(k),
+           wb.data());
+    }
+    to_row_major(wb.data(), m, n, b + i * m * n);
+    check_interrupt();
+  }
+}
+
+int64_t batch_count(const Shape& s) {
+  int64_t count = 1;
+  for (size_t k = 0; k + 2 < s.size(); ++k) count *= s[k];
+  return count;
+}
+
+}  // namespace
+
+std::optional<Transpose> transpose_named(std::string_view name) {
+  if (name == "NO_TRANSPOSE") return Transpose::kNone;
+  if (name == "TRANSPOSE") return Transpose::kTranspose;
+  if (name == "ADJOINT") return Transpose::kAdjoint;
+  return std::nullopt;
+}
+
+std::string cholesky_problem(const Shape& a) {
+  if (a.size() < 2) return "needs an operand of rank 2 or more";
+  if (a[a.size() - 1] != a[a.size() - 2]) return "needs square matrices in its last two dimensions";
+  return "";
+}
+
+std::string triangular_solve_problem(const Shape& a, const Shape& b, bool left_side) {
+  if (a.size() < 2 || a.size() != b.size()) return "needs operands of one rank, 2 or more";
+  const size_t r = a.size();
+  if (a[r - 1] != a[r - 2]) return "needs square matrices a in its last two dimensions";
+  if (!std::equal(a.begin(), a.end() - 2, b.begin())) return "needs equal batch dimensions";
+  const int64_t against = left_side ? b[r - 2] : b[r - 1];
+  if (a[r - 1] != against) {
+    return std::string("needs a's size to match the ") + (left_side ? "rows" : "columns") + " of b";
+  }
+  return "";
+}
+
+Tensor cholesky(const Tensor& a, bool lower) {
+  const std::string problem = cholesky_problem(a.shape());
+  if (!problem.empty()) fail(ErrorKind::kInvalidArgument, "cholesky " + problem + ".");
+  if (!is_floating(a.dtype()) && !is_complex(a.dtype())) {
+    fail(ErrorKind::kInvalidArgument, "cholesky needs a float or complex operand.");
+  }
+  Tensor w = widen_fresh(a);
+  const int64_t n = a.shape().back();
+  if (w.dtype() == DType::kF64) {
+    cholesky_matrices(static_cast<double*>(w.data()), batch_count(a.shape()), n, lower);
+  } else {
+    cholesky_matrices(static_cast<std::complex<double>*>(w.data()), batch_count(a.shape()), n,
+                      lower);
+  }
+  return narrow(w, a.dtype());
+}
+
+Tensor triangular_solve(const Tensor& a, const Tensor& b, const TriangularSolveOptions& o) {
+  const std::string problem = triangular_solve_problem(a.shape(), b.shape(), o.left_side);
+  if (!problem.empty()) fail(ErrorKind::kInvalidArgument, "triangular_solve " + problem + ".");
+  if (a.dtype() != b.dtype() || (!is_floating(a.dtype()) && !is_complex(a.dtype()))) {
+    fail(ErrorKind::kInvalidArgument,
+         "triangular_solve needs float or complex operands of one element type.");
+  }
+  const Tensor wa = widen(a);
+  Tensor wb = widen_fresh(b);
+  const size_t r = b.shape().size();
+  const int64_t m = b.shape()[r - 2], n = b.shape()[r - 1], k = a.shape()[r - 1];
+  const int64_t batch = batch_count(b.shape());
+  if (wa.dtype() == DType::kF64) {
+    solve_matrices(static_cast<const double*>(wa.data()), static_cast<double*>(wb.data()), batch, k,
+                   m, n, o);
+  } else {
+    solve_matrices(static_cast<const std::complex<double>*>(wa.data()),
+                   static_cast<std::complex<double>*>(wb.data()), batch, k, m, n, o);
+  }
+  return narrow(wb, b.dtype());
+}
+
+}  // namespace ndbuf::program
