@@ -219,3 +219,67 @@ ffi_safetensors_tags <- function() {
 ffi_threads <- function() {
   .Call(`_pjrt_ffi_threads`)
 }
+
+ffi_tree_build <- function(x) {
+  .Call(`_pjrt_ffi_tree_build`, x)
+}
+
+ffi_tree_flatten <- function(x, with_tree) {
+  .Call(`_pjrt_ffi_tree_flatten`, x, with_tree)
+}
+
+ffi_tree_unflatten <- function(tree, leaves) {
+  .Call(`_pjrt_ffi_tree_unflatten`, tree, leaves)
+}
+
+ffi_tree_size <- function(tree) {
+  .Call(`_pjrt_ffi_tree_size`, tree)
+}
+
+ffi_tree_equal <- function(a, b) {
+  .Call(`_pjrt_ffi_tree_equal`, a, b)
+}
+
+ffi_tree_hash <- function(tree) {
+  .Call(`_pjrt_ffi_tree_hash`, tree)
+}
+
+ffi_tree_kind <- function(tree) {
+  .Call(`_pjrt_ffi_tree_kind`, tree)
+}
+
+ffi_tree_repr <- function(tree) {
+  .Call(`_pjrt_ffi_tree_repr`, tree)
+}
+
+ffi_tree_path <- function(tree, i) {
+  .Call(`_pjrt_ffi_tree_path`, tree, i)
+}
+
+ffi_tree_child_names <- function(tree) {
+  .Call(`_pjrt_ffi_tree_child_names`, tree)
+}
+
+ffi_tree_child_kinds <- function(tree) {
+  .Call(`_pjrt_ffi_tree_child_kinds`, tree)
+}
+
+ffi_tree_child_sizes <- function(tree) {
+  .Call(`_pjrt_ffi_tree_child_sizes`, tree)
+}
+
+ffi_tree_leaf_mask <- function(tree, groups) {
+  .Call(`_pjrt_ffi_tree_leaf_mask`, tree, groups)
+}
+
+ffi_tree_filter_by_names <- function(tree, names) {
+  .Call(`_pjrt_ffi_tree_filter_by_names`, tree, names)
+}
+
+ffi_tree_concat <- function(children, names) {
+  .Call(`_pjrt_ffi_tree_concat`, children, names)
+}
+
+ffi_tree_diff <- function(a, b) {
+  .Call(`_pjrt_ffi_tree_diff`, a, b)
+}
