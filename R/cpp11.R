@@ -84,6 +84,18 @@ ffi_device_memory <- function(spec) {
   .Call(`_pjrt_ffi_device_memory`, spec)
 }
 
+ffi_dispatcher_new <- function(capacity, compile, finish, static_names, backend, move_inputs, default_device, extractor, context) {
+  .Call(`_pjrt_ffi_dispatcher_new`, capacity, compile, finish, static_names, backend, move_inputs, default_device, extractor, context)
+}
+
+ffi_dispatcher_size <- function(dispatcher) {
+  .Call(`_pjrt_ffi_dispatcher_size`, dispatcher)
+}
+
+ffi_dispatch_run <- function(dispatcher, args) {
+  .Call(`_pjrt_ffi_dispatch_run`, dispatcher, args)
+}
+
 ffi_dtype_table <- function() {
   .Call(`_pjrt_ffi_dtype_table`)
 }

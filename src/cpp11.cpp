@@ -152,6 +152,27 @@ extern "C" SEXP _pjrt_ffi_device_memory(SEXP spec) {
     return cpp11::as_sexp(ffi_device_memory(cpp11::as_cpp<cpp11::decay_t<std::string>>(spec)));
   END_CPP11
 }
+// r_dispatch.cpp
+SEXP ffi_dispatcher_new(double capacity, SEXP compile, SEXP finish, cpp11::strings static_names, std::string backend, bool move_inputs, SEXP default_device, SEXP extractor, SEXP context);
+extern "C" SEXP _pjrt_ffi_dispatcher_new(SEXP capacity, SEXP compile, SEXP finish, SEXP static_names, SEXP backend, SEXP move_inputs, SEXP default_device, SEXP extractor, SEXP context) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_dispatcher_new(cpp11::as_cpp<cpp11::decay_t<double>>(capacity), cpp11::as_cpp<cpp11::decay_t<SEXP>>(compile), cpp11::as_cpp<cpp11::decay_t<SEXP>>(finish), cpp11::as_cpp<cpp11::decay_t<cpp11::strings>>(static_names), cpp11::as_cpp<cpp11::decay_t<std::string>>(backend), cpp11::as_cpp<cpp11::decay_t<bool>>(move_inputs), cpp11::as_cpp<cpp11::decay_t<SEXP>>(default_device), cpp11::as_cpp<cpp11::decay_t<SEXP>>(extractor), cpp11::as_cpp<cpp11::decay_t<SEXP>>(context)));
+  END_CPP11
+}
+// r_dispatch.cpp
+SEXP ffi_dispatcher_size(SEXP dispatcher);
+extern "C" SEXP _pjrt_ffi_dispatcher_size(SEXP dispatcher) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_dispatcher_size(cpp11::as_cpp<cpp11::decay_t<SEXP>>(dispatcher)));
+  END_CPP11
+}
+// r_dispatch.cpp
+SEXP ffi_dispatch_run(SEXP dispatcher, SEXP args);
+extern "C" SEXP _pjrt_ffi_dispatch_run(SEXP dispatcher, SEXP args) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_dispatch_run(cpp11::as_cpp<cpp11::decay_t<SEXP>>(dispatcher), cpp11::as_cpp<cpp11::decay_t<SEXP>>(args)));
+  END_CPP11
+}
 // r_dtype.cpp
 cpp11::list ffi_dtype_table();
 extern "C" SEXP _pjrt_ffi_dtype_table() {
@@ -529,6 +550,9 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pjrt_ffi_device_memory",             (DL_FUNC) &_pjrt_ffi_device_memory,             1},
     {"_pjrt_ffi_device_resolve",            (DL_FUNC) &_pjrt_ffi_device_resolve,            1},
     {"_pjrt_ffi_devices",                   (DL_FUNC) &_pjrt_ffi_devices,                   1},
+    {"_pjrt_ffi_dispatch_run",              (DL_FUNC) &_pjrt_ffi_dispatch_run,              2},
+    {"_pjrt_ffi_dispatcher_new",            (DL_FUNC) &_pjrt_ffi_dispatcher_new,            9},
+    {"_pjrt_ffi_dispatcher_size",           (DL_FUNC) &_pjrt_ffi_dispatcher_size,           1},
     {"_pjrt_ffi_dtype_table",               (DL_FUNC) &_pjrt_ffi_dtype_table,               0},
     {"_pjrt_ffi_executable_aliasing",       (DL_FUNC) &_pjrt_ffi_executable_aliasing,       1},
     {"_pjrt_ffi_executable_device",         (DL_FUNC) &_pjrt_ffi_executable_device,         1},

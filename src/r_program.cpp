@@ -1,5 +1,7 @@
 // Bindings of StableHLO programs: a PJRTLoadedExecutable is an external pointer (tag and class
 // "PJRTLoadedExecutable") to a heap-allocated shared_ptr of the core's immutable Executable.
+#include "r_program.h"
+
 #include <cpp11.hpp>
 #include <cstring>
 #include <memory>
@@ -74,11 +76,15 @@ const ndbuf::program::Executable& unwrap_executable(SEXP x) {
   });
 }
 
-namespace {
+namespace pjrt {
 
-// Runs @main on `buffers` (live PJRTBuffers); `donate` (one flag per argument) names the inputs
-// given up to their results. Donated buffers are released once the run has succeeded, whether
-// or not their memory could be reused.
+std::shared_ptr<const ndbuf::program::Executable> find_executable(SEXP x) {
+  const auto* program = find_object<ExecutablePtr>(x, kExecutable);
+  return program == nullptr ? nullptr : *program;
+}
+
+// Donated buffers are released once the run has succeeded, whether or not their memory could
+// be reused.
 SEXP execute_program(const ndbuf::program::Executable& program, SEXP buffers,
                      const std::vector<bool>& donate) {
   const pjrt::MappedReadCheck reads;
@@ -114,14 +120,14 @@ SEXP execute_program(const ndbuf::program::Executable& program, SEXP buffers,
   return out;
 }
 
-}  // namespace
+}  // namespace pjrt
 
 [[cpp11::register]] SEXP ffi_program_execute(SEXP executable, cpp11::list buffers,
                                              cpp11::logicals donate) {
   return pjrt::call_core([&] {
     std::vector<bool> flags(static_cast<size_t>(donate.size()));
     for (R_xlen_t k = 0; k < donate.size(); ++k) flags[static_cast<size_t>(k)] = donate[k] == TRUE;
-    return execute_program(unwrap_executable(executable), buffers, flags);
+    return pjrt::execute_program(unwrap_executable(executable), buffers, flags);
   });
 }
 
@@ -138,6 +144,6 @@ SEXP execute_program(const ndbuf::program::Executable& program, SEXP buffers,
     const auto& aliasing = ndbuf::program::signature(**program).aliasing_output;
     std::vector<bool> donate(aliasing.size());
     for (size_t k = 0; k < aliasing.size(); ++k) donate[k] = aliasing[k].has_value();
-    return execute_program(**program, buffers, donate);
+    return pjrt::execute_program(**program, buffers, donate);
   });
 }
