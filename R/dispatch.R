@@ -176,7 +176,7 @@ check_function_arg <- function(x, arg, allow_null = FALSE, call = caller_env()) 
 
 finish_closure_entry <- function(result) {
   if (!is.list(result) || !is.function(result$r_fun)) {
-    cli::cli_abort("The {.arg compile} callback must return a list with a function {.field r_fun}.",
+    cli::cli_abort("The {.arg compile} callback must return a list with a function {.code r_fun}.",
                    call = NULL)
   }
   result$r_fun
@@ -189,19 +189,19 @@ finish_pjrt_entry <- function(result, backend) {
   if (!is.list(result)) abort("The {.arg compile} callback must return a list, not {.obj_type_friendly {result}}.")
   expect <- function(field, class, what) {
     if (!inherits(result[[field]], class)) {
-      abort("The {.arg compile} callback must return {.field {field}} ({what}), not {.obj_type_friendly {result[[field]]}}.")
+      abort("The {.arg compile} callback must return {.code {field}} ({what}), not {.obj_type_friendly {result[[field]]}}.")
     }
   }
   expect("exec", "PJRTLoadedExecutable", "a PJRTLoadedExecutable")
   expect("device", "PJRTDevice", "a PJRTDevice")
   expect("out_tree", "RTree", "an RTree")
   out_avals <- result$out_avals
-  if (!is.list(out_avals)) abort("The {.arg compile} callback must return {.field out_avals} (a list).")
+  if (!is.list(out_avals)) abort("The {.arg compile} callback must return {.code out_avals} (a list), not {.obj_type_friendly {out_avals}}.")
   leaves <- tree_size(result$out_tree)
-  if (length(out_avals) != leaves) abort("out_avals has length {length(out_avals)} but out_tree has {leaves} leaves")
+  if (length(out_avals) != leaves) abort("out_avals has length {length(out_avals)} but out_tree has {leaves} lea{?f/ves}")
   templates <- lapply(seq_along(out_avals), function(k) output_template(out_avals[[k]], k, result$device, backend))
   constants <- result$const_arrays %||% list()
-  if (!is.list(constants)) abort("{.field const_arrays} must be a list of PJRTBuffers or NULL.")
+  if (!is.list(constants)) abort("{.code const_arrays} must be a list of PJRTBuffers or NULL.")
   for (k in seq_along(constants)) {
     if (!inherits(constants[[k]], "PJRTBuffer")) abort("`const_arrays[[{k}]]` must be a PJRTBuffer, not {.obj_type_friendly {constants[[k]]}}.")
   }
@@ -246,7 +246,7 @@ spec_shape <- function(value, what) {
 # The AnvlArray every call's result k is wrapped in ($data first, filled per call).
 output_template <- function(aval, k, device, backend) {
   if (!is.list(aval) || is.null(aval$dtype) || is.null(aval$shape)) {
-    cli::cli_abort("`out_avals[[{k}]]` must be a list with {.field dtype} and {.field shape}.", call = NULL)
+    cli::cli_abort("`out_avals[[{k}]]` must be a list with {.code dtype} and {.code shape}.", call = NULL)
   }
   dtype <- spec_dtype(aval$dtype, sprintf("out_avals[[%d]]$dtype", k))
   ambiguous <- isTRUE(aval$ambiguous)

@@ -67,8 +67,9 @@ void build_pjrt_entry(const Dispatcher& /*d*/, SEXP finished, size_t dynamic_inp
   const ndbuf::program::Signature& signature = ndbuf::program::signature(*entry->program);
   const int64_t outputs = tree_size(unwrap_tree(entry->out_tree));
   if (outputs != static_cast<int64_t>(signature.outputs.size())) {
-    fail_entry("out_tree has " + std::to_string(outputs) + " leaves but the executable returned " +
-               std::to_string(signature.outputs.size()) + " outputs");
+    fail_entry("out_tree has " + std::to_string(outputs) + (outputs == 1 ? " leaf" : " leaves") +
+               " but the executable returned " + std::to_string(signature.outputs.size()) +
+               (signature.outputs.size() == 1 ? " output" : " outputs"));
   }
   const SEXP phantom_dtypes = list_field(finished, "phantom_dtypes");
   const SEXP phantom_shapes = list_field(finished, "phantom_shapes");
