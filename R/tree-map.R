@@ -24,7 +24,7 @@
 #' try(map_tree(list(a = 1, b = "x"), function(v) v + 1))
 #' @export
 map_tree <- function(.x, .f, ...) {
-  .f <- rlang::as_function(.f)
+  check_function_arg(.f, ".f")
   parts <- with_core(ffi_tree_flatten(.x, TRUE))
   tree <- parts[[1]]
   leaves <- parts[[2]]
@@ -42,7 +42,7 @@ pmap_tree <- function(.l, .f, ...) {
     values <- .l
     cli::cli_abort("{.arg .l} must be a non-empty list of trees, not {.obj_type_friendly {values}}.")
   }
-  .f <- rlang::as_function(.f)
+  check_function_arg(.f, ".f")
   first <- with_core(ffi_tree_flatten(.l[[1]], TRUE))
   tree <- first[[1]]
   columns <- vector("list", length(.l))
@@ -101,7 +101,7 @@ abort_tree_mismatch <- function(difference, k, call = caller_env()) {
 #' ff(10, 20, 30)
 #' @export
 flatten_fun <- function(f, in_tree) {
-  f <- rlang::as_function(f)
+  check_function_arg(f, "f")
   if (!inherits(in_tree, "RTree")) {
     cli::cli_abort("{.arg in_tree} must be an RTree, not {.obj_type_friendly {in_tree}}.")
   }

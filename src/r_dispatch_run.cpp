@@ -93,7 +93,8 @@ void build_pjrt_entry(const Dispatcher& /*d*/, SEXP finished, size_t dynamic_inp
                           entry->phantom_dtypes.size();
   if (supplied != signature.inputs.size()) {
     fail_entry("The executable takes " + std::to_string(signature.inputs.size()) +
-               " arguments, but a call supplies " + std::to_string(supplied) + " (" +
+               (signature.inputs.size() == 1 ? " argument" : " arguments") +
+               ", but a call supplies " + std::to_string(supplied) + " (" +
                std::to_string(Rf_xlength(entry->const_arrays)) + " const_arrays, " +
                std::to_string(dynamic_inputs) + " inputs, " +
                std::to_string(entry->phantom_dtypes.size()) + " phantom_specs)");
