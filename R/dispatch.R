@@ -78,6 +78,20 @@
 #' the closure. Under `move_inputs`, `r_fun` places its inputs itself.
 #'
 #' When more than `capacity` entries are cached, the least recently used one is dropped.
+#' Bare R arrays are uploaded as [pjrt_buffer()] would convert them, except that an `NA` in
+#' an integer array uploaded as `i32` is stored as its bits (INT_MIN) without a warning.
+#'
+#' @section Differences from upstream pjrt:
+#' * The compile result's `client` is optional and unused (this runtime has no client
+#'   objects).
+#' * Every dtype of this runtime can be keyed, `f16`, `bf16`, `c64` and `c128` included.
+#' * `info$avals` also carries `kind`, and `info$context` the `context()` value; the compile
+#'   result may declare `input_dtypes`.
+#' * A compile result whose executable does not take `const_arrays`, the inputs and the
+#'   `phantom_specs`, or does not return one result per leaf of `out_tree`, is an error when
+#'   the entry is made (upstream finds the second on the first run).
+#' * Results' `$dtype` is tengen's `DataType` where tengen is installed, else a
+#'   `PJRTElementType`.
 #'
 #' @param capacity The largest number of entries to keep, a whole number of at least 1.
 #' @param compile The function called on a miss (see the section above).

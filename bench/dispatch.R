@@ -1,12 +1,12 @@
 # dispatch() on a cache hit against pjrt_execute() of the same executable (issue target: at most
 # 1.5x), for a one-op program over two f32 vectors. dispatch() does everything pjrt_execute()
 # does, plus flattening the argument list, keying and looking up the cache, and wrapping the
-# result as an AnvlArray; a second row adds a bare R scalar uploaded per call. Run with
+# result as an AnvlArray; a second table passes a bare R scalar, uploaded per call, against
+# pjrt_scalar() + pjrt_execute(). Run with
 # `make bench` (or Rscript bench/dispatch.R).
 source(file.path("bench", "helpers.R"))
 
 sizes <- c(1, 100, 10000)
-rows <- list()
 for (n in sizes) {
   type <- sprintf("tensor<%dxf32>", n)
   add <- pjrt_compile(pjrt_program(sprintf(
@@ -43,11 +43,11 @@ for (n in sizes) {
   }
   execute <- per_call(pjrt_execute(add, a, b))
   hit <- per_call(dispatch(d, args))
+  report(list(row(sprintf("dispatch() cache hit, two arrays, n = %g", n), hit, 1.5)),
+         "pjrt_execute() of the same executable", execute, n)
+  # The same with a bare R scalar, against making the scalar buffer and running the program.
+  execute_scalar <- per_call(pjrt_execute(add_scalar, a, pjrt_scalar(2, dtype = "f32")))
   scalar_hit <- per_call(dispatch(d_scalar, scalar_args))
-  rows <- c(rows, list(
-    row(sprintf("pjrt_execute() n = %g (baseline of the rows below)", n), execute),
-    row(sprintf("dispatch() cache hit, two arrays, n = %g", n), hit, 1.5),
-    row(sprintf("dispatch() cache hit, array + R scalar, n = %g", n), scalar_hit)
-  ))
-  report(rows[length(rows) - 0:2][3:1], "pjrt_execute()", execute, n)
+  report(list(row(sprintf("dispatch() cache hit, array + R scalar, n = %g", n), scalar_hit, 1.5)),
+         "pjrt_scalar() + pjrt_execute() of the same executable", execute_scalar, n)
 }
