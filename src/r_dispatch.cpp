@@ -20,11 +20,11 @@ namespace {
 // read as -0, is not 0) and closure environments compared (R's default).
 constexpr int kIdenticalFlags = 1 | 16;
 
-const ObjectClass kDispatcher{"Dispatcher", "Expected a Dispatcher (made by dispatcher()).",
-                              [](SEXP) {
-                                return "This Dispatcher is no longer valid (it was saved and "
-                                       "restored); create it again.";
-                              }};
+const ObjectClass kDispatcher{
+    "Dispatcher", "Not a Dispatcher: expected a `Dispatcher` (made by `dispatcher()`).", [](SEXP) {
+      return "This Dispatcher is no longer valid (it was saved and "
+             "restored); create it again.";
+    }};
 
 [[noreturn]] void fail_input(const DispatchCall& call, size_t leaf, const std::string& what) {
   ndbuf::fail(ndbuf::ErrorKind::kInvalidArgument,
@@ -261,7 +261,11 @@ void classify_call(Dispatcher& d, SEXP args, DispatchCall& call) {
     const SEXP leaf = call.leaves[k];
     const bool array = TYPEOF(leaf) == VECSXP && Rf_inherits(leaf, "AnvlArray");
     if (is_static[k]) {
-      if (array) fail_input(call, k, "a static argument must not be an AnvlArray");
+      if (array) {
+        ndbuf::fail(ndbuf::ErrorKind::kInvalidArgument,
+                    "invalid static " + leaf_subject(call, k) +
+                        ": a static argument must not be an AnvlArray");
+      }
       call.kinds[k] = LeafKind::kStatic;
       call.aval_at[k] = call.avals.size();
       call.avals.push_back(-1);
