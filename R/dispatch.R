@@ -70,7 +70,8 @@
 #' `data` (the result buffer), `dtype` (a tengen `DataType` when tengen is installed, else
 #' a `PJRTElementType`), `shape`, `device`, `ambiguous` and `backend`, all but `data` taken
 #' from `out_avals`, `device` and `backend`. Arguments of `@main` marked
-#' `tf.aliasing_output` are donated, as by [pjrt_execute()].
+#' `tf.aliasing_output` are donated, as by [pjrt_execute()], except `const_arrays`, which the
+#' entry keeps for every call.
 #'
 #' For any other backend it returns `list(r_fun = )`, a function that receives the list of
 #' the call's dynamic inputs (an array's `$data`, bare R data as it is) and returns the

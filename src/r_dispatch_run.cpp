@@ -99,7 +99,12 @@ void build_pjrt_entry(const Dispatcher& /*d*/, SEXP finished, size_t dynamic_inp
                std::to_string(dynamic_inputs) + " inputs, " +
                std::to_string(entry->phantom_dtypes.size()) + " phantom_specs)");
   }
-  for (const auto& alias : signature.aliasing_output) entry->donate.push_back(alias.has_value());
+  // Arguments marked tf.aliasing_output are donated, except const_arrays: the entry keeps them
+  // for every call.
+  const auto constants = static_cast<size_t>(Rf_xlength(entry->const_arrays));
+  for (size_t k = 0; k < signature.aliasing_output.size(); ++k) {
+    entry->donate.push_back(k >= constants && signature.aliasing_output[k].has_value());
+  }
 }
 
 SEXP run_pjrt_entry(const Dispatcher& d, const DispatchEntry& entry, const DispatchCall& call) {

@@ -420,3 +420,26 @@ test_that("dispatcher() checks its arguments", {
   saveRDS(dispatcher(10, cb, default_device = pjrt_device), path)
   expect_snapshot(error = TRUE, dispatch(readRDS(path), list(1)))
 })
+
+test_that("aliased inputs are donated, but never the entry's const_arrays", {
+  program <- pjrt_compile(pjrt_program(paste(
+    "func.func @main(%c: tensor<2xf32> {tf.aliasing_output = 0 : i32},",
+    "                %x: tensor<2xf32> {tf.aliasing_output = 1 : i32}) -> (tensor<2xf32>, tensor<2xf32>) {",
+    "  %0 = stablehlo.add %c, %x : tensor<2xf32>",
+    "  %1 = stablehlo.multiply %c, %x : tensor<2xf32>",
+    "  return %0, %1 : tensor<2xf32>, tensor<2xf32>", "}", sep = "\n")))
+  constant <- pjrt_buffer(c(10, 20), dtype = "f32")
+  d <- dispatcher(10, function(info) {
+    list(exec = program, device = pjrt_device(), out_tree = build_tree(list(0, 0)),
+         out_avals = list(list(dtype = "f32", shape = 2L), list(dtype = "f32", shape = 2L)),
+         const_arrays = list(constant))
+  }, default_device = pjrt_device)
+  for (k in 1:2) {
+    x <- anvl_array(c(1, 2) * k)
+    r <- dispatch(d, list(x))
+    expect_identical(values_of(r[[1]]), c(10, 20) + c(1, 2) * k)
+    expect_identical(values_of(r[[2]]), c(10, 20) * c(1, 2) * k)
+    expect_error(as_array(x$data), "donated")
+  }
+  expect_identical(plain(as_array(constant)), c(10, 20))
+})
