@@ -96,6 +96,18 @@ ffi_device_memory <- function(spec) {
   .Call(`_pjrt_ffi_device_memory`, spec)
 }
 
+ffi_dispatcher_new <- function(capacity, compile, finish, static_names, backend, move_inputs, default_device, extractor, context) {
+  .Call(`_pjrt_ffi_dispatcher_new`, capacity, compile, finish, static_names, backend, move_inputs, default_device, extractor, context)
+}
+
+ffi_dispatcher_size <- function(dispatcher) {
+  .Call(`_pjrt_ffi_dispatcher_size`, dispatcher)
+}
+
+ffi_dispatch_run <- function(dispatcher, args) {
+  .Call(`_pjrt_ffi_dispatch_run`, dispatcher, args)
+}
+
 ffi_dtype_table <- function() {
   .Call(`_pjrt_ffi_dtype_table`)
 }
@@ -238,4 +250,68 @@ ffi_safetensors_tags <- function() {
 
 ffi_threads <- function() {
   .Call(`_pjrt_ffi_threads`)
+}
+
+ffi_tree_build <- function(x) {
+  .Call(`_pjrt_ffi_tree_build`, x)
+}
+
+ffi_tree_flatten <- function(x, with_tree) {
+  .Call(`_pjrt_ffi_tree_flatten`, x, with_tree)
+}
+
+ffi_tree_unflatten <- function(tree, leaves) {
+  .Call(`_pjrt_ffi_tree_unflatten`, tree, leaves)
+}
+
+ffi_tree_size <- function(tree) {
+  .Call(`_pjrt_ffi_tree_size`, tree)
+}
+
+ffi_tree_equal <- function(a, b) {
+  .Call(`_pjrt_ffi_tree_equal`, a, b)
+}
+
+ffi_tree_hash <- function(tree) {
+  .Call(`_pjrt_ffi_tree_hash`, tree)
+}
+
+ffi_tree_kind <- function(tree) {
+  .Call(`_pjrt_ffi_tree_kind`, tree)
+}
+
+ffi_tree_repr <- function(tree) {
+  .Call(`_pjrt_ffi_tree_repr`, tree)
+}
+
+ffi_tree_path <- function(tree, i) {
+  .Call(`_pjrt_ffi_tree_path`, tree, i)
+}
+
+ffi_tree_child_names <- function(tree) {
+  .Call(`_pjrt_ffi_tree_child_names`, tree)
+}
+
+ffi_tree_child_kinds <- function(tree) {
+  .Call(`_pjrt_ffi_tree_child_kinds`, tree)
+}
+
+ffi_tree_child_sizes <- function(tree) {
+  .Call(`_pjrt_ffi_tree_child_sizes`, tree)
+}
+
+ffi_tree_leaf_mask <- function(tree, groups) {
+  .Call(`_pjrt_ffi_tree_leaf_mask`, tree, groups)
+}
+
+ffi_tree_filter_by_names <- function(tree, names) {
+  .Call(`_pjrt_ffi_tree_filter_by_names`, tree, names)
+}
+
+ffi_tree_concat <- function(children, names) {
+  .Call(`_pjrt_ffi_tree_concat`, children, names)
+}
+
+ffi_tree_diff <- function(a, b) {
+  .Call(`_pjrt_ffi_tree_diff`, a, b)
 }

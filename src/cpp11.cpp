@@ -173,6 +173,27 @@ extern "C" SEXP _pjrt_ffi_device_memory(SEXP spec) {
     return cpp11::as_sexp(ffi_device_memory(cpp11::as_cpp<cpp11::decay_t<std::string>>(spec)));
   END_CPP11
 }
+// r_dispatch.cpp
+SEXP ffi_dispatcher_new(double capacity, SEXP compile, SEXP finish, cpp11::strings static_names, std::string backend, bool move_inputs, SEXP default_device, SEXP extractor, SEXP context);
+extern "C" SEXP _pjrt_ffi_dispatcher_new(SEXP capacity, SEXP compile, SEXP finish, SEXP static_names, SEXP backend, SEXP move_inputs, SEXP default_device, SEXP extractor, SEXP context) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_dispatcher_new(cpp11::as_cpp<cpp11::decay_t<double>>(capacity), cpp11::as_cpp<cpp11::decay_t<SEXP>>(compile), cpp11::as_cpp<cpp11::decay_t<SEXP>>(finish), cpp11::as_cpp<cpp11::decay_t<cpp11::strings>>(static_names), cpp11::as_cpp<cpp11::decay_t<std::string>>(backend), cpp11::as_cpp<cpp11::decay_t<bool>>(move_inputs), cpp11::as_cpp<cpp11::decay_t<SEXP>>(default_device), cpp11::as_cpp<cpp11::decay_t<SEXP>>(extractor), cpp11::as_cpp<cpp11::decay_t<SEXP>>(context)));
+  END_CPP11
+}
+// r_dispatch.cpp
+SEXP ffi_dispatcher_size(SEXP dispatcher);
+extern "C" SEXP _pjrt_ffi_dispatcher_size(SEXP dispatcher) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_dispatcher_size(cpp11::as_cpp<cpp11::decay_t<SEXP>>(dispatcher)));
+  END_CPP11
+}
+// r_dispatch.cpp
+SEXP ffi_dispatch_run(SEXP dispatcher, SEXP args);
+extern "C" SEXP _pjrt_ffi_dispatch_run(SEXP dispatcher, SEXP args) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_dispatch_run(cpp11::as_cpp<cpp11::decay_t<SEXP>>(dispatcher), cpp11::as_cpp<cpp11::decay_t<SEXP>>(args)));
+  END_CPP11
+}
 // r_dtype.cpp
 cpp11::list ffi_dtype_table();
 extern "C" SEXP _pjrt_ffi_dtype_table() {
@@ -425,6 +446,118 @@ extern "C" SEXP _pjrt_ffi_threads() {
     return cpp11::as_sexp(ffi_threads());
   END_CPP11
 }
+// r_tree_api.cpp
+SEXP ffi_tree_build(SEXP x);
+extern "C" SEXP _pjrt_ffi_tree_build(SEXP x) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_tree_build(cpp11::as_cpp<cpp11::decay_t<SEXP>>(x)));
+  END_CPP11
+}
+// r_tree_api.cpp
+SEXP ffi_tree_flatten(SEXP x, bool with_tree);
+extern "C" SEXP _pjrt_ffi_tree_flatten(SEXP x, SEXP with_tree) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_tree_flatten(cpp11::as_cpp<cpp11::decay_t<SEXP>>(x), cpp11::as_cpp<cpp11::decay_t<bool>>(with_tree)));
+  END_CPP11
+}
+// r_tree_api.cpp
+SEXP ffi_tree_unflatten(SEXP tree, SEXP leaves);
+extern "C" SEXP _pjrt_ffi_tree_unflatten(SEXP tree, SEXP leaves) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_tree_unflatten(cpp11::as_cpp<cpp11::decay_t<SEXP>>(tree), cpp11::as_cpp<cpp11::decay_t<SEXP>>(leaves)));
+  END_CPP11
+}
+// r_tree_api.cpp
+SEXP ffi_tree_size(SEXP tree);
+extern "C" SEXP _pjrt_ffi_tree_size(SEXP tree) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_tree_size(cpp11::as_cpp<cpp11::decay_t<SEXP>>(tree)));
+  END_CPP11
+}
+// r_tree_api.cpp
+SEXP ffi_tree_equal(SEXP a, SEXP b);
+extern "C" SEXP _pjrt_ffi_tree_equal(SEXP a, SEXP b) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_tree_equal(cpp11::as_cpp<cpp11::decay_t<SEXP>>(a), cpp11::as_cpp<cpp11::decay_t<SEXP>>(b)));
+  END_CPP11
+}
+// r_tree_api.cpp
+SEXP ffi_tree_hash(SEXP tree);
+extern "C" SEXP _pjrt_ffi_tree_hash(SEXP tree) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_tree_hash(cpp11::as_cpp<cpp11::decay_t<SEXP>>(tree)));
+  END_CPP11
+}
+// r_tree_api.cpp
+SEXP ffi_tree_kind(SEXP tree);
+extern "C" SEXP _pjrt_ffi_tree_kind(SEXP tree) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_tree_kind(cpp11::as_cpp<cpp11::decay_t<SEXP>>(tree)));
+  END_CPP11
+}
+// r_tree_api.cpp
+SEXP ffi_tree_repr(SEXP tree);
+extern "C" SEXP _pjrt_ffi_tree_repr(SEXP tree) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_tree_repr(cpp11::as_cpp<cpp11::decay_t<SEXP>>(tree)));
+  END_CPP11
+}
+// r_tree_api.cpp
+SEXP ffi_tree_path(SEXP tree, double i);
+extern "C" SEXP _pjrt_ffi_tree_path(SEXP tree, SEXP i) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_tree_path(cpp11::as_cpp<cpp11::decay_t<SEXP>>(tree), cpp11::as_cpp<cpp11::decay_t<double>>(i)));
+  END_CPP11
+}
+// r_tree_api.cpp
+SEXP ffi_tree_child_names(SEXP tree);
+extern "C" SEXP _pjrt_ffi_tree_child_names(SEXP tree) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_tree_child_names(cpp11::as_cpp<cpp11::decay_t<SEXP>>(tree)));
+  END_CPP11
+}
+// r_tree_api.cpp
+SEXP ffi_tree_child_kinds(SEXP tree);
+extern "C" SEXP _pjrt_ffi_tree_child_kinds(SEXP tree) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_tree_child_kinds(cpp11::as_cpp<cpp11::decay_t<SEXP>>(tree)));
+  END_CPP11
+}
+// r_tree_api.cpp
+SEXP ffi_tree_child_sizes(SEXP tree);
+extern "C" SEXP _pjrt_ffi_tree_child_sizes(SEXP tree) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_tree_child_sizes(cpp11::as_cpp<cpp11::decay_t<SEXP>>(tree)));
+  END_CPP11
+}
+// r_tree_api.cpp
+SEXP ffi_tree_leaf_mask(SEXP tree, SEXP groups);
+extern "C" SEXP _pjrt_ffi_tree_leaf_mask(SEXP tree, SEXP groups) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_tree_leaf_mask(cpp11::as_cpp<cpp11::decay_t<SEXP>>(tree), cpp11::as_cpp<cpp11::decay_t<SEXP>>(groups)));
+  END_CPP11
+}
+// r_tree_api.cpp
+SEXP ffi_tree_filter_by_names(SEXP tree, SEXP names);
+extern "C" SEXP _pjrt_ffi_tree_filter_by_names(SEXP tree, SEXP names) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_tree_filter_by_names(cpp11::as_cpp<cpp11::decay_t<SEXP>>(tree), cpp11::as_cpp<cpp11::decay_t<SEXP>>(names)));
+  END_CPP11
+}
+// r_tree_api.cpp
+SEXP ffi_tree_concat(SEXP children, SEXP names);
+extern "C" SEXP _pjrt_ffi_tree_concat(SEXP children, SEXP names) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_tree_concat(cpp11::as_cpp<cpp11::decay_t<SEXP>>(children), cpp11::as_cpp<cpp11::decay_t<SEXP>>(names)));
+  END_CPP11
+}
+// r_tree_api.cpp
+SEXP ffi_tree_diff(SEXP a, SEXP b);
+extern "C" SEXP _pjrt_ffi_tree_diff(SEXP a, SEXP b) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_tree_diff(cpp11::as_cpp<cpp11::decay_t<SEXP>>(a), cpp11::as_cpp<cpp11::decay_t<SEXP>>(b)));
+  END_CPP11
+}
 
 extern "C" {
 static const R_CallMethodDef CallEntries[] = {
@@ -456,6 +589,9 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pjrt_ffi_device_memory",             (DL_FUNC) &_pjrt_ffi_device_memory,             1},
     {"_pjrt_ffi_device_resolve",            (DL_FUNC) &_pjrt_ffi_device_resolve,            1},
     {"_pjrt_ffi_devices",                   (DL_FUNC) &_pjrt_ffi_devices,                   1},
+    {"_pjrt_ffi_dispatch_run",              (DL_FUNC) &_pjrt_ffi_dispatch_run,              2},
+    {"_pjrt_ffi_dispatcher_new",            (DL_FUNC) &_pjrt_ffi_dispatcher_new,            9},
+    {"_pjrt_ffi_dispatcher_size",           (DL_FUNC) &_pjrt_ffi_dispatcher_size,           1},
     {"_pjrt_ffi_dtype_table",               (DL_FUNC) &_pjrt_ffi_dtype_table,               0},
     {"_pjrt_ffi_executable_aliasing",       (DL_FUNC) &_pjrt_ffi_executable_aliasing,       1},
     {"_pjrt_ffi_executable_device",         (DL_FUNC) &_pjrt_ffi_executable_device,         1},
@@ -487,6 +623,22 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pjrt_ffi_take_core_failure",         (DL_FUNC) &_pjrt_ffi_take_core_failure,         0},
     {"_pjrt_ffi_test_throw",                (DL_FUNC) &_pjrt_ffi_test_throw,                1},
     {"_pjrt_ffi_threads",                   (DL_FUNC) &_pjrt_ffi_threads,                   0},
+    {"_pjrt_ffi_tree_build",                (DL_FUNC) &_pjrt_ffi_tree_build,                1},
+    {"_pjrt_ffi_tree_child_kinds",          (DL_FUNC) &_pjrt_ffi_tree_child_kinds,          1},
+    {"_pjrt_ffi_tree_child_names",          (DL_FUNC) &_pjrt_ffi_tree_child_names,          1},
+    {"_pjrt_ffi_tree_child_sizes",          (DL_FUNC) &_pjrt_ffi_tree_child_sizes,          1},
+    {"_pjrt_ffi_tree_concat",               (DL_FUNC) &_pjrt_ffi_tree_concat,               2},
+    {"_pjrt_ffi_tree_diff",                 (DL_FUNC) &_pjrt_ffi_tree_diff,                 2},
+    {"_pjrt_ffi_tree_equal",                (DL_FUNC) &_pjrt_ffi_tree_equal,                2},
+    {"_pjrt_ffi_tree_filter_by_names",      (DL_FUNC) &_pjrt_ffi_tree_filter_by_names,      2},
+    {"_pjrt_ffi_tree_flatten",              (DL_FUNC) &_pjrt_ffi_tree_flatten,              2},
+    {"_pjrt_ffi_tree_hash",                 (DL_FUNC) &_pjrt_ffi_tree_hash,                 1},
+    {"_pjrt_ffi_tree_kind",                 (DL_FUNC) &_pjrt_ffi_tree_kind,                 1},
+    {"_pjrt_ffi_tree_leaf_mask",            (DL_FUNC) &_pjrt_ffi_tree_leaf_mask,            2},
+    {"_pjrt_ffi_tree_path",                 (DL_FUNC) &_pjrt_ffi_tree_path,                 2},
+    {"_pjrt_ffi_tree_repr",                 (DL_FUNC) &_pjrt_ffi_tree_repr,                 1},
+    {"_pjrt_ffi_tree_size",                 (DL_FUNC) &_pjrt_ffi_tree_size,                 1},
+    {"_pjrt_ffi_tree_unflatten",            (DL_FUNC) &_pjrt_ffi_tree_unflatten,            2},
     {"_pjrt_ffi_vector_drop_attribute",     (DL_FUNC) &_pjrt_ffi_vector_drop_attribute,     2},
     {NULL, NULL, 0}
 };

@@ -1,5 +1,7 @@
 // Bindings of StableHLO programs: a PJRTLoadedExecutable is an external pointer (tag and class
 // "PJRTLoadedExecutable") to a heap-allocated shared_ptr of the core's immutable Executable.
+#include "r_program.h"
+
 #include <cpp11.hpp>
 #include <cstdint>
 #include <cstring>
@@ -74,12 +76,13 @@ const ndbuf::program::Executable& unwrap_executable(SEXP x) {
   });
 }
 
-namespace {
+namespace pjrt {
 
-// Runs @main on `buffers` (live PJRTBuffers) under `options`. The core decides which
-// arguments are donated and when their memory is taken; it calls back here to invalidate
-// those buffers (every later use is the error "called on deleted or donated buffer"), so a
-// buffer's own handle is dropped before its memory is written.
+std::shared_ptr<const ndbuf::program::Executable> find_executable(SEXP x) {
+  const auto* program = find_object<ExecutablePtr>(x, kExecutable);
+  return program == nullptr ? nullptr : *program;
+}
+
 SEXP execute_program(const ndbuf::program::Executable& program, SEXP buffers,
                      ndbuf::program::ExecuteOptions options) {
   const pjrt::MappedReadCheck reads;
@@ -101,7 +104,7 @@ SEXP execute_program(const ndbuf::program::Executable& program, SEXP buffers,
   return out;
 }
 
-}  // namespace
+}  // namespace pjrt
 
 // `non_donatable`: 0-based argument indices (checked in R, and again by the core).
 [[cpp11::register]] SEXP ffi_program_execute(SEXP executable, cpp11::list buffers,
@@ -109,7 +112,7 @@ SEXP execute_program(const ndbuf::program::Executable& program, SEXP buffers,
   return pjrt::call_core([&] {
     ndbuf::program::ExecuteOptions options;
     for (const int index : non_donatable) options.non_donatable_input_indices.push_back(index);
-    return execute_program(unwrap_executable(executable), buffers, std::move(options));
+    return pjrt::execute_program(unwrap_executable(executable), buffers, std::move(options));
   });
 }
 
@@ -123,7 +126,7 @@ SEXP execute_program(const ndbuf::program::Executable& program, SEXP buffers,
     for (R_xlen_t k = 0; k < Rf_xlength(buffers); ++k) {
       if (!Rf_inherits(VECTOR_ELT(buffers, k), "PJRTBuffer")) return R_NilValue;
     }
-    return execute_program(**program, buffers, {});
+    return pjrt::execute_program(**program, buffers, {});
   });
 }
 
