@@ -2,7 +2,6 @@
 #include "program/kernels/linalg_triangular.hpp"
 
 #include <algorithm>
-#include <climits>
 #include <complex>
 #include <limits>
 #include <string>
@@ -14,6 +13,8 @@
 #include "ndbuf/memory/transfer.hpp"
 #include "program/kernels/elementwise.hpp"
 #include "program/kernels/fortran_lapack.hpp"
+#include "program/kernels/linalg.hpp"
+#include "program/kernels/linalg_common.hpp"
 
 namespace ndbuf::program {
 namespace {
@@ -41,62 +42,34 @@ Tensor narrow(const Tensor& wide, DType to) {
   return wide.dtype() == to ? wide : convert(wide, to);
 }
 
-int lapack_size(int64_t n) {
-  if (n > INT_MAX)
-    fail(ErrorKind::kInvalidArgument, "a matrix dimension exceeds LAPACK's int range.");
-  return static_cast<int>(n);
-}
-
-// Copies a row-major rows x cols matrix to column-major and back.
-template <class T>
-void to_column_major(const T* row_major, int64_t rows, int64_t cols, T* out) {
-  for (int64_t i = 0; i < rows; ++i) {
-    for (int64_t j = 0; j < cols; ++j) out[i + j * rows] = row_major[i * cols + j];
-  }
-}
-template <class T>
-void to_row_major(const T* column_major, int64_t rows, int64_t cols, T* out) {
-  for (int64_t i = 0; i < rows; ++i) {
-    for (int64_t j = 0; j < cols; ++j) out[i * cols + j] = column_major[i + j * rows];
-  }
-}
-
-void potrf(const char* uplo, int n, double* a, int* info) { dpotrf_(uplo, &n, a, &n, info, 1); }
-void potrf(const char* uplo, int n, std::complex<double>* a, int* info) {
-  zpotrf_(uplo, &n, a, &n, info, 1);
-}
-
 template <class T>
 T not_a_number() {
-  constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-  if constexpr (std::is_same_v<T, double>) {
+  using Real = typename linalg::RealOf<T>::type;
+  constexpr Real kNaN = std::numeric_limits<Real>::quiet_NaN();
+  if constexpr (std::is_same_v<T, Real>) {
     return kNaN;
   } else {
     return T(kNaN, kNaN);
   }
 }
 
+// stablehlo.cholesky's result from LAPACK's factor: zeros in the other triangle, and a matrix
+// of NaNs where the factorisation failed (info != 0), as JAX on XLA gives.
 template <class T>
-void cholesky_matrices(T* data, int64_t batch, int64_t n, bool lower) {
-  const int size = lapack_size(n);
-  std::vector<T> work(static_cast<size_t>(n * n));
-  const char* uplo = lower ? "L" : "U";
-  for (int64_t b = 0; b < batch; ++b) {
-    T* m = data + b * n * n;
-    to_column_major(m, n, n, work.data());
-    int info = 0;
-    if (n > 0) potrf(uplo, size, work.data(), &info);
-    to_row_major(work.data(), n, n, m);
+void finish_factors(Tensor& factor, const Tensor& info, bool lower) {
+  const int64_t n = factor.shape().back();
+  T* m = static_cast<T*>(factor.data());
+  const auto* infos = static_cast<const int32_t*>(info.data());
+  for (int64_t b = 0; b < info.numel(); ++b, m += n * n) {
     for (int64_t i = 0; i < n; ++i) {
       for (int64_t j = 0; j < n; ++j) {
-        if (info != 0) {
+        if (infos[b] != 0) {
           m[i * n + j] = not_a_number<T>();
         } else if (lower ? j > i : j < i) {
           m[i * n + j] = T(0);
         }
       }
     }
-    check_interrupt();
   }
 }
 
@@ -120,15 +93,15 @@ void solve_matrices(const T* a, T* b, int64_t batch, int64_t k, int64_t m, int64
                           ? "N"
                           : (o.transpose_a == Transpose::kTranspose ? "T" : "C");
   const char* diag = o.unit_diagonal ? "U" : "N";
+  const int rows = linalg::lapack_size(m, "rows");
+  const int cols = linalg::lapack_size(n, "columns");
+  const int order = linalg::lapack_size(k, "rows");
   std::vector<T> wa(static_cast<size_t>(k * k)), wb(static_cast<size_t>(m * n));
   for (int64_t i = 0; i < batch; ++i) {
-    to_column_major(a + i * k * k, k, k, wa.data());
-    to_column_major(b + i * m * n, m, n, wb.data());
-    if (m > 0 && n > 0) {
-      trsm(side, uplo, trans, diag, lapack_size(m), lapack_size(n), wa.data(), lapack_size(k),
-           wb.data());
-    }
-    to_row_major(wb.data(), m, n, b + i * m * n);
+    linalg::load(a + i * k * k, order, order, wa.data());
+    linalg::load(b + i * m * n, rows, cols, wb.data());
+    if (m > 0 && n > 0) trsm(side, uplo, trans, diag, rows, cols, wa.data(), order, wb.data());
+    linalg::store(wb.data(), rows, rows, cols, b + i * m * n);
     check_interrupt();
   }
 }
@@ -172,15 +145,13 @@ Tensor cholesky(const Tensor& a, bool lower) {
   if (!is_floating(a.dtype()) && !is_complex(a.dtype())) {
     fail(ErrorKind::kInvalidArgument, "cholesky needs a float or complex operand.");
   }
-  Tensor w = widen_fresh(a);
-  const int64_t n = a.shape().back();
-  if (w.dtype() == DType::kF64) {
-    cholesky_matrices(static_cast<double*>(w.data()), batch_count(a.shape()), n, lower);
-  } else {
-    cholesky_matrices(static_cast<std::complex<double>*>(w.data()), batch_count(a.shape()), n,
-                      lower);
-  }
-  return narrow(w, a.dtype());
+  // The factorisation behind JAX's potrf target (linalg.hpp), which takes f32 / f64 / c64 /
+  // c128 and computes in double precision: f16 and bf16 go through f32 exactly.
+  const bool half = a.dtype() == DType::kF16 || a.dtype() == DType::kBF16;
+  CholeskyFactor f = cholesky_factor(half ? convert(a, DType::kF32) : a, lower);
+  linalg::dispatch_float(f.factor.dtype(),
+                         [&](auto tag) { finish_factors<decltype(tag)>(f.factor, f.info, lower); });
+  return half ? convert(f.factor, a.dtype()) : f.factor;
 }
 
 Tensor triangular_solve(const Tensor& a, const Tensor& b, const TriangularSolveOptions& o) {

@@ -25,7 +25,7 @@ std::string cholesky_program(const std::string& type, bool lower) {
          type + ") -> " + type + "\n  return %r : " + type + "\n}\n";
 }
 
-TEST(Linalg, CholeskyLowerAndUpper) {
+TEST(ProgramTriangular, CholeskyLowerAndUpper) {
   // A = L L^T with L = [[2, 0, 0], [6, 1, 0], [-8, 5, 3]].
   const Tensor a = f64({3, 3}, {4, 12, -16, 12, 37, -43, -16, -43, 98});
   EXPECT_EQ(values<double>(run(cholesky_program("tensor<3x3xf64>", true), {a})[0]),
@@ -38,7 +38,7 @@ TEST(Linalg, CholeskyLowerAndUpper) {
             (std::vector<double>{2, 0, 0, 6, 1, 0, -8, 5, 3}));
 }
 
-TEST(Linalg, CholeskyBatchedF32AndNotPositiveDefinite) {
+TEST(ProgramTriangular, CholeskyBatchedF32AndNotPositiveDefinite) {
   // Batch of two: diag(4, 9) and [[1, 2], [2, 1]] (eigenvalue -1: NaNs, no error).
   const auto r =
       run(cholesky_program("tensor<2x2x2xf32>", true), {f32({2, 2, 2}, {4, 0, 0, 9, 1, 2, 2, 1})});
@@ -47,7 +47,7 @@ TEST(Linalg, CholeskyBatchedF32AndNotPositiveDefinite) {
   for (int k = 4; k < 8; ++k) EXPECT_TRUE(std::isnan(v[k])) << k;
 }
 
-TEST(Linalg, CholeskyComplexHermitian) {
+TEST(ProgramTriangular, CholeskyComplexHermitian) {
   // A = [[4, 2i], [-2i, 5]] = L L^H with L = [[2, 0], [-i, 2]].
   const Tensor a = tensor_of<Z>(DType::kC128, {2, 2}, {4, Z(0, 2), Z(0, -2), 5});
   EXPECT_EQ(values<Z>(run(cholesky_program("tensor<2x2xcomplex<f64>>", true), {a})[0]),
@@ -71,7 +71,7 @@ std::vector<double> solve(const std::string& flags, const std::string& transpose
       run(solve_program("tensor<2x2xf64>", "tensor<2x2xf64>", flags, transpose), {a, b})[0]);
 }
 
-TEST(Linalg, TriangularSolveSidesTrianglesAndDiagonals) {
+TEST(ProgramTriangular, TriangularSolveSidesTrianglesAndDiagonals) {
   const std::string lower = "left_side = true, lower = true, unit_diagonal = false";
   EXPECT_EQ(solve(lower, "NO_TRANSPOSE"), (std::vector<double>{1, 2, 1, 1}));
   EXPECT_EQ(solve(lower, "TRANSPOSE"), (std::vector<double>{0.375, 1.25, 1.25, 1.5}));
@@ -85,7 +85,7 @@ TEST(Linalg, TriangularSolveSidesTrianglesAndDiagonals) {
             (std::vector<double>{1, 2, 1.25, 1.5}));
 }
 
-TEST(Linalg, TriangularSolveComplexTransposeAndAdjointDiffer) {
+TEST(ProgramTriangular, TriangularSolveComplexTransposeAndAdjointDiffer) {
   const Tensor a = tensor_of<Z>(DType::kC128, {2, 2}, {2, 0, Z(0, 1), 1});
   const Tensor b = tensor_of<Z>(DType::kC128, {2, 1}, {2, 1});
   const std::string flags = "left_side = true, lower = true, unit_diagonal = false";
@@ -96,7 +96,7 @@ TEST(Linalg, TriangularSolveComplexTransposeAndAdjointDiffer) {
   EXPECT_EQ(values<Z>(run(text("TRANSPOSE"), {a, b})[0]), (std::vector<Z>{Z(1, -0.5), 1}));
 }
 
-TEST(Linalg, TriangularSolveBatchedF32) {
+TEST(ProgramTriangular, TriangularSolveBatchedF32) {
   const Tensor a = f32({2, 2, 2}, {2, 0, 1, 4, 1, 0, 0, 2});
   const Tensor b = f32({2, 2, 1}, {2, 5, 3, 4});
   const auto r =
@@ -106,7 +106,7 @@ TEST(Linalg, TriangularSolveBatchedF32) {
   EXPECT_EQ(values<float>(r[0]), (std::vector<float>{1, 1, 3, 2}));
 }
 
-TEST(Linalg, CompileErrors) {
+TEST(ProgramTriangular, CompileErrors) {
   EXPECT_EQ(compile_error(cholesky_program("tensor<2x3xf32>", true)),
             "2:8: 'stablehlo.cholesky' needs square matrices in its last two dimensions, not "
             "tensor<2x3xf32>");
