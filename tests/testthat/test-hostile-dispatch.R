@@ -85,6 +85,7 @@ test_that("dispatch survives gctorture()", {
 })
 
 test_that("dispatch and the tree functions leak nothing over many repetitions", {
+  skip_under_valgrind("repetitions (memcheck's own leak check covers the other runs)")
   heap <- function() {
     for (k in 1:4) gc(full = TRUE)
     used <- gc(full = TRUE)[, 1]
