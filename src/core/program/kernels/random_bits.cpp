@@ -7,6 +7,7 @@
 #include "ndbuf/base/error.hpp"
 #include "ndbuf/memory/parallel.hpp"
 #include "ndbuf/memory/transfer.hpp"
+#include "program/kernels/axis_extent.hpp"
 
 namespace ndbuf::program {
 namespace {
@@ -60,12 +61,8 @@ uint64_t threefry_narrow(uint64_t key, uint64_t start, const Shape& shape, void*
   for (size_t k = 0; k < shape.size() && !even; ++k) {
     if (shape[k] > shape[axis]) axis = k;
   }
-  int64_t outer = 1, inner = 1;
-  const int64_t length = shape.empty() ? 1 : shape[axis];
-  for (size_t k = 0; k < shape.size(); ++k) {
-    if (k < axis) outer *= shape[k];
-    if (k > axis) inner *= shape[k];
-  }
+  const AxisExtent extent = axis_extent(shape, axis);
+  const int64_t outer = extent.outer, length = extent.length, inner = extent.inner;
   const int64_t half = (length + 1) / 2;
   const std::array<uint32_t, 2> k{low_word(key), high_word(key)};
   const int64_t counters = outer * half * inner;

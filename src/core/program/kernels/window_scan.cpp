@@ -7,6 +7,7 @@
 
 #include "ndbuf/memory/parallel.hpp"
 #include "ndbuf/memory/transfer.hpp"
+#include "program/kernels/axis_extent.hpp"
 #include "program/kernels/compute_type.hpp"
 #include "program/kernels/fast_combine.hpp"
 
@@ -17,23 +18,6 @@ constexpr int64_t kChunk = 512;  // inner elements scanned together (accumulator
 
 bool untouched(const WindowAxis& a, int64_t n) {
   return a.size == 1 && a.stride == 1 && a.base == 1 && a.low == 0 && a.count == n;
-}
-
-// Sizes of the dims before, along and after `axis`.
-struct ScanExtent {
-  int64_t outer = 1;
-  int64_t length = 1;
-  int64_t inner = 1;
-};
-
-ScanExtent scan_extent(const Shape& shape, size_t axis) {
-  ScanExtent e;
-  for (size_t k = 0; k < shape.size(); ++k) {
-    if (k < axis) e.outer *= shape[k];
-    if (k > axis) e.inner *= shape[k];
-  }
-  e.length = shape[axis];
-  return e;
 }
 
 template <DType D>
@@ -47,7 +31,7 @@ std::optional<Tensor> scan(const Tensor& input, const Tensor& init, ScanAxis s, 
   with_combiner<D>(body, [&](auto combine) {
     const A padded = combine(start, start);
     if (std::memcmp(&padded, &start, sizeof(A)) != 0) return;
-    const ScanExtent e = scan_extent(input.shape(), s.axis);
+    const AxisExtent e = axis_extent(input.shape(), s.axis);
     Tensor result = Tensor::allocate(D, input.shape(), Order::kRowMajor);
     const T* x = static_cast<const T*>(input.data());
     T* y = static_cast<T*>(result.data());
