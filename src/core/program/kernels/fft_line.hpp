@@ -2,7 +2,8 @@
 // (fft.hpp). Lengths whose prime factors are all small go to Eigen's FFT module (its kissfft
 // backend, mixed radix 2 / 3 / 4 / 5 with a generic O(n p) butterfly for other factors p);
 // lengths with a larger prime factor go through Bluestein's chirp-z algorithm over Eigen's
-// power-of-two transform, O(n log n) instead of kissfft's O(n^2) for a prime length.
+// transform of a length made of 2s, 3s and 5s, O(n log n) instead of kissfft's O(n^2) for a
+// prime length.
 // A plan is not thread-safe: each thread works on its own copy.
 #pragma once
 
