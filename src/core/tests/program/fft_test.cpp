@@ -181,6 +181,23 @@ TEST(FftKernel, RealTransformsKeepHalfTheLastAxis) {
   for (size_t k = 0; k < got.size(); ++k) EXPECT_NEAR(got[k], reals[k], 1e-14) << k;
 }
 
+// Large enough for the parallel loop (each thread copying the plan): the same bits as one
+// plan run serially over the lines, rows along the last axis and strided columns alike.
+TEST(FftKernel, ParallelPassesGiveTheBitsOfASerialPlan) {
+  const int64_t rows = 1024, cols = 161;  // 161 = 7 x 23 goes through Bluestein
+  std::vector<Z> x = random_complex(static_cast<size_t>(rows * cols), 5);
+  const Tensor got = fft(c128({rows, cols}, x), FftType::kFft, {rows, cols});
+  FftLine<double> row_plan(cols), column_plan(rows);
+  for (int64_t r = 0; r < rows; ++r) row_plan.forward(x.data() + r * cols);
+  std::vector<Z> column(static_cast<size_t>(rows));
+  for (int64_t c = 0; c < cols; ++c) {
+    for (int64_t r = 0; r < rows; ++r) column[r] = x[r * cols + c];
+    column_plan.forward(column.data());
+    for (int64_t r = 0; r < rows; ++r) x[r * cols + c] = column[r];
+  }
+  EXPECT_EQ(values<Z>(got), x);
+}
+
 std::string fft_program(const std::string& in, const std::string& out, const std::string& body) {
   return "func.func @main(%a: " + in + ") -> " + out + " {\n  %r = " + body + " : (" + in +
          ") -> " + out + "\n  return %r : " + out + "\n}\n";
