@@ -109,3 +109,23 @@ test_that("fft type errors name the op, the problem and the types", {
   expect_snapshot(error = TRUE, pjrt_compile(pjrt_program(fft_src(
     "IRFFT", c(2, 6), "tensor<2x3xcomplex<f64>>", "tensor<2x6xf64>"))))
 })
+
+test_that("a JAX-style export of jnp.fft.fft2 on real input and jnp.fft.irfft runs", {
+  src <- r"(
+module @jit_f attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<4x6xf32>, %arg1: tensor<3x5xcomplex<f32>>) -> (tensor<4x6xcomplex<f32>> {jax.result_info = "[0]"}, tensor<3x8xf32> {jax.result_info = "[1]"}) {
+    %0 = stablehlo.convert %arg0 : (tensor<4x6xf32>) -> tensor<4x6xcomplex<f32>>
+    %1 = stablehlo.fft %0, type =  FFT, length = [4, 6] : (tensor<4x6xcomplex<f32>>) -> tensor<4x6xcomplex<f32>>
+    %2 = stablehlo.fft %arg1, type =  IRFFT, length = [8] : (tensor<3x5xcomplex<f32>>) -> tensor<3x8xf32>
+    return %1, %2 : tensor<4x6xcomplex<f32>>, tensor<3x8xf32>
+  }
+}
+)"
+  set.seed(6)
+  x <- matrix(rnorm(24), 4)
+  y <- matrix(rnorm(24), 3)
+  half <- row_fft(y + 0i)[, 1:5]
+  out <- run_program(src, pjrt_buffer(x, dtype = "f32"), pjrt_buffer(half, dtype = "c64"))
+  expect_equal(as_array(out[[1]]), fft(x), tolerance = 1e-5)
+  expect_equal(as_array(out[[2]]), y, tolerance = 1e-5)
+})
