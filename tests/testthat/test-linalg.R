@@ -229,3 +229,20 @@ test_that("JAX's trsm target agrees with forwardsolve() and backsolve()", {
   expect_snapshot(error = TRUE, pjrt_compile(pjrt_program(
     jax_trsm_src("s", "tensor<3x3xf32>", "tensor<3x2xf32>", "R", "L", "N", "N"))))
 })
+
+test_that("JAX's trsm target solves batches", {
+  set.seed(12)
+  a <- array(0, c(2, 3, 3))
+  b <- array(rnorm(12), c(2, 3, 2))
+  for (i in 1:2) {
+    m <- matrix(rnorm(9), 3)
+    m[upper.tri(m)] <- 0
+    diag(m) <- diag(m) + 4
+    a[i, , ] <- m
+  }
+  src <- jax_trsm_src("d", "tensor<2x3x3xf64>", "tensor<2x3x2xf64>", "L", "L", "N", "N")
+  src <- gsub("dense<[0, 1]> : tensor<2xindex>", "dense<[1, 2, 0]> : tensor<3xindex>", src,
+              fixed = TRUE)
+  got <- as_array(run_program(src, pjrt_buffer(a, dtype = "f64"), pjrt_buffer(b, dtype = "f64")))
+  for (i in 1:2) expect_equal(got[i, , ], forwardsolve(a[i, , ], b[i, , ]), tolerance = 1e-13)
+})
