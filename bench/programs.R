@@ -187,3 +187,28 @@ base_r_mlp <- function() {
 base_seconds <- time_median(base_r_mlp())
 report(list(row("2-layer MLP forward (4096x512 -> 256 -> 16), f32 program", mlp_seconds, 1 / 3)),
        "the same in base R doubles", base_seconds, n = batch * inputs)
+
+# stablehlo.fft: 256 transforms of 4096 points, and of 4099 points (a prime, through
+# Bluestein's algorithm), against mvfft() of the same data (R's double complex). The buffer is
+# made from R's column-major matrix, so the program reads it through its strides.
+fft_exe <- function(rows, n, element) {
+  type <- sprintf("tensor<%dx%dx%s>", rows, n, element)
+  compile_text(program_text(c(x = type), sprintf(
+    "%%y = stablehlo.fft %%x, type =  FFT, length = [%d] : (%s) -> %s", n, type, type),
+    "%y", type))
+}
+for (n in c(4096, 4099)) {
+  rows <- 256
+  z <- matrix(complex(real = rnorm(rows * n), imaginary = rnorm(rows * n)), rows)
+  z_columns <- t(z)
+  c64_exe <- fft_exe(rows, n, "complex<f32>")
+  c128_exe <- fft_exe(rows, n, "complex<f64>")
+  z64 <- pjrt_buffer(z, dtype = "c64")
+  z128 <- pjrt_buffer(z, dtype = "c128")
+  # R's fft() is O(n^2) for a prime length (9 s here for 4099): fewer iterations of it.
+  mvfft_seconds <- time_median(mvfft(z_columns), iterations = if (n == 4096) 5 else 2)
+  report(list(
+    row(sprintf("FFT of %d x %d, complex<f32>", rows, n), time_median(pjrt_execute(c64_exe, z64))),
+    row(sprintf("FFT of %d x %d, complex<f64>", rows, n), time_median(pjrt_execute(c128_exe, z128)))
+  ), sprintf("mvfft() of the %d x %d transpose", n, rows), mvfft_seconds, n = rows * n)
+}

@@ -1,5 +1,6 @@
-# The built-in linear-algebra custom calls (geqrf, orgqr, lu, svd, eigh) against base R's
-# qr(), svd(), eigen() and an LU reconstruction done in R.
+# The built-in linear-algebra custom calls (geqrf, orgqr, lu, svd, eigh and JAX's lapack_*_ffi
+# targets) against base R's qr(), svd(), eigen(), chol(), forwardsolve(), backsolve() and an LU
+# reconstruction done in R.
 
 linalg_run <- function(target, x, dtype, results, operands = NULL) {
   type <- function(shape, dt = dtype) {
@@ -179,4 +180,69 @@ func.func @main(%a: tensor<3x3xf64>) -> (tensor<3x3xf64>, tensor<3xi32>, tensor<
   singular <- matrix(c(1, 2, 3, 2, 4, 6, 0, 1, 1), 3)
   info <- as.vector(as_array(pjrt_execute(exe, pjrt_buffer(singular, dtype = "f64"))[[3]]))
   expect_true(info > 0)
+})
+
+# jax.scipy.linalg.solve_triangular as JAX's CPU export writes it: lapack_<t>trsm_ffi with the
+# LAPACK letters as ui8 codes and b aliased to the result.
+jax_trsm_src <- function(t, a_type, b_type, side, uplo, trans, diag) {
+  code <- function(letter) utf8ToInt(letter)
+  paste0(
+    "func.func public @main(%arg0: ", a_type, ", %arg1: ", b_type, ") -> (", b_type,
+    " {jax.result_info = \"\"}) {\n",
+    "  %0 = stablehlo.custom_call @lapack_", t, "trsm_ffi(%arg0, %arg1) {mhlo.backend_config = {",
+    sprintf("diag = %d : ui8, side = %d : ui8, trans_x = %d : ui8, uplo = %d : ui8",
+            code(diag), code(side), code(trans), code(uplo)),
+    "}, operand_layouts = [dense<[0, 1]> : tensor<2xindex>, dense<[0, 1]> : tensor<2xindex>], ",
+    "output_operand_aliases = [#stablehlo.output_operand_alias<output_tuple_indices = [], ",
+    "operand_index = 1, operand_tuple_indices = []>], ",
+    "result_layouts = [dense<[0, 1]> : tensor<2xindex>]} : (", a_type, ", ", b_type, ") -> ",
+    b_type, "\n  return %0 : ", b_type, "\n}\n")
+}
+
+test_that("JAX's trsm target agrees with forwardsolve() and backsolve()", {
+  set.seed(11)
+  u <- matrix(rnorm(16), 4)
+  u[lower.tri(u)] <- 0
+  diag(u) <- diag(u) + 3
+  l <- t(u)
+  b <- matrix(rnorm(12), 4, 3)
+  run <- function(a, side, uplo, trans, diag = "N", bm = b) {
+    src <- jax_trsm_src("d", "tensor<4x4xf64>", sprintf("tensor<%dx%dxf64>", nrow(bm), ncol(bm)),
+                        side, uplo, trans, diag)
+    as_array(run_program(src, pjrt_buffer(a, dtype = "f64"), pjrt_buffer(bm, dtype = "f64")))
+  }
+  expect_equal(run(l, "L", "L", "N"), forwardsolve(l, b), tolerance = 1e-13)
+  expect_equal(run(u, "L", "U", "N"), backsolve(u, b), tolerance = 1e-13)
+  expect_equal(run(u, "L", "U", "T"), backsolve(u, b, transpose = TRUE), tolerance = 1e-13)
+  unit <- u
+  diag(unit) <- 1
+  expect_equal(run(u, "L", "U", "N", diag = "U"), backsolve(unit, b), tolerance = 1e-13)
+  # Right side: x u = c is t(u) t(x) = t(c).
+  c34 <- t(b)
+  expect_equal(run(u, "R", "U", "N", bm = c34), t(forwardsolve(t(u), t(c34))), tolerance = 1e-13)
+  # Complex, conjugate transpose ('C'): solve(Conj(t(u)), b).
+  z <- u + 1i * upper.tri(u, diag = TRUE) * 0.5
+  src <- jax_trsm_src("z", "tensor<4x4xcomplex<f64>>", "tensor<4x3xcomplex<f64>>", "L", "U", "C",
+                      "N")
+  got <- as_array(run_program(src, pjrt_buffer(z, dtype = "c128"), pjrt_buffer(b + 0i, dtype = "c128")))
+  expect_equal(got, solve(Conj(t(z)), b), tolerance = 1e-13)
+  expect_snapshot(error = TRUE, pjrt_compile(pjrt_program(
+    jax_trsm_src("s", "tensor<3x3xf32>", "tensor<3x2xf32>", "R", "L", "N", "N"))))
+})
+
+test_that("JAX's trsm target solves batches", {
+  set.seed(12)
+  a <- array(0, c(2, 3, 3))
+  b <- array(rnorm(12), c(2, 3, 2))
+  for (i in 1:2) {
+    m <- matrix(rnorm(9), 3)
+    m[upper.tri(m)] <- 0
+    diag(m) <- diag(m) + 4
+    a[i, , ] <- m
+  }
+  src <- jax_trsm_src("d", "tensor<2x3x3xf64>", "tensor<2x3x2xf64>", "L", "L", "N", "N")
+  src <- gsub("dense<[0, 1]> : tensor<2xindex>", "dense<[1, 2, 0]> : tensor<3xindex>", src,
+              fixed = TRUE)
+  got <- as_array(run_program(src, pjrt_buffer(a, dtype = "f64"), pjrt_buffer(b, dtype = "f64")))
+  for (i in 1:2) expect_equal(got[i, , ], forwardsolve(a[i, , ], b[i, , ]), tolerance = 1e-13)
 })

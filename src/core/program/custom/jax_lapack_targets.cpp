@@ -11,11 +11,18 @@
 //                      'S' (u [m, k], vt [k, n]); 'N' computes s only (u and vt are zeros);
 //                      a_out, which LAPACK leaves undefined, is zeros
 //   syevd / heevd(a) {mode, uplo} -> (vectors, w [..., n], info)
+//   trsm(a [..., k, k], b [..., m, n], alpha [] optional) {side, uplo, trans_x, diag}
+//                   -> x [..., m, n] solving op(a) x = alpha b (side 'L', k = m) or
+//                      x op(a) = alpha b ('R', k = n); op is trans_x: 'N', 'T' or 'C'.
+//                      JAX aliases x to b (output_operand_aliases); ours is a fresh buffer.
 #include <algorithm>
+#include <complex>
 #include <cstring>
 
+#include "ndbuf/memory/transfer.hpp"
 #include "program/custom/builtin_targets.hpp"
 #include "program/kernels/linalg.hpp"
+#include "program/kernels/linalg_triangular.hpp"
 
 namespace ndbuf::program {
 namespace {
@@ -157,6 +164,68 @@ CustomCallKernel bind_syevd(const CustomCallSite& site, DType dtype) {
   };
 }
 
+char required_letter(const CustomCallSite& site, const char* name, const char* allowed) {
+  const char c = letter_attribute(site, name, allowed, 0);
+  if (c == 0) fail(ErrorKind::kInvalidArgument, "needs the attribute '" + std::string(name) + "'");
+  return c;
+}
+
+// x * alpha, in place (x is the fresh dense result of triangular_solve()).
+template <class T>
+void scale_by(Tensor& x, const Tensor& alpha) {
+  const T a = *static_cast<const T*>(make_dense(alpha, Order::kRowMajor).data());
+  if (a == T(1)) return;
+  T* v = static_cast<T*>(x.data());
+  for (int64_t k = 0; k < x.numel(); ++k) v[k] *= a;
+}
+
+void scale_by_alpha(Tensor& x, const Tensor& alpha) {
+  switch (x.dtype()) {
+    case DType::kF32:
+      return scale_by<float>(x, alpha);
+    case DType::kF64:
+      return scale_by<double>(x, alpha);
+    case DType::kC64:
+      return scale_by<std::complex<float>>(x, alpha);
+    default:
+      return scale_by<std::complex<double>>(x, alpha);
+  }
+}
+
+CustomCallKernel bind_trsm(const CustomCallSite& site, DType dtype) {
+  const size_t count = site.operands.size();
+  if (count != 2 && count != 3) {
+    fail(ErrorKind::kInvalidArgument,
+         "takes 2 or 3 operands (a, b and an optional alpha), not " + std::to_string(count));
+  }
+  expect_site_counts(site, count, 1);
+  const Shape& a = matrix_operand(site, 0, dtype);
+  const Shape& b = matrix_operand(site, 1, dtype);
+  if (count == 3 && (site.operands[2].dtype != dtype || !site.operands[2].shape.empty())) {
+    fail(ErrorKind::kInvalidArgument, "operand 3 (alpha) must be a 0-d " +
+                                          std::string(dtype_name(dtype)) + " tensor, not " +
+                                          tensor_type_to_string(site.operands[2]));
+  }
+  TriangularSolveOptions o;
+  o.left_side = required_letter(site, "side", "LR") == 'L';
+  o.lower = required_letter(site, "uplo", "LU") == 'L';
+  const char t = required_letter(site, "trans_x", "NTC");
+  o.transpose_a =
+      t == 'N' ? Transpose::kNone : (t == 'T' ? Transpose::kTranspose : Transpose::kAdjoint);
+  o.unit_diagonal = required_letter(site, "diag", "NU") == 'U';
+  const std::string problem = triangular_solve_problem(a, b, o.left_side);
+  if (!problem.empty()) {
+    fail(ErrorKind::kInvalidArgument, problem + ", not " + tensor_type_to_string(site.operands[0]) +
+                                          " and " + tensor_type_to_string(site.operands[1]));
+  }
+  expect_site_result(site, 0, dtype, b);
+  return [o](const std::vector<Tensor>& args) {
+    Tensor x = triangular_solve(args[0], args[1], o);
+    if (args.size() == 3) scale_by_alpha(x, args[2]);
+    return std::vector<Tensor>{x};
+  };
+}
+
 using Binder = CustomCallKernel (*)(const CustomCallSite&, DType);
 
 struct Routine {
@@ -167,6 +236,7 @@ struct Routine {
 constexpr Routine kRoutines[] = {
     {"getrf", "getrf", bind_getrf}, {"geqrf", "geqrf", bind_geqrf}, {"orgqr", "ungqr", bind_orgqr},
     {"potrf", "potrf", bind_potrf}, {"gesdd", "gesdd", bind_gesdd}, {"syevd", "heevd", bind_syevd},
+    {"trsm", "trsm", bind_trsm},
 };
 
 }  // namespace

@@ -24,6 +24,7 @@ std::vector<BuilderEntry> indexing_builders();
 std::vector<BuilderEntry> reduction_builders();
 std::vector<BuilderEntry> custom_call_builders();
 std::vector<BuilderEntry> linalg_builders();
+std::vector<BuilderEntry> fft_builders();
 std::vector<BuilderEntry> chlo_builders();
 
 // Sets Op::run for every op of every function (an op without a builder is an error naming

@@ -114,8 +114,12 @@ void decode_config(const Op& op, CustomCallSite& site) {
   if (mhlo != nullptr && mhlo->kind == Attribute::Kind::kStruct) add_attributes(op, *mhlo, site);
 }
 
-void refuse_unsupported(const Op& op) {
+// Built-in targets return fresh results, so an output_operand_aliases entry (XLA's leave to
+// write a result into an operand's buffer, which JAX gives lapack_*trsm_ffi) changes no value
+// for them; a C handler could rely on the aliased memory, so it is refused there.
+void refuse_unsupported(const Op& op, bool builtin) {
   for (const char* key : {"called_computations", "output_operand_aliases"}) {
+    if (builtin && std::string(key) == "output_operand_aliases") continue;
     const Attribute* attr = find_attr(op.attrs, key);
     if (attr != nullptr && !attr->items.empty()) {
       op_error(op, "attribute '" + std::string(key) + "' is not supported by this runtime");
@@ -131,7 +135,7 @@ CustomCallSite decode_site(const Op& op) {
     op_error(op, "attribute 'call_target_name' must be a string");
   }
   site.target = name.text;
-  refuse_unsupported(op);
+  refuse_unsupported(op, is_builtin_custom_call(site.target));
   for (size_t k = 0; k < op.operand_types.size(); ++k) {
     const Type& t = operand_tensor(op, k);
     site.operands.push_back(TensorType{t.dtype, t.shape});

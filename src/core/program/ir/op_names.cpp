@@ -143,6 +143,8 @@ constexpr const char* kSupportedOps[] = {
     "stablehlo.cholesky",
     "stablehlo.triangular_solve",
     "stablehlo.rng_bit_generator",
+    // Fourier transforms
+    "stablehlo.fft",
     // the interpreter's test dialect
     "check.expect_eq",
     "check.expect_eq_const",

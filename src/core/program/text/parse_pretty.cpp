@@ -25,6 +25,8 @@ constexpr Rename kRenames[] = {
     {"stablehlo.dot_general", "precision", "precision_config"},
     {"stablehlo.dot", "precision", "precision_config"},
     {"stablehlo.rng_bit_generator", "algorithm", "rng_algorithm"},
+    {"stablehlo.fft", "type", "fft_type"},
+    {"stablehlo.fft", "length", "fft_length"},
 };
 
 Attribute int_attr(int64_t value, const Location& loc) {

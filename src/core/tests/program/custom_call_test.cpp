@@ -124,6 +124,11 @@ TEST(ProgramCustomCall, AttributeChecks) {
             p + "attribute 'result_layouts' has 0 layouts for 1 tensors");
   EXPECT_EQ(compile_error(with_attrs("called_computations = [@f]")),
             p + "attribute 'called_computations' is not supported by this runtime");
+  // A registered target may rely on the aliased memory, which results never share here.
+  EXPECT_EQ(compile_error(with_attrs("output_operand_aliases = [#stablehlo.output_operand_alias<"
+                                     "output_tuple_indices = [], operand_index = 0, "
+                                     "operand_tuple_indices = []>]")),
+            p + "attribute 'output_operand_aliases' is not supported by this runtime");
   EXPECT_EQ(compile_error(with_attrs("api_version = 1 : i32, backend_config = \"opaque\", "
                                      "has_side_effect = true, operand_layouts = "
                                      "[dense<[0, 1]> : tensor<2xindex>]")),

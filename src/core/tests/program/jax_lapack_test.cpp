@@ -153,5 +153,77 @@ TEST(ProgramJaxLapack, QrAsJaxExportsItAndSvdWithoutVectors) {
   EXPECT_NEAR(sv[1], 3, 1e-6);
 }
 
+// JAX's trsm call: a and b (and, from older JAX, alpha), b aliased to the result.
+std::string trsm_program(const std::string& flags, const std::string& a_type,
+                         const std::string& b_type, bool alpha) {
+  const std::string operands = alpha ? "%a, %b, %alpha" : "%a, %b";
+  const std::string types = a_type + ", " + b_type + (alpha ? ", tensor<f32>" : "");
+  return "func.func @main(%a: " + a_type + ", %b: " + b_type +
+         (alpha ? ", %alpha: tensor<f32>" : "") + ") -> " + b_type +
+         " {\n  %0 = stablehlo.custom_call @lapack_strsm_ffi(" + operands +
+         ") {mhlo.backend_config = {" + flags +
+         "}, operand_layouts = [dense<[0, 1]> : tensor<2xindex>, dense<[0, 1]> : tensor<2xindex>" +
+         (alpha ? ", dense<> : tensor<0xindex>" : "") +
+         "], output_operand_aliases = [#stablehlo.output_operand_alias<"
+         "output_tuple_indices = [], operand_index = 1, operand_tuple_indices = []>], "
+         "result_layouts = [dense<[0, 1]> : tensor<2xindex>]} : (" +
+         types + ") -> " + b_type + "\n  return %0 : " + b_type + "\n}\n";
+}
+
+std::string trsm_flags(char side, char uplo, char trans, char diag) {
+  return "diag = " + std::to_string(diag) + " : ui8, side = " + std::to_string(side) +
+         " : ui8, trans_x = " + std::to_string(trans) + " : ui8, uplo = " + std::to_string(uplo) +
+         " : ui8";
+}
+
+void expect_near_all(const std::vector<float>& got, const std::vector<float>& want) {
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t k = 0; k < got.size(); ++k) EXPECT_NEAR(got[k], want[k], 1e-5) << k;
+}
+
+TEST(ProgramJaxLapack, TrsmSolvesEverySideAndTranspose) {
+  // L = [[2, 0, 0], [1, 1, 0], [3, -1, 4]] (9s in the unread upper triangle).
+  const Tensor l = f32({3, 3}, {2, 9, 9, 1, 1, 9, 3, -1, 4});
+  const std::string a33 = "tensor<3x3xf32>", b32 = "tensor<3x2xf32>";
+  const std::string left_lower = trsm_flags('L', 'L', 'N', 'N');
+  // L x = b for x = [[1, 2], [3, -1], [0, 1]].
+  const Tensor b = f32({3, 2}, {2, 4, 4, 1, 0, 11});
+  expect_near_all(values<float>(run(trsm_program(left_lower, a33, b32, false), {l, b})[0]),
+                  {1, 2, 3, -1, 0, 1});
+  // With alpha = 2 (older JAX's third operand) the solution doubles.
+  expect_near_all(
+      values<float>(run(trsm_program(left_lower, a33, b32, true), {l, b, scalar_f32(2)})[0]),
+      {2, 4, 6, -2, 0, 2});
+  // L^T x = b for x = [[1, 0], [1, 1], [1, 2]].
+  expect_near_all(values<float>(run(trsm_program(trsm_flags('L', 'L', 'T', 'N'), a33, b32, false),
+                                    {l, f32({3, 2}, {6, 7, 0, -1, 4, 8})})[0]),
+                  {1, 0, 1, 1, 1, 2});
+  // x A = b on the right, A = [[2, 0], [1, 1]], x = [[1, 1], [2, 0], [0, 3]]; with a unit
+  // diagonal A reads as [[1, 0], [1, 1]] and x as [[2, 1], [4, 0], [0, 3]].
+  const Tensor a = f32({2, 2}, {2, 0, 1, 1});
+  const Tensor rb = f32({3, 2}, {3, 1, 4, 0, 3, 3});
+  const std::string a22 = "tensor<2x2xf32>";
+  expect_near_all(
+      values<float>(run(trsm_program(trsm_flags('R', 'L', 'N', 'N'), a22, b32, false), {a, rb})[0]),
+      {1, 1, 2, 0, 0, 3});
+  expect_near_all(
+      values<float>(run(trsm_program(trsm_flags('R', 'L', 'N', 'U'), a22, b32, false), {a, rb})[0]),
+      {2, 1, 4, 0, 0, 3});
+}
+
+TEST(ProgramJaxLapack, TrsmSiteErrors) {
+  EXPECT_EQ(compile_error(trsm_program("side = 76 : ui8, uplo = 76 : ui8, trans_x = 78 : ui8",
+                                       "tensor<3x3xf32>", "tensor<3x2xf32>", false)),
+            "2:8: 'stablehlo.custom_call' @lapack_strsm_ffi: needs the attribute 'diag'");
+  EXPECT_EQ(compile_error(trsm_program(trsm_flags('L', 'L', 'X', 'N'), "tensor<3x3xf32>",
+                                       "tensor<3x2xf32>", false)),
+            "2:8: 'stablehlo.custom_call' @lapack_strsm_ffi: attribute 'trans_x' must be the code "
+            "of one of the letters NTC");
+  EXPECT_EQ(compile_error(trsm_program(trsm_flags('R', 'L', 'N', 'N'), "tensor<3x3xf32>",
+                                       "tensor<3x2xf32>", false)),
+            "2:8: 'stablehlo.custom_call' @lapack_strsm_ffi: needs a's size to match the columns "
+            "of b, not tensor<3x3xf32> and tensor<3x2xf32>");
+}
+
 }  // namespace
 }  // namespace ndbuf::program

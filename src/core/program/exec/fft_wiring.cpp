@@ -1,0 +1,35 @@
+// The builder of stablehlo.fft over kernels/fft.hpp: fft_type and fft_length decoded, the
+// operand checked and the result type inferred at compile time.
+#include <string>
+
+#include "program/exec/attr_access.hpp"
+#include "program/exec/builders.hpp"
+#include "program/kernels/fft.hpp"
+
+namespace ndbuf::program {
+namespace {
+
+OpFn build_fft(const Op& op, const Module&) {
+  expect_counts(op, 1, 1);
+  required_attr(op, "fft_type");
+  const std::string name = attr_word(op, "fft_type");
+  const auto type = fft_type_named(name);
+  if (!type) op_error(op, "has an unknown fft_type " + quote_text(name));
+  required_attr(op, "fft_length");
+  const std::vector<int64_t> lengths = attr_ints(op, "fft_length");
+  const std::string length_problem = fft_length_problem(lengths);
+  if (!length_problem.empty()) op_error(op, length_problem);
+  const Type& operand = operand_tensor(op, 0);
+  const std::string problem = fft_problem(*type, operand.dtype, operand.shape, lengths);
+  if (!problem.empty()) op_error(op, problem + ", not " + type_to_string(operand));
+  const FftResultType result = fft_result_type(*type, operand.dtype, operand.shape, lengths);
+  expect_result_type(op, 0, result.dtype, result.shape);
+  const FftType t = *type;
+  return tensor_fn([t, lengths](const Values& v) { return fft(v[0].get(), t, lengths); });
+}
+
+}  // namespace
+
+std::vector<BuilderEntry> fft_builders() { return {{"stablehlo.fft", build_fft}}; }
+
+}  // namespace ndbuf::program
