@@ -161,8 +161,6 @@ InterpretRegionBodiesScope::InterpretRegionBodiesScope(bool interpret)
   interpret_region_bodies = interpret;
 }
 
-InterpretRegionBodiesScope::~InterpretRegionBodiesScope() {
-  interpret_region_bodies = previous_;
-}
+InterpretRegionBodiesScope::~InterpretRegionBodiesScope() { interpret_region_bodies = previous_; }
 
 }  // namespace ndbuf::program

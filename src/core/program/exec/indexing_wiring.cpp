@@ -7,9 +7,9 @@
 #include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
 #include "program/exec/element_compile.hpp"
-#include "program/kernels/element_region.hpp"
 #include "program/exec/region_patterns.hpp"
 #include "program/kernels/dot_general.hpp"
+#include "program/kernels/element_region.hpp"
 #include "program/kernels/gather.hpp"
 #include "program/kernels/scatter.hpp"
 

@@ -64,14 +64,27 @@ void lane_offsets(const ReduceAxes& axes, size_t i, int64_t first, int64_t count
   }
 }
 
-void gather_lanes(const Tensor& x, const int64_t* offsets, int64_t shift, int64_t count,
-                  void* out) {
+// Lanes whose offsets are consecutive (the kept axis is the innermost of the input's layout)
+// are one copy.
+void gather_lanes(const Tensor& x, const int64_t* offsets, bool consecutive, int64_t shift,
+                  int64_t count, void* out) {
   with_cell(itemsize(x.dtype()), [&](auto tag) {
     using C = decltype(tag);
     const C* data = static_cast<const C*>(x.data()) + shift;
     C* o = static_cast<C*>(out);
+    if (consecutive) {
+      std::memcpy(o, data + offsets[0], count * sizeof(C));
+      return;
+    }
     for (int64_t lane = 0; lane < count; ++lane) o[lane] = data[offsets[lane]];
   });
+}
+
+bool are_consecutive(const std::vector<int64_t>& offsets) {
+  for (size_t lane = 1; lane < offsets.size(); ++lane) {
+    if (offsets[lane] != offsets[0] + static_cast<int64_t>(lane)) return false;
+  }
+  return true;
 }
 
 void fill_lanes(const Tensor& init, int64_t count, void* out) {
@@ -83,17 +96,22 @@ void fill_lanes(const Tensor& init, int64_t count, void* out) {
 
 // Folds every reduced position into the accumulators of one tile of result elements.
 void fold_tile(const std::vector<Tensor>& inputs, const std::vector<Tensor>& inits,
-               const ReduceAxes& axes, std::vector<Tensor>& results, int64_t first,
-               int64_t count, ElementTile& tile) {
+               const ReduceAxes& axes, std::vector<Tensor>& results, int64_t first, int64_t count,
+               ElementTile& tile) {
   const size_t n = inputs.size();
   std::vector<std::vector<int64_t>> offsets(n);
-  for (size_t i = 0; i < n; ++i) lane_offsets(axes, i, first, count, offsets[i]);
+  std::vector<bool> consecutive(n);
+  for (size_t i = 0; i < n; ++i) {
+    lane_offsets(axes, i, first, count, offsets[i]);
+    consecutive[i] = are_consecutive(offsets[i]);
+  }
   for (size_t i = 0; i < n; ++i) fill_lanes(inits[i], count, tile.argument(i));
   std::vector<int64_t> index(axes.reduced.size(), 0), shift(n, 0);
   const int64_t positions = checked_numel(axes.reduced);
   for (int64_t p = 0; p < positions; ++p) {
     for (size_t i = 0; i < n; ++i) {
-      gather_lanes(inputs[i], offsets[i].data(), shift[i], count, tile.argument(n + i));
+      gather_lanes(inputs[i], offsets[i].data(), consecutive[i], shift[i], count,
+                   tile.argument(n + i));
     }
     tile.run(count);
     for (size_t i = 0; i < n; ++i) {

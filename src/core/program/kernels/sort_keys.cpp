@@ -9,8 +9,7 @@ namespace {
 
 bool same_attributes(const ElementStep& a, const ElementStep& b) {
   return a.op == b.op && a.dtype == b.dtype && a.unary == b.unary && a.binary == b.binary &&
-         a.direction == b.direction && a.compare_type == b.compare_type &&
-         a.constant == b.constant;
+         a.direction == b.direction && a.compare_type == b.compare_type && a.constant == b.constant;
 }
 
 struct KeyExtractor {

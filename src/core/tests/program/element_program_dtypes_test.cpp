@@ -76,9 +76,10 @@ std::string general_body(const std::string& name, bool is_float) {
   std::string b;
   if (is_float) {
     b = "    %c = \"stablehlo.constant\"() {value = dense<0.75> : " + e + "} : () -> " + e + "\n" +
-        op2("%m", "multiply", "%acc", "%c", e) + op2("%s", "add", "%m", "%x", e) + "    %g = " +
-        jax_compare("%s", "%x", "GE", "FLOAT", e) + "\n    %t = \"stablehlo.tanh\"(%s) : (" + e +
-        ") -> " + e + "\n" + op2("%d", "subtract", "%x", "%acc", e) +
+        op2("%m", "multiply", "%acc", "%c", e) + op2("%s", "add", "%m", "%x", e) +
+        "    %g = " + jax_compare("%s", "%x", "GE", "FLOAT", e) +
+        "\n    %t = \"stablehlo.tanh\"(%s) : (" + e + ") -> " + e + "\n" +
+        op2("%d", "subtract", "%x", "%acc", e) +
         "    %r = \"stablehlo.select\"(%g, %t, %d) : (tensor<i1>, " + e + ", " + e + ") -> " + e +
         "\n";
   } else {
@@ -91,8 +92,8 @@ std::string general_body(const std::string& name, bool is_float) {
   return b;
 }
 
-std::string reduce_text(const std::string& name, const std::string& shape,
-                        const std::string& dims, const std::string& out, bool is_float) {
+std::string reduce_text(const std::string& name, const std::string& shape, const std::string& dims,
+                        const std::string& out, bool is_float) {
   const std::string e = "tensor<" + name + ">", in = "tensor<" + shape + name + ">";
   const std::string o = "tensor<" + out + name + ">";
   return "func.func @main(%v: " + in + ", %i: " + e + ") -> " + o +
@@ -168,8 +169,8 @@ TEST(ElementProgramDTypes, ScatterReduceWindowAndSelectAndScatterWithGeneralBodi
       "func.func @main(%v: tensor<8xf32>, %w: tensor<4xf32>, %i: tensor<f32>) -> tensor<8xf32> "
       "{\n  %out = \"stablehlo.select_and_scatter\"(%v, %w, %i) ({\n  ^bb0(%a: " +
       e + ", %b: " + e + "):\n    %na = \"stablehlo.negate\"(%a) : (" + e + ") -> " + e +
-      "\n    %nb = \"stablehlo.negate\"(%b) : (" + e + ") -> " + e + "\n    %g = " +
-      jax_compare("%na", "%nb", "GE", "FLOAT", e) +
+      "\n    %nb = \"stablehlo.negate\"(%b) : (" + e + ") -> " + e +
+      "\n    %g = " + jax_compare("%na", "%nb", "GE", "FLOAT", e) +
       "\n    \"stablehlo.return\"(%g) : (tensor<i1>) -> ()\n  }, {\n  ^bb0(%acc: " + e +
       ", %x: " + e + "):\n" + general_body("f32", true) + "    \"stablehlo.return\"(%r) : (" + e +
       ") -> ()\n  }) {window_dimensions = array<i64: 2>, window_strides = array<i64: 2>} : "

@@ -9,10 +9,15 @@
 #include <limits>
 #include <numeric>
 #include <random>
+#include <stdexcept>
 
 #include "jax_programs.hpp"
 #include "kernel_tensors.hpp"
 #include "ndbuf/program/program.hpp"
+#include "program/exec/compile.hpp"
+#include "program/exec/element_compile.hpp"
+#include "program/kernels/sort_keys.hpp"
+#include "program_test_util.hpp"
 
 namespace ndbuf::program {
 namespace {
@@ -160,9 +165,9 @@ TEST(ElementPrograms, TwoKeyComparatorRunsPerComparisonAndIsStable) {
       "tensor<2x64xi32> {\n"
       "  %r:3 = \"stablehlo.sort\"(%x, %y, %z) ({\n  ^bb0(%a0: " +
       e + ", %b0: " + e + ", %a1: " + e + ", %b1: " + e + ", %a2: " + e + ", %b2: " + e +
-      "):\n    %l0 = " + jax_compare("%a0", "%b0", "LT", "SIGNED", e) + "\n    %e0 = " +
-      jax_compare("%a0", "%b0", "EQ", "SIGNED", e) + "\n    %l1 = " +
-      jax_compare("%a1", "%b1", "LT", "SIGNED", e) +
+      "):\n    %l0 = " + jax_compare("%a0", "%b0", "LT", "SIGNED", e) +
+      "\n    %e0 = " + jax_compare("%a0", "%b0", "EQ", "SIGNED", e) +
+      "\n    %l1 = " + jax_compare("%a1", "%b1", "LT", "SIGNED", e) +
       "\n    %t = \"stablehlo.and\"(%e0, %l1) : (tensor<i1>, tensor<i1>) -> tensor<i1>\n"
       "    %o = \"stablehlo.or\"(%l0, %t) : (tensor<i1>, tensor<i1>) -> tensor<i1>\n"
       "    \"stablehlo.return\"(%o) : (tensor<i1>) -> ()\n  }) {dimension = 1 : i64, is_stable = "
@@ -183,6 +188,52 @@ TEST(ElementPrograms, TwoKeyComparatorRunsPerComparisonAndIsStable) {
     });
     EXPECT_EQ(std::vector<int32_t>(got.begin() + row * 64, got.begin() + row * 64 + 64), perm);
   }
+}
+
+// The region of the first op named `name` in @main.
+const Region& region_of(const Module& module, const std::string& name) {
+  for (const Op& op : module.find("main")->body.ops) {
+    if (op.name == name) return op.regions.at(0);
+  }
+  throw std::runtime_error("no " + name);
+}
+
+TEST(ElementPrograms, JaxBodiesCompileAndOthersKeepTheInterpreter) {
+  const auto argmax = compile_module(jax_argminmax("4x5", "4", 1, "f32", "i32", "GT", "0.0"), true);
+  const auto program = compile_element_program(region_of(*argmax, "stablehlo.reduce"));
+  ASSERT_TRUE(program.has_value());
+  EXPECT_EQ(program->arguments.size(), 4u);
+  EXPECT_EQ(program->results.size(), 2u);
+  const auto sort = compile_module(jax_sort(8, "f32", "0x7FC00000", true), true);
+  const auto comparator = compile_element_program(region_of(*sort, "stablehlo.sort"));
+  ASSERT_TRUE(comparator.has_value());
+  const auto keys = comparator_keys(*comparator);
+  ASSERT_TRUE(keys.has_value());  // the key is the canonicalised first operand
+  EXPECT_EQ(keys->direction, CompareDirection::kLT);
+  EXPECT_EQ(keys->type, CompareType::kTotalOrder);
+  EXPECT_EQ(keys->key.arguments.size(), 2u);
+  // A body that calls a function is not an element program.
+  const std::string call =
+      "func.func private @add(%a: tensor<f32>, %b: tensor<f32>) -> tensor<f32> {\n"
+      "  %s = stablehlo.add %a, %b : tensor<f32>\n  return %s : tensor<f32>\n}\n"
+      "func.func @main(%x: tensor<4xf32>, %i: tensor<f32>) -> tensor<f32> {\n"
+      "  %r = \"stablehlo.reduce\"(%x, %i) ({\n  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+      "    %c = func.call @add(%a, %b) : (tensor<f32>, tensor<f32>) -> tensor<f32>\n"
+      "    \"stablehlo.return\"(%c) : (tensor<f32>) -> ()\n  }) {dimensions = array<i64: 0>} : "
+      "(tensor<4xf32>, tensor<f32>) -> tensor<f32>\n  return %r : tensor<f32>\n}\n";
+  const auto module = compile_module(call, true);
+  EXPECT_FALSE(compile_element_program(region_of(*module, "stablehlo.reduce")).has_value());
+  EXPECT_EQ(values<float>(run(call, {f32({4}, {1, 2, 3, 4}), f32({}, {0.5f})})[0]),
+            std::vector<float>{10.5f});
+  // Nor is a comparator whose sides differ (a key form needs the same computation on both).
+  ElementProgram lopsided = *comparator;
+  for (ElementStep& step : lopsided.steps) {
+    if (step.op == ElementOp::kConstant && step.dtype == DType::kF32 && step.constant[3] == 0x7f) {
+      step.constant[0] = 1;  // one side's NaN constant only
+      break;
+    }
+  }
+  EXPECT_FALSE(comparator_keys(lopsided).has_value());
 }
 
 }  // namespace

@@ -39,34 +39,35 @@ inline std::string jax_argminmax(const std::string& shape, const std::string& ou
          e + ", %a2: " + i + ", %a3: " + e + ", %a4: " + i +
          "):\n"
          "    %4 = " +
-         jax_compare("%a1", "%a3", dir, float_type, e) + "\n    %5 = " +
-         jax_compare("%a1", "%a1", "NE", float_type, e) +
+         jax_compare("%a1", "%a3", dir, float_type, e) +
+         "\n    %5 = " + jax_compare("%a1", "%a1", "NE", float_type, e) +
          "\n"
          "    %6 = \"stablehlo.or\"(%4, %5) : (tensor<i1>, tensor<i1>) -> tensor<i1>\n"
          "    %7 = " +
-         jax_compare("%a1", "%a3", "EQ", float_type, e) + "\n    %8 = " +
-         jax_compare("%a2", "%a4", "LT", int_type, i) +
+         jax_compare("%a1", "%a3", "EQ", float_type, e) +
+         "\n    %8 = " + jax_compare("%a2", "%a4", "LT", int_type, i) +
          "\n"
          "    %9 = \"stablehlo.and\"(%7, %8) : (tensor<i1>, tensor<i1>) -> tensor<i1>\n"
          "    %10 = \"stablehlo.or\"(%6, %9) : (tensor<i1>, tensor<i1>) -> tensor<i1>\n"
          "    %11 = \"stablehlo.select\"(%6, %a1, %a3) : (tensor<i1>, " +
-         e + ", " + e + ") -> " + e + "\n    %12 = \"stablehlo.select\"(%10, %a2, %a4) : (tensor<i1>, " +
-         i + ", " + i + ") -> " + i + "\n    \"stablehlo.return\"(%11, %12) : (" + e + ", " + i +
-         ") -> ()\n  }) {dimensions = array<i64: " + std::to_string(axis) + ">} : (tensor<" + shape +
-         "x" + elem + ">, tensor<" + shape + "x" + index + ">, " + e + ", " + i + ") -> (tensor<" +
-         out + "x" + elem + ">, tensor<" + out + "x" + index +
+         e + ", " + e + ") -> " + e +
+         "\n    %12 = \"stablehlo.select\"(%10, %a2, %a4) : (tensor<i1>, " + i + ", " + i +
+         ") -> " + i + "\n    \"stablehlo.return\"(%11, %12) : (" + e + ", " + i +
+         ") -> ()\n  }) {dimensions = array<i64: " + std::to_string(axis) + ">} : (tensor<" +
+         shape + "x" + elem + ">, tensor<" + shape + "x" + index + ">, " + e + ", " + i +
+         ") -> (tensor<" + out + "x" + elem + ">, tensor<" + out + "x" + index +
          ">)\n"
          "  return %r#1 : tensor<" +
          out + "x" + index + ">\n}\n";
 }
 
 // The comparator side of one float element: select(x == 0, 0, x), then NaN for x != x.
-inline std::string jax_canonical(const std::string& x, const std::string& tag,
-                                 const std::string& e, const std::string& nan) {
+inline std::string jax_canonical(const std::string& x, const std::string& tag, const std::string& e,
+                                 const std::string& nan) {
   return "    %z" + tag + " = \"stablehlo.constant\"() {value = dense<0.0> : " + e + "} : () -> " +
-         e + "\n    %q" + tag + " = " + jax_compare(x, "%z" + tag, "EQ", "FLOAT", e) +
-         "\n    %c" + tag + " = \"stablehlo.select\"(%q" + tag + ", %z" + tag + ", " + x +
-         ") : (tensor<i1>, " + e + ", " + e + ") -> " + e + "\n    %n" + tag + " = " +
+         e + "\n    %q" + tag + " = " + jax_compare(x, "%z" + tag, "EQ", "FLOAT", e) + "\n    %c" +
+         tag + " = \"stablehlo.select\"(%q" + tag + ", %z" + tag + ", " + x + ") : (tensor<i1>, " +
+         e + ", " + e + ") -> " + e + "\n    %n" + tag + " = " +
          jax_compare(x, x, "NE", "FLOAT", e) + "\n    %m" + tag +
          " = \"stablehlo.constant\"() {value = dense<" + nan + "> : " + e + "} : () -> " + e +
          "\n    %k" + tag + " = \"stablehlo.select\"(%n" + tag + ", %m" + tag + ", %c" + tag +
@@ -77,7 +78,8 @@ inline std::string jax_canonical(const std::string& x, const std::string& tag,
 // a tensor<n x elem> float vector, ascending.
 inline std::string jax_sort(int64_t n, const std::string& elem, const std::string& nan,
                             bool argsort) {
-  const std::string e = "tensor<" + elem + ">", v = "tensor<" + std::to_string(n) + "x" + elem + ">";
+  const std::string e = "tensor<" + elem + ">",
+                    v = "tensor<" + std::to_string(n) + "x" + elem + ">";
   const std::string iv = "tensor<" + std::to_string(n) + "xi32>";
   const std::string out = argsort ? iv : v;
   std::string text = "func.func @main(%x: " + v + ") -> " + out + " {\n";
