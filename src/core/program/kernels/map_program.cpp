@@ -14,6 +14,11 @@ Tensor map_program(const std::vector<Tensor>& inputs, DType result, const Elemen
     kernel_error("map", "needs one body argument per operand and one result.");
   }
   check_same_shapes(inputs, "map", "operands");
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    if (body.arguments[k] != inputs[k].dtype() || body.steps[body.results[0]].dtype != result) {
+      kernel_error("map", "the body's argument and result types do not match the operands.");
+    }
+  }
   std::vector<Tensor> dense;
   int64_t bytes_per_item = static_cast<int64_t>(itemsize(result));
   for (const Tensor& x : inputs) {

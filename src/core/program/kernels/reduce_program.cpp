@@ -149,6 +149,13 @@ std::vector<Tensor> reduce_program(const std::vector<Tensor>& inputs,
     check_scalar(init, kOp, "an init value");
     inits.push_back(to_host(init));
   }
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const DType acc = inits[i].dtype();
+    if (body.arguments[i] != acc || body.arguments[inputs.size() + i] != hosts[i].dtype() ||
+        body.steps[body.results[i]].dtype != acc) {
+      kernel_error(kOp, "the body's argument and result types do not match the operands.");
+    }
+  }
   const ReduceAxes axes = split_axes(hosts, dimensions);
   for (const Tensor& init : inits) {
     results.push_back(Tensor::allocate(init.dtype(), axes.kept, Order::kRowMajor));

@@ -167,6 +167,14 @@ std::vector<Tensor> sort_program(const std::vector<Tensor>& inputs, int64_t dime
     kernel_error(kOp, "needs a comparator of two arguments per input.");
   }
   check_same_shapes(inputs, kOp, "inputs");
+  const ElementProgram& program = comparator.comparator;
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    if (program.arguments[2 * k] != inputs[k].dtype() ||
+        program.arguments[2 * k + 1] != inputs[k].dtype() || program.results.size() != 1 ||
+        program.steps[program.results[0]].dtype != DType::kPred) {
+      kernel_error(kOp, "the comparator's types do not match the operands.");
+    }
+  }
   const Shape shape = inputs[0].shape();
   if (dimension < 0 || dimension >= static_cast<int64_t>(shape.size())) {
     kernel_error(kOp, "dimension " + std::to_string(dimension) + " is not a dimension of a rank-" +

@@ -13,9 +13,11 @@
 
 #include "jax_programs.hpp"
 #include "kernel_tensors.hpp"
+#include "ndbuf/base/error.hpp"
 #include "ndbuf/program/program.hpp"
 #include "program/exec/compile.hpp"
 #include "program/exec/element_compile.hpp"
+#include "program/kernels/reduce_program.hpp"
 #include "program/kernels/sort_keys.hpp"
 #include "program_test_util.hpp"
 
@@ -187,6 +189,49 @@ TEST(ElementPrograms, TwoKeyComparatorRunsPerComparisonAndIsStable) {
       return std::make_pair(a[p], b[p]) < std::make_pair(a[q], b[q]);
     });
     EXPECT_EQ(std::vector<int32_t>(got.begin() + row * 64, got.begin() + row * 64 + 64), perm);
+  }
+}
+
+// (acc, x) -> acc + x on f32, built by hand.
+ElementProgram add_program() {
+  ElementProgram p;
+  p.arguments = {DType::kF32, DType::kF32};
+  for (int32_t k = 0; k < 2; ++k) {
+    ElementStep arg;
+    arg.dtype = DType::kF32;
+    arg.argument = k;
+    p.steps.push_back(arg);
+  }
+  ElementStep add;
+  add.op = ElementOp::kBinary;
+  add.dtype = DType::kF32;
+  add.binary = BinaryOp::kAdd;
+  add.operands = {0, 1, -1};
+  p.steps.push_back(add);
+  p.results = {2};
+  return p;
+}
+
+TEST(ElementPrograms, TilesComputeLanesAndKernelsRefuseMismatchedPrograms) {
+  const ElementProgram add = add_program();
+  ElementTile tile(add, 3);
+  const float a[3] = {1.5f, -0.0f, kInf}, b[3] = {2.0f, 0.0f, -kInf};
+  std::memcpy(tile.argument(0), a, sizeof a);
+  std::memcpy(tile.argument(1), b, sizeof b);
+  tile.run(3);
+  float out[3];
+  std::memcpy(out, tile.result(0), sizeof out);
+  EXPECT_EQ(out[0], 3.5f);
+  EXPECT_FALSE(std::signbit(out[1]));  // -0 + 0 = +0
+  EXPECT_TRUE(std::isnan(out[2]));
+  const auto sums = reduce_program({f32({2, 2}, {1, 2, 3, 4})}, {f32({}, {0.5f})}, {1}, add);
+  EXPECT_EQ(values<float>(sums[0]), (std::vector<float>{3.5f, 7.5f}));
+  try {
+    reduce_program({i32({2}, {1, 2})}, {i32({}, {0})}, {0}, add);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(),
+                 "reduce: the body's argument and result types do not match the operands.");
   }
 }
 
