@@ -7,6 +7,7 @@
 #include "ndbuf/program/program.hpp"
 #include "program/exec/builders.hpp"
 #include "program/exec/donation.hpp"
+#include "program/exec/element_compile.hpp"
 #include "program/text/parser.hpp"
 #include "program/verify/verifier.hpp"
 
@@ -16,7 +17,10 @@ std::unique_ptr<const Module> compile_module(std::string_view text, bool require
                                              const CompileOptions& options) {
   auto module = std::make_unique<Module>(parse_program(text));
   verify_module(*module, require_main);
-  plan_module(*module, options.fuse_elementwise);
+  {
+    const InterpretRegionBodiesScope interpret(!options.compile_region_bodies);
+    plan_module(*module, options.fuse_elementwise);
+  }
   return module;
 }
 

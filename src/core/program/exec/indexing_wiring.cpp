@@ -6,8 +6,10 @@
 
 #include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
+#include "program/exec/element_compile.hpp"
 #include "program/exec/region_patterns.hpp"
 #include "program/kernels/dot_general.hpp"
+#include "program/kernels/element_region.hpp"
 #include "program/kernels/gather.hpp"
 #include "program/kernels/scatter.hpp"
 
@@ -115,12 +117,13 @@ OpFn build_scatter(const Op& op, const Module&) {
   expect_region_returns(op, op.regions[0], scalar_types(inputs));
   const Region* body = &op.regions[0];
   const FastBody fast = n == 1 ? recognise_body(*body) : FastBody::kNone;
-  return [n, dims, body, fast](Interpreter& in, const Values& a) {
+  auto program = fast == FastBody::kNone ? compile_element_program(*body) : std::nullopt;
+  return [n, dims, body, fast, program](Interpreter& in, const Values& a) {
     std::vector<Tensor> inputs, updates;
     for (size_t k = 0; k < n; ++k) inputs.push_back(a[k].get());
     for (size_t k = 0; k < n; ++k) updates.push_back(a[n + 1 + k].get());
-    const std::vector<Tensor> out =
-        scatter(inputs, a[n].get(), updates, dims, in.region_fn(*body), fast);
+    const RegionFn update = program ? element_region_fn(*program) : in.region_fn(*body);
+    const std::vector<Tensor> out = scatter(inputs, a[n].get(), updates, dims, update, fast);
     return Values(out.begin(), out.end());
   };
 }

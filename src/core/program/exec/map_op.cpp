@@ -4,6 +4,8 @@
 #include "ndbuf/memory/transfer.hpp"
 #include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
+#include "program/exec/element_compile.hpp"
+#include "program/kernels/map_program.hpp"
 
 namespace ndbuf::program {
 
@@ -22,6 +24,13 @@ OpFn build_map(const Op& op, const Module&) {
   if (region.arg_types != scalars) op_error(op, "region must take one 0-d tensor per operand");
   if (region.ops.back().operand_types != std::vector<Type>{Type::tensor(result.dtype, {})}) {
     op_error(op, "region must return one 0-d tensor of the result's element type");
+  }
+  if (auto program = compile_element_program(region)) {
+    return [result, program = std::move(*program)](Interpreter&, const Values& a) -> Values {
+      std::vector<Tensor> inputs;
+      for (const Value& v : a) inputs.push_back(v.get());
+      return {Value(map_program(inputs, result.dtype, program))};
+    };
   }
   const Region* body = &region;
   return [body, result](Interpreter& in, const Values& a) -> Values {

@@ -2,12 +2,16 @@
 // of kernels/reduce*.hpp, sort.hpp, top_k.hpp; common region bodies run natively.
 #include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
+#include "program/exec/element_compile.hpp"
 #include "program/exec/region_patterns.hpp"
+#include "program/kernels/element_region.hpp"
 #include "program/kernels/kernel_values.hpp"
 #include "program/kernels/reduce.hpp"
+#include "program/kernels/reduce_program.hpp"
 #include "program/kernels/reduce_window.hpp"
 #include "program/kernels/select_and_scatter.hpp"
 #include "program/kernels/sort.hpp"
+#include "program/kernels/sort_program.hpp"
 #include "program/kernels/top_k.hpp"
 #include "program/kernels/window_geometry.hpp"
 
@@ -71,6 +75,13 @@ OpFn build_reduce(const Op& op, const Module&) {
   expect_variadic_results(op, n, shape);
   const Region* body = &op.regions[0];
   const FastBody fast = n == 1 ? recognise_body(*body) : FastBody::kNone;
+  if (fast == FastBody::kNone) {
+    if (auto program = compile_element_program(*body)) {
+      return [n, dims, program = std::move(*program)](Interpreter&, const Values& a) {
+        return values(reduce_program(tensors(a, 0, n), tensors(a, n, n), dims, program));
+      };
+    }
+  }
   return [n, dims, body, fast](Interpreter& in, const Values& a) {
     return values(reduce(tensors(a, 0, n), tensors(a, n, n), dims, in.region_fn(*body), fast));
   };
@@ -99,8 +110,10 @@ OpFn build_reduce_window(const Op& op, const Module&) {
   expect_variadic_results(op, n, shape);
   const Region* body = &op.regions[0];
   const FastBody fast = n == 1 ? recognise_body(*body) : FastBody::kNone;
-  return [n, w, body, fast](Interpreter& in, const Values& a) {
-    return values(reduce_window(tensors(a, 0, n), tensors(a, n, n), w, in.region_fn(*body), fast));
+  auto program = fast == FastBody::kNone ? compile_element_program(*body) : std::nullopt;
+  return [n, w, body, fast, program](Interpreter& in, const Values& a) {
+    const RegionFn fn = program ? element_region_fn(*program) : in.region_fn(*body);
+    return values(reduce_window(tensors(a, 0, n), tensors(a, n, n), w, fn, fast));
   };
 }
 
@@ -146,10 +159,19 @@ OpFn build_select_and_scatter(const Op& op, const Module&) {
   const Region* scatter = &op.regions[1];
   const FastComparator fast_select = recognise_comparator(*select);
   const FastBody fast_scatter = recognise_body(*scatter);
-  return [w, select, scatter, fast_select, fast_scatter](Interpreter& in,
-                                                         const Values& a) -> Values {
-    return {Value(select_and_scatter(a[0].get(), a[1].get(), a[2].get(), w, in.region_fn(*select),
-                                     in.region_fn(*scatter), fast_select, fast_scatter))};
+  auto select_program = fast_select.direction == ComparatorOrder::kNone
+                            ? compile_element_program(*select)
+                            : std::nullopt;
+  auto scatter_program =
+      fast_scatter == FastBody::kNone ? compile_element_program(*scatter) : std::nullopt;
+  return [w, select, scatter, fast_select, fast_scatter, select_program, scatter_program](
+             Interpreter& in, const Values& a) -> Values {
+    const RegionFn select_fn =
+        select_program ? element_region_fn(*select_program) : in.region_fn(*select);
+    const RegionFn scatter_fn =
+        scatter_program ? element_region_fn(*scatter_program) : in.region_fn(*scatter);
+    return {Value(select_and_scatter(a[0].get(), a[1].get(), a[2].get(), w, select_fn, scatter_fn,
+                                     fast_select, fast_scatter))};
   };
 }
 
@@ -176,6 +198,14 @@ OpFn build_sort(const Op& op, const Module&) {
   const Region* body = &op.regions[0];
   const FastComparator fast = recognise_comparator(*body);
   const size_t n = op.operands.size();
+  if (fast.direction == ComparatorOrder::kNone) {
+    if (auto program = compile_element_program(*body)) {
+      return [n, dim, comparator = make_sort_comparator(std::move(*program))](Interpreter&,
+                                                                              const Values& a) {
+        return values(sort_program(tensors(a, 0, n), dim, comparator));
+      };
+    }
+  }
   return [n, dim, stable, body, fast](Interpreter& in, const Values& a) {
     return values(sort(tensors(a, 0, n), dim, stable, in.region_fn(*body), fast));
   };

@@ -8,29 +8,13 @@
 
 #include "memory/element_cell.hpp"
 #include "program/kernels/kernel_values.hpp"
+#include "program/kernels/merge_sort.hpp"
 #include "program/kernels/order_keys.hpp"
 
 namespace ndbuf::program {
 namespace {
 
 const char kOp[] = "sort";
-
-// Stable: an element of the right run goes first only when it is strictly less.
-template <class Less>
-void merge_sort(std::vector<int64_t>& perm, std::vector<int64_t>& buffer, Less&& less) {
-  const int64_t n = static_cast<int64_t>(perm.size());
-  buffer.resize(perm.size());
-  for (int64_t width = 1; width < n; width *= 2) {
-    for (int64_t lo = 0; lo < n; lo += 2 * width) {
-      const int64_t mid = std::min(lo + width, n), hi = std::min(lo + 2 * width, n);
-      int64_t i = lo, j = mid, k = lo;
-      while (i < mid && j < hi) buffer[k++] = less(perm[j], perm[i]) ? perm[j++] : perm[i++];
-      while (i < mid) buffer[k++] = perm[i++];
-      while (j < hi) buffer[k++] = perm[j++];
-    }
-    perm.swap(buffer);
-  }
-}
 
 // less(i, j) for positions of one slice of the first operand, by the recognised comparator.
 template <class K>
@@ -86,7 +70,8 @@ void sort_slice_generic(const std::vector<Tensor>& inputs, int64_t base, int64_t
   });
 }
 
-// Writes slice `base` of every input, permuted, to the results.
+}  // namespace
+
 void permute_slice(const std::vector<Tensor>& inputs, std::vector<Tensor>& results, int64_t base,
                    int64_t step, const std::vector<int64_t>& perm) {
   for (size_t i = 0; i < inputs.size(); ++i) {
@@ -101,8 +86,6 @@ void permute_slice(const std::vector<Tensor>& inputs, std::vector<Tensor>& resul
     });
   }
 }
-
-}  // namespace
 
 std::vector<Tensor> sort(const std::vector<Tensor>& inputs, int64_t dimension, bool /*is_stable*/,
                          const RegionFn& comparator, FastComparator fast) {

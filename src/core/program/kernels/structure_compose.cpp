@@ -2,6 +2,7 @@
 // dynamic_update_slice.
 #include <algorithm>
 #include <complex>
+#include <cstring>
 
 #include "program/kernels/structure.hpp"
 
@@ -37,8 +38,16 @@ Tensor iota(DType dtype, const Shape& shape, int64_t dimension) {
   const int64_t extent = shape[dimension];
   dispatch(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
+    // Element k is (k / inner) % extent: one period of extent runs of `inner` equal values,
+    // then copies of it (no division per element).
     T* dst = static_cast<T*>(out.data());
-    for (int64_t k = 0; k < out.numel(); ++k) dst[k] = from_index<T>((k / inner) % extent);
+    const int64_t period = extent * inner;
+    for (int64_t i = 0; i < extent; ++i) {
+      std::fill(dst + i * inner, dst + (i + 1) * inner, from_index<T>(i));
+    }
+    for (int64_t start = period; start < out.numel(); start += period) {
+      std::memcpy(dst + start, dst, static_cast<size_t>(period) * sizeof(T));
+    }
   });
   return out;
 }

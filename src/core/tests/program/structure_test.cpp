@@ -28,6 +28,15 @@ TEST(ProgramStructure, IotaReshapeTranspose) {
   EXPECT_EQ(values<float>(out[1]), (std::vector<float>{0, 3, 1, 4, 2, 5}));
 }
 
+TEST(ProgramStructure, IotaAlongAMiddleAxisRepeatsItsPeriod) {
+  // tensor<2x3x2xi64> along axis 1: element [a, b, c] is b.
+  const auto out =
+      run("func.func @main() -> tensor<2x3x2xi64> {\n"
+          "  %0 = \"stablehlo.iota\"() {iota_dimension = 1 : i64} : () -> tensor<2x3x2xi64>\n"
+          "  return %0 : tensor<2x3x2xi64>\n}\n");
+  EXPECT_EQ(values<int64_t>(out[0]), (std::vector<int64_t>{0, 0, 1, 1, 2, 2, 0, 0, 1, 1, 2, 2}));
+}
+
 TEST(ProgramStructure, BroadcastInDim) {
   const auto out = run(
       unary_program("tensor<2xi8>", "tensor<3x2xi8>",

@@ -42,6 +42,10 @@ struct CompileOptions {
   // Chains of element-wise ops run as one pass over memory (results are the same either way;
   // tests compare both).
   bool fuse_elementwise = true;
+  // Region bodies made of element-wise ops (reduce, sort, scatter, map, ... bodies) run as
+  // compiled element programs; false calls them through the interpreter (same results; tests
+  // compare both).
+  bool compile_region_bodies = true;
 };
 
 // Parses, verifies and plans `text`; the result is immutable and may be executed many times
