@@ -147,6 +147,47 @@ void gemm_batch(const GemmOperand& a, const GemmOperand& b, C* c, int64_t m, int
 bool batches_in_parallel(int64_t batches) { return batches >= 2 && batches >= max_threads(); }
 
 template <class C>
+void gemv(char trans, int64_t rows, int64_t cols, const C* a, int64_t lda, const C* x,
+          int64_t incx, C* y) {
+  const int m = static_cast<int>(rows), n = static_cast<int>(cols);
+  const int ld = static_cast<int>(lda), inc = static_cast<int>(incx), one_step = 1;
+  const C one = 1, zero = 0;
+  if constexpr (std::is_same_v<C, float>) {
+    sgemv_(&trans, &m, &n, &one, a, &ld, x, &inc, &zero, y, &one_step, 1);
+  } else {
+    dgemv_(&trans, &m, &n, &one, a, &ld, x, &inc, &zero, y, &one_step, 1);
+  }
+}
+
+// A product whose result is a vector per batch (M or N is 1) as one gemv, which reads the
+// matrix once where gemm would first pack all of it.
+template <class C>
+void gemv_batch(const GemmOperand& a, const GemmOperand& b, C* c, int64_t m, int64_t n, int64_t k,
+                int64_t batch) {
+  const C* ap = static_cast<const C*>(a.data) + a.batch_offsets[batch];
+  const C* bp = static_cast<const C*>(b.data) + b.batch_offsets[batch];
+  C* cp = c + batch * m * n;
+  if (n == 1) {
+    // c (M) = a (M x K) b (K): a column-major is the BLAS's own M x K matrix, a row-major its
+    // K x M transpose.
+    const int64_t incx = b.column_major ? 1 : b.ld;
+    if (a.column_major) {
+      gemv('N', m, k, ap, a.ld, bp, incx, cp);
+    } else {
+      gemv('T', k, m, ap, a.ld, bp, incx, cp);
+    }
+  } else {
+    // c (N) = b^T (N x K) a (K): b row-major is the BLAS's N x K matrix.
+    const int64_t incx = a.column_major ? a.ld : 1;
+    if (b.column_major) {
+      gemv('T', k, n, bp, b.ld, ap, incx, cp);
+    } else {
+      gemv('N', n, k, bp, b.ld, ap, incx, cp);
+    }
+  }
+}
+
+template <class C>
 void gemm_all(const Tensor& lhs, const Tensor& rhs, const DotSide& l, const DotSide& r, C* c) {
   const int64_t batches = dims_product(lhs.shape(), l.batch);
   const int64_t m = dims_product(lhs.shape(), l.free);
@@ -159,6 +200,14 @@ void gemm_all(const Tensor& lhs, const Tensor& rhs, const DotSide& l, const DotS
   std::unique_ptr<C[]> lhs_packed, rhs_packed;
   const GemmOperand a = gemm_operand<C>(lhs, l.batch, l.free, l.contracting, batches, lhs_packed);
   const GemmOperand b = gemm_operand<C>(rhs, r.batch, r.contracting, r.free, batches, rhs_packed);
+  const bool vector = m == 1 || n == 1;
+  auto product = [&](int64_t i) {
+    if (vector) {
+      gemv_batch(a, b, c, m, n, k, i);
+    } else {
+      gemm_batch(a, b, c, m, n, k, i);
+    }
+  };
   if (batches_in_parallel(batches)) {
     set_blas_threads(1);
     const int64_t bytes = static_cast<int64_t>(sizeof(C)) * (m * k + k * n + m * n);
@@ -166,13 +215,13 @@ void gemm_all(const Tensor& lhs, const Tensor& rhs, const DotSide& l, const DotS
     for_each_block(
         batches, bytes,
         [&](int64_t begin, int64_t end) {
-          for (int64_t i = begin; i < end; ++i) gemm_batch(a, b, c, m, n, k, i);
+          for (int64_t i = begin; i < end; ++i) product(i);
         },
         kBlockElements);
     sync_blas_threads();  // back to the runtime's count for R's own products
   } else {
     sync_blas_threads_for_product();
-    for (int64_t i = 0; i < batches; ++i) gemm_batch(a, b, c, m, n, k, i);
+    for (int64_t i = 0; i < batches; ++i) product(i);
     sync_blas_threads();
   }
 }
