@@ -147,8 +147,8 @@ void gemm_batch(const GemmOperand& a, const GemmOperand& b, C* c, int64_t m, int
 bool batches_in_parallel(int64_t batches) { return batches >= 2 && batches >= max_threads(); }
 
 template <class C>
-void gemv(char trans, int64_t rows, int64_t cols, const C* a, int64_t lda, const C* x,
-          int64_t incx, C* y) {
+void gemv(char trans, int64_t rows, int64_t cols, const C* a, int64_t lda, const C* x, int64_t incx,
+          C* y) {
   const int m = static_cast<int>(rows), n = static_cast<int>(cols);
   const int ld = static_cast<int>(lda), inc = static_cast<int>(incx), one_step = 1;
   const C one = 1, zero = 0;

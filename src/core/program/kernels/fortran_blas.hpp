@@ -1,5 +1,5 @@
-// The Fortran BLAS matrix products (and matrix-vector products) the core calls (the BLAS library R links, $(BLAS_LIBS)),
-// declared here so the core needs no R header.
+// The Fortran BLAS matrix products (and matrix-vector products) the core calls (the BLAS library R
+// links, $(BLAS_LIBS)), declared here so the core needs no R header.
 #pragma once
 
 #include <cstddef>
