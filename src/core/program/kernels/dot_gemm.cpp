@@ -220,7 +220,14 @@ void gemm_all(const Tensor& lhs, const Tensor& rhs, const DotSide& l, const DotS
         kBlockElements);
     sync_blas_threads();  // back to the runtime's count for R's own products
   } else {
-    sync_blas_threads_for_product();
+    // A matrix-vector product is memory-bound: threads only from the size where our own loops
+    // start them (OpenBLAS would thread a 128 x 128 one, whose threads then spin in OpenMP's
+    // barrier for longer than the product takes, seconds while other processes are busy).
+    if (vector) {
+      set_blas_threads(threads_for(static_cast<int64_t>(sizeof(C)) * (m * k + k * n + m * n)));
+    } else {
+      sync_blas_threads_for_product();
+    }
     for (int64_t i = 0; i < batches; ++i) product(i);
     sync_blas_threads();
   }
