@@ -106,16 +106,16 @@ set.seed(29)
 specs <- Filter(function(spec) grepl(row_filter, spec$name), realsize_specs())
 rows <- do.call(rbind, lapply(specs, function(spec) {
   result <- measure_row(spec)
-  cat(sprintf("%-44s %10.3f %10.3f %8.3f %9.2f %s\n", result$program, result$pjrt_ms,
+  cat(sprintf("%-48s %10.3f %10.3f %8.3f %9.2f %s\n", result$program, result$pjrt_ms,
               result$base_r_ms, result$ratio, result$compile_ms, result$note))
   result
 }))
 
-cat(sprintf("\n%-44s %10s %10s %8s %9s\n", "program (f32 unless named)", "pjrt ms", "base R ms",
+cat(sprintf("\n%-48s %10s %10s %8s %9s\n", "program (f32 unless named)", "pjrt ms", "base R ms",
             "ratio", "compile"))
 for (i in seq_len(nrow(rows))) {
   r <- rows[i, ]
-  cat(sprintf("%-44s %10.3f %10.3f %8.3f %9.2f %s\n", r$program, r$pjrt_ms, r$base_r_ms,
+  cat(sprintf("%-48s %10.3f %10.3f %8.3f %9.2f %s\n", r$program, r$pjrt_ms, r$base_r_ms,
               r$ratio, r$compile_ms, r$note))
 }
 geometric_mean <- exp(mean(log(rows$ratio)))
