@@ -252,6 +252,10 @@ ffi_threads <- function() {
   .Call(`_pjrt_ffi_threads`)
 }
 
+ffi_blas_threads <- function(sync) {
+  .Call(`_pjrt_ffi_blas_threads`, sync)
+}
+
 ffi_tree_build <- function(x) {
   .Call(`_pjrt_ffi_tree_build`, x)
 }

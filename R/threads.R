@@ -1,4 +1,5 @@
-# The thread count of large conversions and copies (option pjrt.threads, PJRT_NUM_THREADS).
+# The thread count of large conversions, copies and the BLAS (option pjrt.threads,
+# PJRT_NUM_THREADS).
 
 #' Threads used by large conversions
 #'
@@ -11,6 +12,12 @@
 #' `OMP_NUM_THREADS` and the process's CPU affinity). It never exceeds `OMP_THREAD_LIMIT` or
 #' the number of processors. In a process forked from R (`parallel::mclapply()`), the count
 #' is always 1.
+#'
+#' The same count governs the BLAS R links (OpenBLAS, MKL or BLIS, whose thread setters pjrt
+#' looks up when the library has them): `pjrt_threads(n)` sets it at once, so R's own matrix
+#' products follow it too, and every matrix product in a program sets it from the count in
+#' effect before it runs. A batch of small products runs its batches on pjrt's threads with
+#' the BLAS on one thread, never threads inside threads.
 #'
 #' When another process keeps the same cores busy, threads that are not scheduled promptly
 #' would make every conversion wait for them; pjrt notices such a wait and runs on the
@@ -70,6 +77,7 @@ pjrt_threads <- function(threads = NULL) {
     cli::cli_abort("{.arg threads} must be a whole number >= 0 or NULL, not {threads}.")
   }
   options(pjrt.threads = if (threads == 0) NULL else as.integer(min(threads, .Machine$integer.max)))
+  with_core(ffi_blas_threads(TRUE))
   invisible(old)
 }
 

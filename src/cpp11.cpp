@@ -446,6 +446,13 @@ extern "C" SEXP _pjrt_ffi_threads() {
     return cpp11::as_sexp(ffi_threads());
   END_CPP11
 }
+// r_threads.cpp
+SEXP ffi_blas_threads(bool sync);
+extern "C" SEXP _pjrt_ffi_blas_threads(SEXP sync) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_blas_threads(cpp11::as_cpp<cpp11::decay_t<bool>>(sync)));
+  END_CPP11
+}
 // r_tree_api.cpp
 SEXP ffi_tree_build(SEXP x);
 extern "C" SEXP _pjrt_ffi_tree_build(SEXP x) {
@@ -563,6 +570,7 @@ extern "C" {
 static const R_CallMethodDef CallEntries[] = {
     {"_pjrt_ffi_altrep_state",              (DL_FUNC) &_pjrt_ffi_altrep_state,              1},
     {"_pjrt_ffi_arrow_address",             (DL_FUNC) &_pjrt_ffi_arrow_address,             1},
+    {"_pjrt_ffi_blas_threads",              (DL_FUNC) &_pjrt_ffi_blas_threads,              1},
     {"_pjrt_ffi_buffer_address",            (DL_FUNC) &_pjrt_ffi_buffer_address,            1},
     {"_pjrt_ffi_buffer_copy_to",            (DL_FUNC) &_pjrt_ffi_buffer_copy_to,            2},
     {"_pjrt_ffi_buffer_data_address",       (DL_FUNC) &_pjrt_ffi_buffer_data_address,       1},

@@ -4,6 +4,7 @@
 #include <cpp11.hpp>
 
 #include "ndbuf/memory/parallel.hpp"
+#include "program/kernels/blas_threads.hpp"
 #include "r_object.h"
 
 namespace {
@@ -24,6 +25,17 @@ int r_thread_option() {
 
 [[cpp11::register]] SEXP ffi_threads() {
   return pjrt::call_core([] { return ndbuf::max_threads(); });
+}
+
+// The count the BLAS reports (0 without a getter), named by the BLAS found ("" if none); with
+// `sync`, after setting it from the runtime's count (as every product does before it runs).
+[[cpp11::register]] SEXP ffi_blas_threads(bool sync) {
+  return pjrt::call_core([sync] {
+    if (sync) ndbuf::program::sync_blas_threads();
+    cpp11::writable::integers count = {ndbuf::program::blas_threads()};
+    count.attr("library") = ndbuf::program::blas_thread_library();
+    return count;
+  });
 }
 
 [[cpp11::init]] void pjrt_install_thread_setting(DllInfo* dll) {

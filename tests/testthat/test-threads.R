@@ -115,3 +115,37 @@ test_that("outputs advised for huge pages hold the same values", {
     expect_identical(as.vector(collected), x)
   }
 })
+
+test_that("pjrt_threads() sets the BLAS's thread count too", {
+  withr::local_options(pjrt.threads = NULL)
+  withr::local_envvar(PJRT_NUM_THREADS = NA)
+  blas <- pjrt:::ffi_blas_threads(TRUE)
+  skip_if(attr(blas, "library") == "", "the BLAS R links has no thread setter")
+  default <- pjrt_threads()
+  expect_identical(as.vector(blas), default)
+  withr::defer(pjrt_threads(0))
+  pjrt_threads(1)
+  expect_identical(as.vector(pjrt:::ffi_blas_threads(TRUE)), 1L)
+  pjrt_threads(2)
+  expect_identical(as.vector(pjrt:::ffi_blas_threads(TRUE)), min(2L, default))
+  pjrt_threads(0)
+  expect_identical(as.vector(pjrt:::ffi_blas_threads(TRUE)), default)
+})
+
+test_that("a matrix product sets the BLAS's count from the option in effect", {
+  withr::local_options(pjrt.threads = NULL)
+  withr::local_envvar(PJRT_NUM_THREADS = NA)
+  skip_if(attr(pjrt:::ffi_blas_threads(TRUE), "library") == "",
+          "the BLAS R links has no thread setter")
+  skip_if(pjrt_threads() < 2, "a single thread: the count could not change")
+  withr::defer(pjrt:::ffi_blas_threads(TRUE))
+  program <- pjrt_program(paste(
+    "func.func @main(%a: tensor<256x256xf32>, %b: tensor<256x256xf32>) -> tensor<256x256xf32> {",
+    "  %c = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<256x256xf32>, tensor<256x256xf32>) -> tensor<256x256xf32>",
+    "  return %c : tensor<256x256xf32>", "}", sep = "\n"))
+  a <- matrix(1, 256, 256)
+  options(pjrt.threads = 1)  # not through pjrt_threads(): only the product can set the BLAS
+  got <- as_array(pjrt_execute(pjrt_compile(program), pjrt_buffer(a, "f32"), pjrt_buffer(a, "f32")))
+  expect_identical(got, a * 256)
+  expect_identical(as.vector(pjrt:::ffi_blas_threads(FALSE)), 1L)
+})

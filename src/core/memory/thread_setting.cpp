@@ -51,9 +51,12 @@ int runtime_ceiling() {
 #endif
 }
 
+// OpenMP's count as it stood on first use: the BLAS thread setter (OpenBLAS's OpenMP build sets
+// the calling thread's OpenMP count to the BLAS's) must not become the default it is set from.
 int runtime_default() {
 #ifdef _OPENMP
-  return omp_get_max_threads();
+  static const int initial = omp_get_max_threads();
+  return initial;
 #else
   return 1;
 #endif

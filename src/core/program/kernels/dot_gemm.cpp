@@ -2,7 +2,15 @@
 // and contracting dims each collapse to one stride with one of them contiguous (a row- or
 // column-major matrix per batch, batch dims anywhere): the transpose goes into the gemm call.
 // Other layouts, and operands of another dtype, are packed into dense blocks first. f16 / bf16
-// products run in f32 and are rounded once.
+// products run in f32 and are rounded once: dense operands are widened to f32 in their own
+// layout (in parallel), multiplied by sgemm and the result rounded to the 16-bit type in
+// parallel, which gives the bits of widening, sgemm and rounding one element at a time.
+//
+// Threads: the BLAS's count follows the runtime's (blas_threads.hpp) before each product and
+// is set back to it after. Batches run in parallel on single-threaded GEMMs (the BLAS set to
+// one thread, so no GEMM nests threads inside ours) when there are at least as many as
+// threads; fewer run one after another, each on all threads inside the BLAS
+// (batches_in_parallel() has the measurements).
 #include "program/kernels/dot_gemm.hpp"
 
 #include <algorithm>
@@ -11,6 +19,7 @@
 #include <type_traits>
 
 #include "ndbuf/memory/parallel.hpp"
+#include "program/kernels/blas_threads.hpp"
 #include "program/kernels/compute_type.hpp"
 #include "program/kernels/fortran_blas.hpp"
 
@@ -127,6 +136,57 @@ void gemm_batch(const GemmOperand& a, const GemmOperand& b, C* c, int64_t m, int
   }
 }
 
+// Whether `batches` products run in parallel over the batches (single-threaded GEMMs) rather
+// than one after another on a threaded GEMM: whenever every thread gets at least one whole
+// product. Measured on 2 cores (f32, medians of 11-15 runs while other builds loaded the
+// machine, batches in parallel against a threaded GEMM per batch): 64 x 128x64x128 39-42 ms
+// against 36-1360 ms (worst runs 58-61 ms against 1.39-1.50 s; with two more busy processes 96
+// against 3180 ms), 16 x 256^3 88 against 162 ms, 4 x 512^3 78 against 142 ms;
+// a threaded GEMM synchronises its threads once per batch, and a thread the OS has not
+// scheduled stalls all of them, while batches claimed dynamically go to threads that run.
+bool batches_in_parallel(int64_t batches) { return batches >= 2 && batches >= max_threads(); }
+
+template <class C>
+void gemv(char trans, int64_t rows, int64_t cols, const C* a, int64_t lda, const C* x, int64_t incx,
+          C* y) {
+  const int m = static_cast<int>(rows), n = static_cast<int>(cols);
+  const int ld = static_cast<int>(lda), inc = static_cast<int>(incx), one_step = 1;
+  const C one = 1, zero = 0;
+  if constexpr (std::is_same_v<C, float>) {
+    sgemv_(&trans, &m, &n, &one, a, &ld, x, &inc, &zero, y, &one_step, 1);
+  } else {
+    dgemv_(&trans, &m, &n, &one, a, &ld, x, &inc, &zero, y, &one_step, 1);
+  }
+}
+
+// A product whose result is a vector per batch (M or N is 1) as one gemv, which reads the
+// matrix once where gemm would first pack all of it.
+template <class C>
+void gemv_batch(const GemmOperand& a, const GemmOperand& b, C* c, int64_t m, int64_t n, int64_t k,
+                int64_t batch) {
+  const C* ap = static_cast<const C*>(a.data) + a.batch_offsets[batch];
+  const C* bp = static_cast<const C*>(b.data) + b.batch_offsets[batch];
+  C* cp = c + batch * m * n;
+  if (n == 1) {
+    // c (M) = a (M x K) b (K): a column-major is the BLAS's own M x K matrix, a row-major its
+    // K x M transpose.
+    const int64_t incx = b.column_major ? 1 : b.ld;
+    if (a.column_major) {
+      gemv('N', m, k, ap, a.ld, bp, incx, cp);
+    } else {
+      gemv('T', k, m, ap, a.ld, bp, incx, cp);
+    }
+  } else {
+    // c (N) = b^T (N x K) a (K): b row-major is the BLAS's N x K matrix.
+    const int64_t incx = a.column_major ? a.ld : 1;
+    if (b.column_major) {
+      gemv('T', k, n, bp, b.ld, ap, incx, cp);
+    } else {
+      gemv('N', n, k, bp, b.ld, ap, incx, cp);
+    }
+  }
+}
+
 template <class C>
 void gemm_all(const Tensor& lhs, const Tensor& rhs, const DotSide& l, const DotSide& r, C* c) {
   const int64_t batches = dims_product(lhs.shape(), l.batch);
@@ -140,20 +200,61 @@ void gemm_all(const Tensor& lhs, const Tensor& rhs, const DotSide& l, const DotS
   std::unique_ptr<C[]> lhs_packed, rhs_packed;
   const GemmOperand a = gemm_operand<C>(lhs, l.batch, l.free, l.contracting, batches, lhs_packed);
   const GemmOperand b = gemm_operand<C>(rhs, r.batch, r.contracting, r.free, batches, rhs_packed);
-  // Small products share the cores by batch (the BLAS then runs each on one thread); large
-  // ones run one after another, each on all cores inside the BLAS.
-  const double flops = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
-  if (batches > 1 && flops < 262144.0) {
+  const bool vector = m == 1 || n == 1;
+  auto product = [&](int64_t i) {
+    if (vector) {
+      gemv_batch(a, b, c, m, n, k, i);
+    } else {
+      gemm_batch(a, b, c, m, n, k, i);
+    }
+  };
+  if (batches_in_parallel(batches)) {
+    set_blas_threads(1);
     const int64_t bytes = static_cast<int64_t>(sizeof(C)) * (m * k + k * n + m * n);
+    // One batch per block: the blocks are what threads claim.
     for_each_block(
         batches, bytes,
         [&](int64_t begin, int64_t end) {
-          for (int64_t i = begin; i < end; ++i) gemm_batch(a, b, c, m, n, k, i);
+          for (int64_t i = begin; i < end; ++i) product(i);
         },
-        std::max<int64_t>(1, static_cast<int64_t>(flops) / 16));
+        kBlockElements);
+    sync_blas_threads();  // back to the runtime's count for R's own products
   } else {
-    for (int64_t i = 0; i < batches; ++i) gemm_batch(a, b, c, m, n, k, i);
+    // A matrix-vector product is memory-bound: threads only from the size where our own loops
+    // start them (OpenBLAS would thread a 128 x 128 one, whose threads then spin in OpenMP's
+    // barrier for longer than the product takes, seconds while other processes are busy).
+    if (vector) {
+      set_blas_threads(threads_for(static_cast<int64_t>(sizeof(C)) * (m * k + k * n + m * n)));
+    } else {
+      sync_blas_threads_for_product();
+    }
+    for (int64_t i = 0; i < batches; ++i) product(i);
+    sync_blas_threads();
   }
+}
+
+// A 16-bit float operand dense in row- or column-major order as an f32 tensor of the same
+// layout (converted in parallel), which the GEMM then reads in place; any other operand as it
+// is (packing converts it).
+Tensor widened(const Tensor& x) {
+  const bool row_major = x.is_contiguous(Order::kRowMajor);
+  if ((x.dtype() != DType::kBF16 && x.dtype() != DType::kF16) ||
+      (!row_major && !x.is_contiguous(Order::kColumnMajor))) {
+    return x;
+  }
+  Tensor wide =
+      Tensor::allocate(DType::kF32, x.shape(), row_major ? Order::kRowMajor : Order::kColumnMajor);
+  float* out = static_cast<float*>(wide.data());
+  dispatch(x.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (kIsHalf<T>) {
+      const T* in = static_cast<const T*>(x.data());
+      for_each_block(x.numel(), sizeof(float) + sizeof(T), [&](int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end; ++i) out[i] = load<T>(in[i]);
+      });
+    }
+  });
+  return wide;
 }
 
 bool fits_blas_int(const Tensor& lhs, const Tensor& rhs, const DotSide& l, const DotSide& r) {
@@ -178,12 +279,15 @@ bool dot_through_gemm(const Tensor& lhs, const Tensor& rhs, const DotSide& l, co
     gemm_all(lhs, rhs, l, r, static_cast<float*>(result.data()));
   } else {
     std::unique_ptr<float[]> c(new float[static_cast<size_t>(result.numel())]);
-    gemm_all(lhs, rhs, l, r, c.get());
+    gemm_all(widened(lhs), widened(rhs), l, r, c.get());
     dispatch(dtype, [&](auto tag) {
       using T = typename decltype(tag)::type;
       if constexpr (kIsHalf<T>) {
         T* out = static_cast<T*>(result.data());
-        for (int64_t i = 0; i < result.numel(); ++i) out[i] = store<T>(c[i]);
+        const float* in = c.get();
+        for_each_block(result.numel(), sizeof(float) + sizeof(T), [&](int64_t begin, int64_t end) {
+          for (int64_t i = begin; i < end; ++i) out[i] = store<T>(in[i]);
+        });
       }
     });
   }

@@ -1,0 +1,27 @@
+// The thread count of the BLAS R links, governed by the runtime's own (max_threads(), which
+// pjrt_threads() sets): OpenBLAS's, MKL's and BLIS's setters, looked up at run time in the
+// library that holds sgemm_, so the core links against no particular BLAS.
+#pragma once
+
+namespace ndbuf::program {
+
+// The BLAS whose thread setter was found: "openblas", "mkl", "blis", or "" (none: a reference
+// BLAS, or one without threads).
+const char* blas_thread_library();
+
+// Sets the BLAS's thread count when it differs from the count last set here; no-op without a
+// setter. Must be called on the thread that calls the BLAS (OpenBLAS's OpenMP build keeps the
+// count in that thread's OpenMP settings).
+void set_blas_threads(int threads);
+
+// The count the BLAS reports through its getter, or 0 without one.
+int blas_threads();
+
+// Sets the BLAS to the runtime's count, max_threads() (1 in a forked child: no setter call).
+void sync_blas_threads();
+
+// What a product sets before it runs: max_threads(), or 1 while parallel loops back off after
+// contended regions (the BLAS's threads would wait for busy cores just the same).
+void sync_blas_threads_for_product();
+
+}  // namespace ndbuf::program
