@@ -1,0 +1,177 @@
+// The convolution's GEMM path: for each (output batch, group, run of output positions) the
+// windows are copied into a panel (im2col: a row per output position, a column per kernel
+// position and input feature; padding and dilation holes as zeros), multiplied by the group's
+// kernel columns in one sgemm / dgemm call, and the product scattered into the result through
+// its strides (rounding f16 / bf16 once). Items run in parallel, each call of the BLAS then on
+// one thread; panels are sized to stay in cache.
+#include <algorithm>
+#include <atomic>
+#include <climits>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <type_traits>
+
+#include "ndbuf/base/error.hpp"
+#include "ndbuf/memory/parallel.hpp"
+#include "program/kernels/compute_type.hpp"
+#include "program/kernels/convolution_plan.hpp"
+#include "program/kernels/dot_pack.hpp"
+#include "program/kernels/fortran_blas.hpp"
+
+namespace ndbuf::program {
+namespace {
+
+// Panel elements per item: about 512 KiB of f32, so a panel stays in the core's cache.
+constexpr int64_t kPanelElements = int64_t{1} << 17;
+
+struct GemmShape {
+  int64_t columns = 0;  // kernel positions x group input features: the panel's width
+  int64_t rows = 0;     // output positions per item
+  int64_t runs = 0;     // items per (output batch, group)
+};
+
+GemmShape gemm_shape(const ConvPlan& p) {
+  GemmShape s;
+  s.columns = p.kernel_positions * p.group_in;
+  s.rows = std::clamp<int64_t>(kPanelElements / std::max<int64_t>(1, s.columns), 16, 4096);
+  s.rows = std::min(s.rows, p.out_positions);
+  s.runs = (p.out_positions + s.rows - 1) / s.rows;
+  return s;
+}
+
+// Fills panel rows for output positions [first, first + rows) of `image`, reading the group's
+// input features from feature c0; `offsets` receives each row's result position offset.
+template <class C>
+void fill_panel(const ConvPlan& p, const C* x, int64_t image, int64_t c0, int64_t first,
+                int64_t rows, C* panel, int64_t* offsets) {
+  const int64_t in = p.group_in;
+  const size_t bytes = static_cast<size_t>(in) * sizeof(C);
+  for (int64_t r = 0; r < rows; ++r) {
+    const int64_t position = first + r;
+    offsets[r] = p.position_offset(position);
+    C* row = panel + r * p.kernel_positions * in;
+    for (int64_t k = 0; k < p.kernel_positions; ++k) {
+      int64_t offset = 0, scale = 1, pos = position, kernel = k;
+      for (size_t d = p.in_spatial.size(); d-- > 0 && offset >= 0;) {
+        const int64_t src = p.source(d, pos % p.out_spatial[d], kernel % p.kernel_spatial[d]);
+        offset = src < 0 ? -1 : offset + src * scale;
+        scale *= p.in_spatial[d];
+        pos /= p.out_spatial[d];
+        kernel /= p.kernel_spatial[d];
+      }
+      C* dst = row + k * in;
+      if (offset < 0) {
+        std::memset(dst, 0, bytes);
+      } else {
+        std::memcpy(dst, x + (image * p.in_positions + offset) * p.features + c0, bytes);
+      }
+    }
+  }
+}
+
+// product (rows x group_out, row-major) = panel (rows x columns) * w's group columns. The
+// column-major BLAS computes product^T = w_g^T panel^T, so the kernel goes first.
+template <class C>
+void multiply(const ConvPlan& p, const GemmShape& s, const C* panel, const C* w, int64_t g,
+              int64_t rows, C* product) {
+  const char no = 'N';
+  const int m = static_cast<int>(p.group_out), n = static_cast<int>(rows);
+  const int k = static_cast<int>(s.columns);
+  const int lda = static_cast<int>(p.out_features), ldb = k, ldc = m;
+  const C one = 1, zero = 0;
+  const C* a = w + g * p.group_out;
+  if constexpr (std::is_same_v<C, float>) {
+    sgemm_(&no, &no, &m, &n, &k, &one, a, &lda, panel, &ldb, &zero, product, &ldc, 1, 1);
+  } else {
+    dgemm_(&no, &no, &m, &n, &k, &one, a, &lda, panel, &ldb, &zero, product, &ldc, 1, 1);
+  }
+}
+
+// Scratch of one block of items, allocated without throwing (the loop must not throw).
+template <class C>
+struct Scratch {
+  std::unique_ptr<C[]> panel, product;
+  std::unique_ptr<int64_t[]> offsets;
+  bool allocate(const ConvPlan& p, const GemmShape& s) {
+    panel.reset(new (std::nothrow) C[static_cast<size_t>(std::max<int64_t>(1, s.rows * s.columns))]);
+    product.reset(new (std::nothrow) C[static_cast<size_t>(s.rows * p.group_out)]);
+    offsets.reset(new (std::nothrow) int64_t[static_cast<size_t>(s.rows)]);
+    return panel && product && offsets;
+  }
+};
+
+template <class C, class T>
+void run_item(const ConvPlan& p, const GemmShape& s, const C* x, const C* w, int64_t item,
+              Scratch<C>& scratch, T* out) {
+  const int64_t run = item % s.runs, g = (item / s.runs) % p.groups;
+  const int64_t n = item / s.runs / p.groups;
+  const int64_t first = run * s.rows, rows = std::min(s.rows, p.out_positions - first);
+  C* product = scratch.product.get();
+  if (s.columns == 0) {
+    std::fill(product, product + rows * p.group_out, C{0});
+  } else {
+    fill_panel(p, x, p.image(n, g), p.first_feature(g), first, rows, scratch.panel.get(),
+               scratch.offsets.get());
+    multiply(p, s, scratch.panel.get(), w, g, rows, product);
+  }
+  T* base = out + n * p.batch_stride + g * p.group_out * p.feature_stride;
+  for (int64_t r = 0; r < rows; ++r) {
+    const int64_t at = s.columns == 0 ? p.position_offset(first + r) : scratch.offsets[r];
+    const C* src = product + r * p.group_out;
+    T* dst = base + at;
+    for (int64_t j = 0; j < p.group_out; ++j) dst[j * p.feature_stride] = store<T>(src[j]);
+  }
+}
+
+template <class C, class T>
+void gemm_all(const Tensor& lhs, const Tensor& rhs, const ConvPlan& p, T* out) {
+  std::unique_ptr<C[]> x(new C[static_cast<size_t>(std::max<int64_t>(1, lhs.numel()))]);
+  std::unique_ptr<C[]> w(new C[static_cast<size_t>(std::max<int64_t>(1, rhs.numel()))]);
+  pack_operand(lhs, p.lhs_order, x.get());
+  pack_operand(rhs, p.rhs_order, w.get());
+  const GemmShape s = gemm_shape(p);
+  const int64_t work = std::max<int64_t>(1, s.rows * s.columns);
+  std::atomic<bool> out_of_memory{false};
+  for_each_block(
+      p.out_batch * p.groups * s.runs, static_cast<int64_t>(sizeof(C)) * work,
+      [&](int64_t begin, int64_t end) {
+        Scratch<C> scratch;
+        if (!scratch.allocate(p, s)) {
+          out_of_memory.store(true);
+          return;
+        }
+        for (int64_t item = begin; item < end; ++item) {
+          run_item(p, s, x.get(), w.get(), item, scratch, out);
+        }
+      },
+      work);
+  if (out_of_memory.load()) {
+    fail(ErrorKind::kOutOfMemory, "convolution: cannot allocate the panels of its GEMM path.");
+  }
+}
+
+}  // namespace
+
+bool convolution_through_gemm(const Tensor& lhs, const Tensor& rhs, const ConvPlan& plan,
+                              Tensor& result) {
+  const DType dtype = result.dtype();
+  const bool floating =
+      dtype == DType::kF32 || dtype == DType::kF64 || dtype == DType::kF16 || dtype == DType::kBF16;
+  const int64_t columns = plan.kernel_positions * plan.group_in;
+  // A forked child must not enter the BLAS's OpenMP pool (see in_forked_child()).
+  if (!floating || in_forked_child() || plan.out_features > INT_MAX || columns > INT_MAX) {
+    return false;
+  }
+  dispatch(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, double>) {
+      gemm_all<double>(lhs, rhs, plan, static_cast<T*>(result.data()));
+    } else if constexpr (std::is_same_v<T, float> || kIsHalf<T>) {
+      gemm_all<float>(lhs, rhs, plan, static_cast<T*>(result.data()));
+    }
+  });
+  return true;
+}
+
+}  // namespace ndbuf::program
