@@ -10,10 +10,12 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <optional>
 #include <type_traits>
 
 #include "ndbuf/base/error.hpp"
 #include "ndbuf/memory/parallel.hpp"
+#include "ndbuf/memory/transfer.hpp"
 #include "program/kernels/compute_type.hpp"
 #include "program/kernels/convolution_plan.hpp"
 #include "program/kernels/dot_pack.hpp"
@@ -124,12 +126,33 @@ void run_item(const ConvPlan& p, const GemmShape& s, const C* x, const C* w, int
   }
 }
 
+// An operand in its canonical layout as dense C elements: of C's dtype, the operand itself
+// when it already is laid out so, else a copy through copy_elements() (parallel, tiled
+// transposes); of another dtype, converted into `packed`.
+template <class C>
+const C* canonical(const Tensor& x, const std::vector<int64_t>& order, std::optional<Tensor>& kept,
+                   std::unique_ptr<C[]>& packed) {
+  if (x.dtype() == (std::is_same_v<C, float> ? DType::kF32 : DType::kF64)) {
+    Shape shape;
+    Strides strides;
+    for (int64_t d : order) {
+      shape.push_back(x.shape()[d]);
+      strides.push_back(x.strides()[d]);
+    }
+    kept = make_dense(Tensor(x.storage(), x.dtype(), shape, strides, x.offset()), Order::kRowMajor);
+    return static_cast<const C*>(kept->data());
+  }
+  packed.reset(new C[static_cast<size_t>(std::max<int64_t>(1, x.numel()))]);
+  pack_operand(x, order, packed.get());
+  return packed.get();
+}
+
 template <class C, class T>
 void gemm_all(const Tensor& lhs, const Tensor& rhs, const ConvPlan& p, T* out) {
-  std::unique_ptr<C[]> x(new C[static_cast<size_t>(std::max<int64_t>(1, lhs.numel()))]);
-  std::unique_ptr<C[]> w(new C[static_cast<size_t>(std::max<int64_t>(1, rhs.numel()))]);
-  pack_operand(lhs, p.lhs_order, x.get());
-  pack_operand(rhs, p.rhs_order, w.get());
+  std::optional<Tensor> lhs_kept, rhs_kept;
+  std::unique_ptr<C[]> lhs_packed, rhs_packed;
+  const C* x = canonical<C>(lhs, p.lhs_order, lhs_kept, lhs_packed);
+  const C* w = canonical<C>(rhs, p.rhs_order, rhs_kept, rhs_packed);
   const GemmShape s = gemm_shape(p);
   const int64_t work = std::max<int64_t>(1, s.rows * s.columns);
   std::atomic<bool> out_of_memory{false};
@@ -142,7 +165,7 @@ void gemm_all(const Tensor& lhs, const Tensor& rhs, const ConvPlan& p, T* out) {
           return;
         }
         for (int64_t item = begin; item < end; ++item) {
-          run_item(p, s, x.get(), w.get(), item, scratch, out);
+          run_item(p, s, x, w, item, scratch, out);
         }
       },
       work);

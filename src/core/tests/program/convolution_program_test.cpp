@@ -19,10 +19,13 @@ std::string main_with(const std::string& op, const std::string& result = "tensor
 const char kTypes[] = " : (tensor<1x4x4x1xf32>, tensor<3x3x1x1xf32>) -> tensor<1x4x4x1xf32>";
 
 std::string pretty(const std::string& window, const std::string& attrs,
-                   const std::string& dims = "[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]") {
+                   const std::string& dims = "[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]",
+                   const std::string& result = "tensor<1x4x4x1xf32>") {
   return "stablehlo.convolution(%arg0, %arg1) dim_numbers = " + dims + ", window = {" + window +
-         "} {" + attrs + "}" + kTypes;
+         "} {" + attrs + "} : (tensor<1x4x4x1xf32>, tensor<3x3x1x1xf32>) -> " + result;
 }
+
+const char kNhwc[] = "[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]";
 
 const char kGroups[] =
     "batch_group_count = 1 : i64, feature_group_count = 1 : i64, precision_config = "
@@ -54,7 +57,7 @@ TEST(ProgramConvolutionText, PrettyFormAsJaxPrintsIt) {
                                   std::string(kGroups) + "\n    }\n  " + kTypes)),
             kNeighbourhoodSums);
   // No window entries: VALID padding leaves the centre 2 x 2.
-  const auto valid = run(main_with(pretty("", kGroups), "tensor<1x2x2x1xf32>"),
+  const auto valid = run(main_with(pretty("", kGroups, kNhwc, "tensor<1x2x2x1xf32>"), "tensor<1x2x2x1xf32>"),
                          {f32({1, 4, 4, 1}, std::vector<float>(16, 2)),
                           f32({3, 3, 1, 1}, std::vector<float>(9, 1))});
   EXPECT_EQ(values<float>(valid.at(0)), (std::vector<float>{18, 18, 18, 18}));
@@ -87,7 +90,8 @@ TEST(ProgramConvolutionText, GenericFormWithBothDimensionNumberSpellings) {
 
 TEST(ProgramConvolutionText, MistypedProgramsAreCompileErrors) {
   const std::string same = "pad = [[1, 1], [1, 1]]";
-  EXPECT_EQ(compile_error(main_with(pretty(same, kGroups), "tensor<1x4x4x2xf32>")),
+  EXPECT_EQ(compile_error(
+                main_with(pretty(same, kGroups, kNhwc, "tensor<1x4x4x2xf32>"), "tensor<1x4x4x2xf32>")),
             "2:8: 'stablehlo.convolution' result type tensor<1x4x4x2xf32> should be "
             "tensor<1x4x4x1xf32>");
   EXPECT_EQ(compile_error(main_with(pretty(same, "feature_group_count = 3 : i64"))),
@@ -113,17 +117,17 @@ TEST(ProgramConvolutionText, MistypedProgramsAreCompileErrors) {
 
 TEST(ProgramConvolutionText, MalformedDimensionNumbersAndWindows) {
   EXPECT_EQ(compile_error(main_with(pretty("", "", "[b, 0, 0, f]x[0, 1, i, o]->[b, 0, 1, f]"))),
-            "2:60: spatial dimension 0 appears twice");
+            "2:65: spatial dimension 0 appears twice");
   EXPECT_EQ(compile_error(main_with(pretty("", "", "[b, 0, 1]x[0, 1, i, o]->[b, 0, 1, f]"))),
-            "2:64: the dimension numbers need both 'b' and 'f'");
+            "2:66: the dimension numbers need both 'b' and 'f'");
   EXPECT_EQ(compile_error(main_with(pretty("", "", "[b, 0, 1, o]x[0, 1, i, o]->[b, 0, 1, f]"))),
-            "2:63: expected a spatial dimension number, 'b' or 'f' but found 'o'");
+            "2:68: expected a spatial dimension number, 'b' or 'f' but found 'o'");
   EXPECT_EQ(compile_error(main_with(pretty("strides = [1, 1]", ""))),
-            "2:100: unexpected 'strides' in the convolution's window");
+            "2:109: unexpected 'strides' in the convolution's window");
   EXPECT_EQ(compile_error(main_with(pretty("pad = [[1, 1, 1], [1, 1]]", ""))),
-            "2:107: expected a padding pair [low, high]");
+            "2:116: expected a padding pair [low, high]");
   EXPECT_EQ(compile_error(main_with(pretty("", "", "[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 2, f]"))),
-            "2:93: spatial dimension 1 is missing");
+            "2:96: spatial dimension 1 is missing");
 }
 
 }  // namespace
