@@ -61,8 +61,8 @@ std::vector<bool> conv_reversal(const Op& op) {
   const Attribute* attr = find_attr(op.attrs, "window_reversal");
   if (attr == nullptr) return {};
   std::vector<bool> out;
-  if (attr->kind == Attribute::Kind::kDense && attr->dense && attr->dense->dtype() == DType::kPred &&
-      attr->dense->rank() == 1) {
+  if (attr->kind == Attribute::Kind::kDense && attr->dense &&
+      attr->dense->dtype() == DType::kPred && attr->dense->rank() == 1) {
     const Tensor dense = make_dense(*attr->dense, Order::kRowMajor);
     const auto* bytes = static_cast<const uint8_t*>(dense.data());
     for (int64_t k = 0; k < dense.numel(); ++k) out.push_back(bytes[k] != 0);

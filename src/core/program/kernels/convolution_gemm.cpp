@@ -96,7 +96,8 @@ struct Scratch {
   std::unique_ptr<C[]> panel, product;
   std::unique_ptr<int64_t[]> offsets;
   bool allocate(const ConvPlan& p, const GemmShape& s) {
-    panel.reset(new (std::nothrow) C[static_cast<size_t>(std::max<int64_t>(1, s.rows * s.columns))]);
+    panel.reset(new (std::nothrow)
+                    C[static_cast<size_t>(std::max<int64_t>(1, s.rows * s.columns))]);
     product.reset(new (std::nothrow) C[static_cast<size_t>(s.rows * p.group_out)]);
     offsets.reset(new (std::nothrow) int64_t[static_cast<size_t>(s.rows)]);
     return panel && product && offsets;

@@ -23,8 +23,8 @@ struct ConvPlan {
   int64_t group_out = 0;  // output features each group writes
   Shape in_spatial, kernel_spatial, out_spatial;
   int64_t in_positions = 1, kernel_positions = 1, out_positions = 1;
-  std::vector<WindowAxis> axes;  // per spatial dim, the window walk over the input
-  std::vector<bool> reversed;     // per spatial dim, window_reversal
+  std::vector<WindowAxis> axes;               // per spatial dim, the window walk over the input
+  std::vector<bool> reversed;                 // per spatial dim, window_reversal
   std::vector<int64_t> lhs_order, rhs_order;  // dims in the canonical layouts
   // Element strides of the row-major result for the output batch, feature and spatial dims.
   int64_t batch_stride = 0, feature_stride = 0;

@@ -27,7 +27,8 @@ void check_dimension_numbers(const ConvDimensions& d, size_t rank) {
   check_spatial_count(d.input_spatial.size(), spatial, "input_spatial_dimensions");
   check_spatial_count(d.kernel_spatial.size(), spatial, "kernel_spatial_dimensions");
   check_spatial_count(d.output_spatial.size(), spatial, "output_spatial_dimensions");
-  std::vector<int64_t> input = {d.input_batch}, kernel = d.kernel_spatial, output = {d.output_batch};
+  std::vector<int64_t> input = {d.input_batch}, kernel = d.kernel_spatial,
+                       output = {d.output_batch};
   input.insert(input.end(), d.input_spatial.begin(), d.input_spatial.end());
   input.push_back(d.input_feature);
   kernel.push_back(d.kernel_input_feature);
@@ -41,8 +42,8 @@ void check_dimension_numbers(const ConvDimensions& d, size_t rank) {
 
 void check_divides(int64_t size, int64_t count, const std::string& what, const std::string& name) {
   if (size % count != 0) {
-    kernel_error(kOp, what + " (" + str(size) + ") is not a multiple of " + name + " (" +
-                          str(count) + ").");
+    kernel_error(
+        kOp, what + " (" + str(size) + ") is not a multiple of " + name + " (" + str(count) + ").");
   }
 }
 
@@ -127,7 +128,8 @@ Shape convolution_shape(const Shape& lhs, const Shape& rhs, ConvConfig& config) 
   Shape shape(lhs.size(), 0);
   shape[d.output_batch] = lhs[d.input_batch] / config.batch_group_count;
   shape[d.output_feature] = rhs[d.kernel_output_feature];
-  for (size_t k = 0; k < d.output_spatial.size(); ++k) shape[d.output_spatial[k]] = g.result_shape[k];
+  for (size_t k = 0; k < d.output_spatial.size(); ++k)
+    shape[d.output_spatial[k]] = g.result_shape[k];
   checked_numel(shape);
   return shape;
 }

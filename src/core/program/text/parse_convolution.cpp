@@ -50,7 +50,8 @@ static DimList parse_dim_list(Parser& parser, const char* letters) {
       const int64_t k = std::strtoll(token.text.c_str(), nullptr, 10);
       if (k < 0 || k >= 1024) fail_at(token.loc, "unexpected spatial dimension " + token.text);
       if (static_cast<size_t>(k) >= positions.size()) positions.resize(k + 1, -1);
-      if (positions[k] >= 0) fail_at(token.loc, "spatial dimension " + token.text + " appears twice");
+      if (positions[k] >= 0)
+        fail_at(token.loc, "spatial dimension " + token.text + " appears twice");
       positions[k] = index;
     } else if (token.kind == Tok::kBareId && token.text.size() == 1 &&
                (token.text[0] == letters[0] || token.text[0] == letters[1])) {
@@ -101,7 +102,8 @@ void Parser::parse_conv_attribute(Attribute& attr) {
   if (accept_word("raw")) {
     if (!at_punct(">")) {
       do {
-        const Token key = expect_kind(Tok::kBareId, "a field name", "in '#stablehlo.conv<raw ...>'");
+        const Token key =
+            expect_kind(Tok::kBareId, "a field name", "in '#stablehlo.conv<raw ...>'");
         expect("=", "after the field name");
         set_attr(attr.fields, key.text, parse_attribute(false));
       } while (accept(","));
@@ -154,14 +156,14 @@ static std::vector<int64_t> parse_window_item(Parser& parser) {
   if (token.kind == Tok::kBareId && (token.text == "true" || token.text == "false")) {
     return {token.text == "true" ? 1 : 0};
   }
-  fail_at(token.loc, "expected an integer in the convolution's window but found " +
-                         describe(token));
+  fail_at(token.loc,
+          "expected an integer in the convolution's window but found " + describe(token));
 }
 
 static void parse_conv_window(Parser& parser, Op& op) {
   static const std::pair<const char*, const char*> kNames[] = {
-      {"stride", "window_strides"},     {"pad", "padding"},
-      {"lhs_dilate", "lhs_dilation"},   {"rhs_dilate", "rhs_dilation"},
+      {"stride", "window_strides"},   {"pad", "padding"},
+      {"lhs_dilate", "lhs_dilation"}, {"rhs_dilate", "rhs_dilation"},
       {"reverse", "window_reversal"},
   };
   std::set<std::string> seen;
@@ -175,7 +177,8 @@ static void parse_conv_window(Parser& parser, Op& op) {
       fail_at(name.loc, "unexpected " + quote_text(name.text) + " in the convolution's window");
     }
     parser.expect("=", "after " + quote_text(name.text));
-    set_attr(op.attrs, canonical, ints_attr(parse_window_list(parser, name.text == "pad"), name.loc));
+    set_attr(op.attrs, canonical,
+             ints_attr(parse_window_list(parser, name.text == "pad"), name.loc));
     if (!parser.accept(",")) break;
   }
 }

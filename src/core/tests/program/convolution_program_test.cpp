@@ -39,7 +39,8 @@ const std::vector<float> kNeighbourhoodSums = {14, 24, 30, 22, 33, 54, 63, 45,
 std::vector<float> run_on_grid(const std::string& text) {
   std::vector<float> image(16);
   for (int k = 0; k < 16; ++k) image[k] = static_cast<float>(k + 1);
-  const auto out = run(text, {f32({1, 4, 4, 1}, image), f32({3, 3, 1, 1}, std::vector<float>(9, 1))});
+  const auto out =
+      run(text, {f32({1, 4, 4, 1}, image), f32({3, 3, 1, 1}, std::vector<float>(9, 1))});
   return values<float>(out.at(0));
 }
 
@@ -57,9 +58,9 @@ TEST(ProgramConvolutionText, PrettyFormAsJaxPrintsIt) {
                                   std::string(kGroups) + "\n    }\n  " + kTypes)),
             kNeighbourhoodSums);
   // No window entries: VALID padding leaves the centre 2 x 2.
-  const auto valid = run(main_with(pretty("", kGroups, kNhwc, "tensor<1x2x2x1xf32>"), "tensor<1x2x2x1xf32>"),
-                         {f32({1, 4, 4, 1}, std::vector<float>(16, 2)),
-                          f32({3, 3, 1, 1}, std::vector<float>(9, 1))});
+  const auto valid = run(
+      main_with(pretty("", kGroups, kNhwc, "tensor<1x2x2x1xf32>"), "tensor<1x2x2x1xf32>"),
+      {f32({1, 4, 4, 1}, std::vector<float>(16, 2)), f32({3, 3, 1, 1}, std::vector<float>(9, 1))});
   EXPECT_EQ(values<float>(valid.at(0)), (std::vector<float>{18, 18, 18, 18}));
 }
 
@@ -90,16 +91,17 @@ TEST(ProgramConvolutionText, GenericFormWithBothDimensionNumberSpellings) {
 
 TEST(ProgramConvolutionText, MistypedProgramsAreCompileErrors) {
   const std::string same = "pad = [[1, 1], [1, 1]]";
-  EXPECT_EQ(compile_error(
-                main_with(pretty(same, kGroups, kNhwc, "tensor<1x4x4x2xf32>"), "tensor<1x4x4x2xf32>")),
+  EXPECT_EQ(compile_error(main_with(pretty(same, kGroups, kNhwc, "tensor<1x4x4x2xf32>"),
+                                    "tensor<1x4x4x2xf32>")),
             "2:8: 'stablehlo.convolution' result type tensor<1x4x4x2xf32> should be "
             "tensor<1x4x4x1xf32>");
   EXPECT_EQ(compile_error(main_with(pretty(same, "feature_group_count = 3 : i64"))),
             "2:8: 'stablehlo.convolution' convolution: the input feature size (1) is not a "
             "multiple of feature_group_count (3).");
   EXPECT_EQ(
-      compile_error(main_with(pretty(same, "feature_group_count = 2 : i64, batch_group_count = 2 "
-                                           ": i64"))),
+      compile_error(main_with(pretty(same,
+                                     "feature_group_count = 2 : i64, batch_group_count = 2 "
+                                     ": i64"))),
       "2:8: 'stablehlo.convolution' convolution: feature_group_count (2) and batch_group_count "
       "(2) cannot both be greater than 1.");
   EXPECT_EQ(compile_error(main_with(pretty("stride = [0, 1]", ""))),

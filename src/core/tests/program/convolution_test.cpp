@@ -93,8 +93,7 @@ TEST(ProgramConvolution, HandWorkedOneDimensional) {
             (std::vector<float>{-2, -2, -2, -2, 4}));
   // Reversed, the window meets the kernel backwards: out[j] = x[j+1] - x[j-1].
   c.window.reversal = {true};
-  EXPECT_EQ(values<float>(convolution(x, w, c, DType::kF32)),
-            (std::vector<float>{2, 2, 2, 2, -4}));
+  EXPECT_EQ(values<float>(convolution(x, w, c, DType::kF32)), (std::vector<float>{2, 2, 2, 2, -4}));
   EXPECT_EQ(values<float>(convolution_reference(x, w, c, DType::kF32)),
             (std::vector<float>{2, 2, 2, 2, -4}));
 }
@@ -231,8 +230,7 @@ TEST(ProgramConvolution, ComplexAndPredicates) {
   const ConvConfig c = config_of(plain_window(1), 1);
   const Tensor x = tensor_of(DType::kC64, {1, 2, 1}, std::vector<c64>{{1, 1}, {2, 0}});
   const Tensor w = tensor_of(DType::kC64, {1, 1, 1}, std::vector<c64>{{0, 1}});
-  EXPECT_EQ(values<c64>(convolution(x, w, c, DType::kC64)),
-            (std::vector<c64>{{-1, 1}, {0, 2}}));
+  EXPECT_EQ(values<c64>(convolution(x, w, c, DType::kC64)), (std::vector<c64>{{-1, 1}, {0, 2}}));
   // pred: OR of ANDs over the window.
   const Tensor p = pred({1, 3, 1}, {0, 1, 0});
   const Tensor k = pred({2, 1, 1}, {1, 0});
