@@ -6,9 +6,11 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <string>
 
 #include "convolution_naive.hpp"
 #include "kernel_tensors.hpp"
+#include "ndbuf/base/error.hpp"
 
 namespace ndbuf::program {
 namespace {
@@ -235,6 +237,42 @@ TEST(ProgramConvolution, ComplexAndPredicates) {
   const Tensor p = pred({1, 3, 1}, {0, 1, 0});
   const Tensor k = pred({2, 1, 1}, {1, 0});
   EXPECT_EQ(values<uint8_t>(convolution(p, k, c, DType::kPred)), (std::vector<uint8_t>{0, 1}));
+}
+
+std::string shape_error(const Shape& lhs, const Shape& rhs, ConvConfig c) {
+  try {
+    convolution_shape(lhs, rhs, c);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ProgramConvolution, DegenerateAndOversizedGeometry) {
+  ConvConfig c = config_of(plain_window(1), 1);
+  // No images, no features or no kernel outputs: empty or zero results, no crash.
+  EXPECT_EQ(
+      convolution(f32({0, 5, 2}, {}), f32({3, 2, 4}, std::vector<float>(24, 1)), c, DType::kF32)
+          .shape(),
+      (Shape{0, 3, 4}));
+  EXPECT_EQ(values<float>(convolution(f32({1, 3, 0}, {}), f32({2, 0, 2}, {}), c, DType::kF32)),
+            (std::vector<float>(4, 0)));
+  EXPECT_EQ(values<int32_t>(convolution(i32({1, 3, 0}, {}), i32({2, 0, 2}, {}), c, DType::kI32)),
+            (std::vector<int32_t>(4, 0)));
+  EXPECT_EQ(shape_error({1, 5, 1}, {0, 1, 1}, c),
+            "convolution: the kernel's spatial dimension 0 must have a positive size, not 0.");
+  c.window.padding = {{INT64_MAX - 2, 5}};
+  EXPECT_EQ(shape_error({1, 5, 1}, {2, 1, 1}, c),
+            "convolution: the padded input size of dim 0, 9223372036854775805 + 5 + 5, does not "
+            "fit a 64-bit integer.");
+  c.window.padding = {};
+  c.window.rhs_dilation = {INT64_MAX};
+  EXPECT_EQ(shape_error({1, 5, 1}, {3, 1, 1}, c),
+            "convolution: the dilated window size of dim 0, (3 - 1) * 9223372036854775807 + 1, "
+            "does not fit a 64-bit integer.");
+  // Operands of rank 1 have no room for a batch and a feature dim.
+  EXPECT_EQ(shape_error({4}, {4}, ConvConfig{}),
+            "convolution: the operands need a batch and a feature dimension, not shape (4).");
 }
 
 }  // namespace
