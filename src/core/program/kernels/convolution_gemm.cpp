@@ -127,9 +127,53 @@ void run_item(const ConvPlan& p, const GemmShape& s, const C* x, const C* w, int
   }
 }
 
+// The (source-contiguous dim, last dim) pair a view is best copied by: when the view's last
+// dim is strided and another dim has stride 1 (R's column-major arrays viewed as NHWC), each
+// block of the other dims is a small 2-D transpose whose source lines stay in cache; -1 when
+// the general copy routine does as well.
+int64_t transpose_dim(const Shape& shape, const Strides& strides) {
+  const size_t last = shape.size() - 1;
+  if (shape.size() < 2 || strides[last] == 1 || shape[last] <= 1) return -1;
+  for (size_t d = 0; d < last; ++d) {
+    if (strides[d] == 1 && shape[d] > 1) return static_cast<int64_t>(d);
+  }
+  return -1;
+}
+
+// Copies the view (shape, strides over src) into dense row-major dst, in parallel over the
+// blocks of the dims other than `inner` and the last.
+template <class C>
+void copy_transposing(const C* src, const Shape& shape, const Strides& strides, int64_t inner,
+                      C* dst) {
+  const size_t last = shape.size() - 1;
+  const Strides out = contiguous_strides(shape, Order::kRowMajor);
+  const int64_t rows = shape[inner], cols = shape[last];
+  int64_t blocks = 1;
+  for (size_t d = 0; d < last; ++d) blocks *= static_cast<int64_t>(d) == inner ? 1 : shape[d];
+  for_each_block(
+      blocks, static_cast<int64_t>(2 * sizeof(C)) * rows * cols,
+      [&](int64_t begin, int64_t end) {
+        for (int64_t block = begin; block < end; ++block) {
+          int64_t from = 0, to = 0, rest = block;
+          for (size_t d = last; d-- > 0;) {
+            if (static_cast<int64_t>(d) == inner) continue;
+            from += (rest % shape[d]) * strides[d];
+            to += (rest % shape[d]) * out[d];
+            rest /= shape[d];
+          }
+          for (int64_t i = 0; i < rows; ++i) {
+            const C* s = src + from + i;
+            C* t = dst + to + i * out[inner];
+            for (int64_t j = 0; j < cols; ++j) t[j] = s[j * strides[last]];
+          }
+        }
+      },
+      rows * cols);
+}
+
 // An operand in its canonical layout as dense C elements: of C's dtype, the operand itself
-// when it already is laid out so, else a copy through copy_elements() (parallel, tiled
-// transposes); of another dtype, converted into `packed`.
+// when it already is laid out so, else a copy (copy_transposing(), or copy_elements()'s
+// parallel tiled copies); of another dtype, converted into `packed`.
 template <class C>
 const C* canonical(const Tensor& x, const std::vector<int64_t>& order, std::optional<Tensor>& kept,
                    std::unique_ptr<C[]>& packed) {
@@ -140,7 +184,15 @@ const C* canonical(const Tensor& x, const std::vector<int64_t>& order, std::opti
       shape.push_back(x.shape()[d]);
       strides.push_back(x.strides()[d]);
     }
-    kept = make_dense(Tensor(x.storage(), x.dtype(), shape, strides, x.offset()), Order::kRowMajor);
+    const int64_t inner = transpose_dim(shape, strides);
+    if (inner < 0 || x.numel() == 0) {
+      kept =
+          make_dense(Tensor(x.storage(), x.dtype(), shape, strides, x.offset()), Order::kRowMajor);
+      return static_cast<const C*>(kept->data());
+    }
+    kept = Tensor::allocate(x.dtype(), shape, Order::kRowMajor);
+    copy_transposing(static_cast<const C*>(x.data()), shape, strides, inner,
+                     static_cast<C*>(kept->data()));
     return static_cast<const C*>(kept->data());
   }
   packed.reset(new C[static_cast<size_t>(std::max<int64_t>(1, x.numel()))]);

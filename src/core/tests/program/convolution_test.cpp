@@ -81,6 +81,8 @@ void expect_matches_naive(const Case& k, DType dtype, unsigned seed) {
   EXPECT_EQ(fast.shape(), shape);
   EXPECT_EQ(doubles_of(fast), expected);
   EXPECT_EQ(doubles_of(loops), expected);
+  // Column-major operands (R's arrays) take the GEMM path's transposing copy.
+  EXPECT_EQ(doubles_of(convolution(column_major(lhs), column_major(rhs), c, dtype)), expected);
 }
 
 Case case_2d(Shape lhs, Shape rhs) { return {std::move(lhs), std::move(rhs), plain_window(2)}; }
