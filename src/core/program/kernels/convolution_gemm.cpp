@@ -24,34 +24,41 @@
 namespace ndbuf::program {
 namespace {
 
-// Panel elements per item: about 512 KiB of f32, so a panel stays in the core's cache.
+// Panel elements per item: about 512 KiB of f32, so a panel stays in the core's cache while
+// items run in parallel. When the loop will run serially (one thread, or a contended machine:
+// threads_for()), the BLAS threads each product itself, and many small calls would each start
+// and wait for its team: then panels of 16 MiB make few, large products.
 constexpr int64_t kPanelElements = int64_t{1} << 17;
+constexpr int64_t kSerialPanelElements = int64_t{1} << 22;
 
 struct GemmShape {
   int64_t columns = 0;  // kernel positions x group input features: the panel's width
-  int64_t rows = 0;     // output positions per item
-  int64_t runs = 0;     // items per (output batch, group)
+  int64_t total = 0;    // rows of one group: output batch x output positions
+  int64_t rows = 0;     // rows per item
+  int64_t runs = 0;     // items per group
 };
 
-GemmShape gemm_shape(const ConvPlan& p) {
+GemmShape gemm_shape(const ConvPlan& p, int64_t panel_elements) {
   GemmShape s;
   s.columns = p.kernel_positions * p.group_in;
-  s.rows = std::clamp<int64_t>(kPanelElements / std::max<int64_t>(1, s.columns), 16, 4096);
-  s.rows = std::min(s.rows, p.out_positions);
-  s.runs = (p.out_positions + s.rows - 1) / s.rows;
+  s.total = p.out_batch * p.out_positions;
+  s.rows = std::clamp<int64_t>(panel_elements / std::max<int64_t>(1, s.columns), 16, 1 << 20);
+  s.rows = std::min(s.rows, s.total);
+  s.runs = (s.total + s.rows - 1) / s.rows;
   return s;
 }
 
-// Fills panel rows for output positions [first, first + rows) of `image`, reading the group's
-// input features from feature c0; `offsets` receives each row's result position offset.
+// Fills panel rows [first, first + rows) of group g (row = output batch x output position),
+// reading the group's input features; `offsets` receives each row's result offset.
 template <class C>
-void fill_panel(const ConvPlan& p, const C* x, int64_t image, int64_t c0, int64_t first,
-                int64_t rows, C* panel, int64_t* offsets) {
-  const int64_t in = p.group_in;
+void fill_panel(const ConvPlan& p, const C* x, int64_t g, int64_t first, int64_t rows, C* panel,
+                int64_t* offsets) {
+  const int64_t in = p.group_in, c0 = p.first_feature(g);
   const size_t bytes = static_cast<size_t>(in) * sizeof(C);
   for (int64_t r = 0; r < rows; ++r) {
-    const int64_t position = first + r;
-    offsets[r] = p.position_offset(position);
+    const int64_t n = (first + r) / p.out_positions, position = (first + r) % p.out_positions;
+    offsets[r] = n * p.batch_stride + p.position_offset(position);
+    const C* image = x + p.image(n, g) * p.in_positions * p.features + c0;
     C* row = panel + r * p.kernel_positions * in;
     for (int64_t k = 0; k < p.kernel_positions; ++k) {
       int64_t offset = 0, scale = 1, pos = position, kernel = k;
@@ -66,7 +73,7 @@ void fill_panel(const ConvPlan& p, const C* x, int64_t image, int64_t c0, int64_
       if (offset < 0) {
         std::memset(dst, 0, bytes);
       } else {
-        std::memcpy(dst, x + (image * p.in_positions + offset) * p.features + c0, bytes);
+        std::memcpy(dst, image + offset * p.features, bytes);
       }
     }
   }
@@ -107,22 +114,24 @@ struct Scratch {
 template <class C, class T>
 void run_item(const ConvPlan& p, const GemmShape& s, const C* x, const C* w, int64_t item,
               Scratch<C>& scratch, T* out) {
-  const int64_t run = item % s.runs, g = (item / s.runs) % p.groups;
-  const int64_t n = item / s.runs / p.groups;
-  const int64_t first = run * s.rows, rows = std::min(s.rows, p.out_positions - first);
+  const int64_t run = item % s.runs, g = item / s.runs;
+  const int64_t first = run * s.rows, rows = std::min(s.rows, s.total - first);
   C* product = scratch.product.get();
+  int64_t* offsets = scratch.offsets.get();
   if (s.columns == 0) {
     std::fill(product, product + rows * p.group_out, C{0});
+    for (int64_t r = 0; r < rows; ++r) {
+      const int64_t n = (first + r) / p.out_positions;
+      offsets[r] = n * p.batch_stride + p.position_offset((first + r) % p.out_positions);
+    }
   } else {
-    fill_panel(p, x, p.image(n, g), p.first_feature(g), first, rows, scratch.panel.get(),
-               scratch.offsets.get());
+    fill_panel(p, x, g, first, rows, scratch.panel.get(), offsets);
     multiply(p, s, scratch.panel.get(), w, g, rows, product);
   }
-  T* base = out + n * p.batch_stride + g * p.group_out * p.feature_stride;
+  T* base = out + g * p.group_out * p.feature_stride;
   for (int64_t r = 0; r < rows; ++r) {
-    const int64_t at = s.columns == 0 ? p.position_offset(first + r) : scratch.offsets[r];
     const C* src = product + r * p.group_out;
-    T* dst = base + at;
+    T* dst = base + offsets[r];
     for (int64_t j = 0; j < p.group_out; ++j) dst[j * p.feature_stride] = store<T>(src[j]);
   }
 }
@@ -206,11 +215,16 @@ void gemm_all(const Tensor& lhs, const Tensor& rhs, const ConvPlan& p, T* out) {
   std::unique_ptr<C[]> lhs_packed, rhs_packed;
   const C* x = canonical<C>(lhs, p.lhs_order, lhs_kept, lhs_packed);
   const C* w = canonical<C>(rhs, p.rhs_order, rhs_kept, rhs_packed);
-  const GemmShape s = gemm_shape(p);
+  const double panels = static_cast<double>(sizeof(C)) * static_cast<double>(p.groups) *
+                        static_cast<double>(p.out_batch * p.out_positions) *
+                        static_cast<double>(std::max<int64_t>(1, p.kernel_positions * p.group_in));
+  const int64_t total_bytes = panels >= 9e18 ? INT64_MAX : static_cast<int64_t>(panels);
+  const GemmShape s =
+      gemm_shape(p, threads_for(total_bytes) > 1 ? kPanelElements : kSerialPanelElements);
   const int64_t work = std::max<int64_t>(1, s.rows * s.columns);
   std::atomic<bool> out_of_memory{false};
   for_each_block(
-      p.out_batch * p.groups * s.runs, static_cast<int64_t>(sizeof(C)) * work,
+      p.groups * s.runs, static_cast<int64_t>(sizeof(C)) * work,
       [&](int64_t begin, int64_t end) {
         Scratch<C> scratch;
         if (!scratch.allocate(p, s)) {

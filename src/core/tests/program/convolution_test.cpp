@@ -174,8 +174,12 @@ TEST(ProgramConvolution, OneAndThreeSpatialDims) {
 }
 
 TEST(ProgramConvolution, PanelsSplitAcrossManyOutputPositions) {
-  // 80 x 80 = 6400 output positions with a 1 x 1 kernel: the GEMM path cuts them into runs.
+  // 80 x 80 = 6400 output positions per image with a 1 x 1 kernel.
   expect_matches_naive(case_2d({2, 80, 80, 1}, {1, 1, 1, 2}), DType::kF32, 10);
+  // Over 2 MiB of panels: small panels in parallel, runs crossing from one image to the next.
+  Case many = case_2d({4, 64, 64, 8}, {3, 3, 8, 4});
+  many.window.padding = {{1, 1}, {1, 1}};
+  expect_matches_naive(many, DType::kF32, 14);
   Case wide = case_2d({1, 40, 40, 16}, {3, 3, 16, 8});
   wide.window.padding = {{1, 1}, {1, 1}};
   expect_matches_naive(wide, DType::kF32, 12);
