@@ -212,3 +212,48 @@ for (n in c(4096, 4099)) {
     row(sprintf("FFT of %d x %d, complex<f64>", rows, n), time_median(pjrt_execute(c128_exe, z128)))
   ), sprintf("mvfft() of the %d x %d transpose", n, rows), mvfft_seconds, n = rows * n)
 }
+
+# Convolution (NHWC input, HWIO kernel, SAME padding, f32) against the GFLOP/s sgemm gets on
+# the same GEMM-shaped work in this run: a dot_general of (batch * positions) x (3 * 3 * in)
+# by (3 * 3 * in) x out, which the runtime hands to sgemm in one call.
+conv_program <- function(batch, side, features, outputs) {
+  lhs <- sprintf("tensor<%sxf32>", dims_text(batch, side, side, features))
+  rhs <- sprintf("tensor<%sxf32>", dims_text(3, 3, features, outputs))
+  out <- sprintf("tensor<%sxf32>", dims_text(batch, side, side, outputs))
+  body <- sprintf(paste0(
+    "%%y = stablehlo.convolution(%%x, %%w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], ",
+    "window = {stride = [1, 1], pad = [[1, 1], [1, 1]], lhs_dilate = [1, 1], rhs_dilate = [1, 1], ",
+    "reverse = [false, false]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64, ",
+    "precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>]} : ",
+    "(%s, %s) -> %s"), lhs, rhs, out)
+  program_text(c(x = lhs, w = rhs), body, "%y", out)
+}
+
+gemm_program <- function(m, k, n) {
+  t <- function(...) sprintf("tensor<%sxf32>", dims_text(...))
+  program_text(c(a = t(m, k), b = t(k, n)), sprintf(
+    "%%c = stablehlo.dot_general %%a, %%b, contracting_dims = [1] x [0] : (%s, %s) -> %s",
+    t(m, k), t(k, n), t(m, n)), "%c", t(m, n))
+}
+
+conv_row <- function(name, batch, side, features, outputs) {
+  m <- batch * side * side
+  k <- 9 * features
+  flops <- 2 * m * k * outputs
+  x <- pjrt_buffer(array(runif(m * features), c(batch, side, side, features)), dtype = "f32")
+  w <- pjrt_buffer(array(runif(k * outputs), c(3, 3, features, outputs)), dtype = "f32")
+  conv_exe <- compile_text(conv_program(batch, side, features, outputs))
+  conv_seconds <- time_median(pjrt_execute(conv_exe, x, w))
+  a <- pjrt_buffer(matrix(runif(m * k), m), dtype = "f32")
+  b <- pjrt_buffer(matrix(runif(k * outputs), k), dtype = "f32")
+  gemm_exe <- compile_text(gemm_program(m, k, outputs))
+  gemm_seconds <- time_median(pjrt_execute(gemm_exe, a, b))
+  report(list(row(name, conv_seconds, 2)),
+         sprintf("sgemm on the same work (%.0f x %.0f x %.0f)", m, k, outputs), gemm_seconds,
+         n = m)
+  cat(sprintf("  convolution %.1f GFLOP/s, sgemm %.1f GFLOP/s: %.2fx (target >= 0.5x)\n",
+              flops / conv_seconds / 1e9, flops / gemm_seconds / 1e9, gemm_seconds / conv_seconds))
+}
+
+conv_row("LeNet-like convolution 64x28x28x16 -> 32, 3x3, SAME", 64, 28, 16, 32)
+conv_row("ResNet-like convolution 32x56x56x64 -> 64, 3x3, SAME", 32, 56, 64, 64)

@@ -26,6 +26,7 @@ std::vector<BuilderEntry> custom_call_builders();
 std::vector<BuilderEntry> linalg_builders();
 std::vector<BuilderEntry> fft_builders();
 std::vector<BuilderEntry> chlo_builders();
+std::vector<BuilderEntry> convolution_builders();
 
 // Sets Op::run for every op of every function (an op without a builder is an error naming
 // it), then, when `fuse`, replaces chains of element-wise ops by fused ops (fusion.hpp).

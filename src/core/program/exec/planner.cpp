@@ -15,7 +15,7 @@ const std::unordered_map<std::string, Builder>& builder_table() {
     std::unordered_map<std::string, Builder> t;
     for (auto family : {structure_builders, control_builders, check_builders, elementwise_builders,
                         indexing_builders, reduction_builders, custom_call_builders,
-                        linalg_builders, fft_builders, chlo_builders}) {
+                        linalg_builders, fft_builders, chlo_builders, convolution_builders}) {
       for (const BuilderEntry& entry : family()) t[entry.name] = entry.build;
     }
     return t;

@@ -127,6 +127,7 @@ constexpr const char* kSupportedOps[] = {
     "stablehlo.select_and_scatter",
     "stablehlo.dot_general",
     "stablehlo.dot",
+    "stablehlo.convolution",
     // control flow
     "stablehlo.while",
     "stablehlo.if",

@@ -1,5 +1,5 @@
 // Attributes: numbers, strings, lists, array<i64: ...>, dense<...>, #stablehlo<...> enums and
-// #stablehlo.gather/scatter/dot<...> structures; locations are skipped.
+// #stablehlo.gather/scatter/dot/conv<...> structures; locations are skipped.
 #include "program/text/parser.hpp"
 
 namespace ndbuf::program {
@@ -233,6 +233,10 @@ void Parser::parse_hash_attribute(Attribute& attr) {
     attr.name = expect_kind(Tok::kBareId, "an enum kind", "in an enum attribute").text;
     attr.text = expect_kind(Tok::kBareId, "an enum value", "in an enum attribute").text;
     expect(">", "to close the enum attribute");
+    return;
+  }
+  if (token.text == "stablehlo.conv") {
+    parse_conv_attribute(attr);
     return;
   }
   if (!is_structured(token.text)) {

@@ -1,5 +1,5 @@
 // Pretty forms with their own syntax: constant, call, slice, get_tuple_element, while, reduce,
-// chlo.top_k, custom_call (parse_custom_call.cpp).
+// chlo.top_k, custom_call (parse_custom_call.cpp), convolution (parse_convolution.cpp).
 #include "program/text/parser.hpp"
 
 namespace ndbuf::program {
@@ -33,6 +33,8 @@ bool Parser::parse_pretty_special(Op& op, size_t declared) {
     parse_top_k(op);
   else if (op.name == "stablehlo.custom_call")
     parse_custom_call(op);
+  else if (op.name == "stablehlo.convolution")
+    parse_convolution(op);
   else
     return false;
   return true;

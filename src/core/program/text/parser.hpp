@@ -63,6 +63,8 @@ class Parser {
   void parse_array_attribute(Attribute& attr);
   void parse_list_attribute(Attribute& attr);
   void parse_hash_attribute(Attribute& attr);
+  // #stablehlo.conv<...> (parse_convolution.cpp), called after the attribute's name.
+  void parse_conv_attribute(Attribute& attr);
 
   // Values and ops (parser.cpp, parse_op.cpp, parse_pretty.cpp).
   int use_value(const Token& token);
@@ -94,6 +96,7 @@ class Parser {
   void parse_reduce(Op& op);
   void parse_top_k(Op& op);
   void parse_custom_call(Op& op);
+  void parse_convolution(Op& op);
   Region applied_region(const std::string& name, const Type& scalar, const Location& loc);
   void finish_functional(Op& op);
 
