@@ -6,7 +6,6 @@
 #include <limits>
 #include <string>
 #include <type_traits>
-#include <vector>
 
 #include "ndbuf/base/error.hpp"
 #include "ndbuf/memory/parallel.hpp"
@@ -84,24 +83,25 @@ void trsm(const char* s, const char* u, const char* t, const char* d, int m, int
   ztrsm_(s, u, t, d, &m, &n, &one, a, &lda, b, &m, 1, 1, 1, 1);
 }
 
+// The operands are dense row-major, which LAPACK (column-major) reads as their transposes:
+// op(A) X = B is solved in place as X^T op(A)^T = B^T, a solve from the other side against the
+// other triangle with the same op (LAPACK sees A^T, and op(A)^T = op(A^T) for N, T and C
+// alike), so no layout copy is made around the call.
 template <class T>
 void solve_matrices(const T* a, T* b, int64_t batch, int64_t k, int64_t m, int64_t n,
                     const TriangularSolveOptions& o) {
-  const char* side = o.left_side ? "L" : "R";
-  const char* uplo = o.lower ? "L" : "U";
+  const char* side = o.left_side ? "R" : "L";
+  const char* uplo = o.lower ? "U" : "L";
   const char* trans = o.transpose_a == Transpose::kNone
                           ? "N"
                           : (o.transpose_a == Transpose::kTranspose ? "T" : "C");
   const char* diag = o.unit_diagonal ? "U" : "N";
-  const int rows = linalg::lapack_size(m, "rows");
-  const int cols = linalg::lapack_size(n, "columns");
+  const int rows = linalg::lapack_size(n, "columns");
+  const int cols = linalg::lapack_size(m, "rows");
   const int order = linalg::lapack_size(k, "rows");
-  std::vector<T> wa(static_cast<size_t>(k * k)), wb(static_cast<size_t>(m * n));
+  if (m == 0 || n == 0) return;
   for (int64_t i = 0; i < batch; ++i) {
-    linalg::load(a + i * k * k, order, order, wa.data());
-    linalg::load(b + i * m * n, rows, cols, wb.data());
-    if (m > 0 && n > 0) trsm(side, uplo, trans, diag, rows, cols, wa.data(), order, wb.data());
-    linalg::store(wb.data(), rows, rows, cols, b + i * m * n);
+    trsm(side, uplo, trans, diag, rows, cols, a + i * k * k, order, b + i * m * n);
     check_interrupt();
   }
 }
