@@ -99,9 +99,9 @@ pjrt_execute <- function(executable, ..., execution_options = NULL, simplify = T
 }
 
 # Errors name pjrt_execute()'s call; with thousands of buffers, a light one (see
-# light_error_call()).
+# light_error_call()), whose option must last as long as pjrt_execute()'s frame `env`.
 execute_error_call <- function(buffers, env) {
-  if (length(buffers) > 1000L) light_error_call(quote(pjrt_execute())) else env
+  if (length(buffers) > 1000L) light_error_call(quote(pjrt_execute()), frame = env) else env
 }
 
 check_execute_arguments <- function(buffers, call = caller_env()) {
