@@ -19,6 +19,7 @@ int32_t dtype_code(DType dtype) {
       {DType::kU16, PJRT_CC_U16},   {DType::kU32, PJRT_CC_U32},   {DType::kU64, PJRT_CC_U64},
       {DType::kF16, PJRT_CC_F16},   {DType::kBF16, PJRT_CC_BF16}, {DType::kF32, PJRT_CC_F32},
       {DType::kF64, PJRT_CC_F64},   {DType::kC64, PJRT_CC_C64},   {DType::kC128, PJRT_CC_C128},
+      {DType::kF8E4M3FN, PJRT_CC_F8E4M3FN}, {DType::kF8E5M2, PJRT_CC_F8E5M2},
   };
   for (const auto& [d, code] : kCodes) {
     if (d == dtype) return code;

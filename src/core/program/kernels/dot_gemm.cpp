@@ -181,7 +181,7 @@ bool dot_through_gemm(const Tensor& lhs, const Tensor& rhs, const DotSide& l, co
     gemm_all(lhs, rhs, l, r, c.get());
     dispatch(dtype, [&](auto tag) {
       using T = typename decltype(tag)::type;
-      if constexpr (kIsHalf<T>) {
+      if constexpr (kIsNarrowFloat<T>) {
         T* out = static_cast<T*>(result.data());
         for (int64_t i = 0; i < result.numel(); ++i) out[i] = store<T>(c[i]);
       }

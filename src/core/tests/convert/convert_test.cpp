@@ -1195,6 +1195,10 @@ TEST(RoundTrip, EveryDType) {
   expect_round_trip(DType::kC64, c64.data(), 3, &covered);
   const std::vector<double> c128{0.1, -1e300, r_na_real(), kNaN};
   expect_round_trip(DType::kC128, c128.data(), 2, &covered);
+  const std::vector<double> f8e4m3fn{1.0, 448.0, std::ldexp(1.0, -9), -0.0, kNaN, -0.1015625};
+  expect_round_trip(DType::kF8E4M3FN, f8e4m3fn.data(), 6, &covered);
+  const std::vector<double> f8e5m2{1.0, 57344.0, std::ldexp(1.0, -16), -0.0, kInf, -kInf};
+  expect_round_trip(DType::kF8E5M2, f8e5m2.data(), 6, &covered);
   EXPECT_EQ(covered.size(), kNumDTypes);
 }
 
