@@ -55,9 +55,9 @@ void verify_program_only_types(const Op& op) {
   for (const char* name : kAllowed) {
     if (op.name == name) return;
   }
-  fail_at(op.loc, quote_text(op.name) + " does not support element type " +
-                      element_type_name(t->dtype) +
-                      " (this runtime has it only in constants and convert)");
+  fail_at(op.loc, "element type " + element_type_name(t->dtype) +
+                      " is not supported by this runtime in " + quote_text(op.name) +
+                      " (only in constants and convert)");
 }
 
 // Iterative over nested regions (an explicit stack), so depth costs no native stack.
