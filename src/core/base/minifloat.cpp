@@ -75,7 +75,7 @@ uint64_t round_magnitude(double a, const MinifloatFormat& f) {
   const int emin = exponent_only ? -f.bias : 1 - f.bias;  // smallest normal exponent
   int e = 0;
   std::frexp(a, &e);
-  e -= 1;  // a = 1.f * 2^e
+  e -= 1;                                   // a = 1.f * 2^e
   if (exponent_only && e < emin) return 0;  // no zero, no subnormals: the smallest value
   const int quantum = (e >= emin ? e : emin) - m;
   double r = round_half_even(std::ldexp(a, -quantum));  // exact scaling by a power of two

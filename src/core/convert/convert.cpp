@@ -209,8 +209,7 @@ void to_f8e4m3fn(const RVectorView& source, Float8E4M3FN* out, int64_t count) {
     case RVectorType::kLogical:
     case RVectorType::kInteger:
       return convert_checked<T, int32_t>(
-          source, dtype, out, count,
-          [](int32_t x) { return x == kRIntegerNA || fits_f8e4m3fn(x); },
+          source, dtype, out, count, [](int32_t x) { return x == kRIntegerNA || fits_f8e4m3fn(x); },
           [](int32_t x) { return float_from_int32<T>(x); });
     case RVectorType::kInteger64:
       return convert_checked<T, int64_t>(

@@ -1,5 +1,5 @@
-// The type an element is computed in (float for f16 / bf16 / f8, the element type otherwise) and the
-// two conversions every kernel family uses to get there and back, rounding once.
+// The type an element is computed in (float for f16 / bf16 / f8, the element type otherwise) and
+// the two conversions every kernel family uses to get there and back, rounding once.
 #pragma once
 
 #include <complex>

@@ -1,7 +1,7 @@
 // Binary kernels over the float types (16-bit ones compute in float, round once) and complex.
 #include <cmath>
-#include <limits>
 #include <complex>
+#include <limits>
 #include <type_traits>
 
 #include "program/kernels/elementwise_families.hpp"

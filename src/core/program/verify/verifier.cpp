@@ -45,10 +45,13 @@ const Type* program_only_type(const std::vector<Type>& types) {
 // The program-only small floats (f8E4M3FNUZ, f6E2M3FN, ...) live in constants, convert and
 // the interpreter's check ops; every other op is refused here, before any kernel sees them.
 void verify_program_only_types(const Op& op) {
-  static const char* const kAllowed[] = {
-      "stablehlo.constant",          "stablehlo.convert",           "return",
-      "check.expect_eq",             "check.expect_eq_const",       "check.expect_almost_eq",
-      "check.expect_almost_eq_const"};
+  static const char* const kAllowed[] = {"stablehlo.constant",
+                                         "stablehlo.convert",
+                                         "return",
+                                         "check.expect_eq",
+                                         "check.expect_eq_const",
+                                         "check.expect_almost_eq",
+                                         "check.expect_almost_eq_const"};
   const Type* t = program_only_type(op.operand_types);
   if (t == nullptr) t = program_only_type(op.result_types);
   if (t == nullptr) return;

@@ -26,19 +26,19 @@ int width(const MinifloatFormat& f) {
 
 TEST(Minifloat, E4M3FNBitPatterns) {
   const auto k = MinifloatKind::kF8E4M3FN;
-  EXPECT_EQ(encode(k, 1.0), 0x38);              // 0 0111 000: exponent 7 - bias 7
-  EXPECT_EQ(encode(k, -2.0), 0xC0);             // 1 1000 000
-  EXPECT_EQ(encode(k, 448.0), 0x7E);            // 1.75 * 2^8, the largest finite value
+  EXPECT_EQ(encode(k, 1.0), 0x38);    // 0 0111 000: exponent 7 - bias 7
+  EXPECT_EQ(encode(k, -2.0), 0xC0);   // 1 1000 000
+  EXPECT_EQ(encode(k, 448.0), 0x7E);  // 1.75 * 2^8, the largest finite value
   EXPECT_EQ(encode(k, -448.0), 0xFE);
-  EXPECT_EQ(encode(k, 464.0), 0x7E);            // tie between 448 (even) and 480: 448
-  EXPECT_EQ(encode(k, 464.5), 0x7F);            // past the tie: no Inf, so NaN
+  EXPECT_EQ(encode(k, 464.0), 0x7E);  // tie between 448 (even) and 480: 448
+  EXPECT_EQ(encode(k, 464.5), 0x7F);  // past the tie: no Inf, so NaN
   EXPECT_EQ(encode(k, kInf), 0x7F);
   EXPECT_EQ(encode(k, -kInf), 0xFF);
   EXPECT_EQ(encode(k, kNaN), 0x7F);
   EXPECT_EQ(encode(k, -kNaN), 0xFF);
-  EXPECT_EQ(encode(k, std::ldexp(1.0, -6)), 0x08);  // smallest normal
-  EXPECT_EQ(encode(k, std::ldexp(7.0, -9)), 0x07);  // largest subnormal
-  EXPECT_EQ(encode(k, std::ldexp(1.0, -9)), 0x01);  // smallest subnormal
+  EXPECT_EQ(encode(k, std::ldexp(1.0, -6)), 0x08);   // smallest normal
+  EXPECT_EQ(encode(k, std::ldexp(7.0, -9)), 0x07);   // largest subnormal
+  EXPECT_EQ(encode(k, std::ldexp(1.0, -9)), 0x01);   // smallest subnormal
   EXPECT_EQ(encode(k, std::ldexp(1.0, -10)), 0x00);  // half of it: tie to even (zero)
   EXPECT_EQ(encode(k, std::ldexp(1.0, -10) * 1.0001), 0x01);
   EXPECT_EQ(encode(k, std::ldexp(3.0, -10)), 0x02);  // tie between 1 and 2 (even) steps
@@ -56,13 +56,13 @@ TEST(Minifloat, E4M3FNBitPatterns) {
 
 TEST(Minifloat, E5M2BitPatterns) {
   const auto k = MinifloatKind::kF8E5M2;
-  EXPECT_EQ(encode(k, 1.0), 0x3C);       // 0 01111 00
-  EXPECT_EQ(encode(k, 57344.0), 0x7B);   // 1.75 * 2^15, the largest finite value
-  EXPECT_EQ(encode(k, 61439.0), 0x7B);   // below the tie
-  EXPECT_EQ(encode(k, 61440.0), 0x7C);   // tie between 57344 (odd) and 65536: Inf
+  EXPECT_EQ(encode(k, 1.0), 0x3C);      // 0 01111 00
+  EXPECT_EQ(encode(k, 57344.0), 0x7B);  // 1.75 * 2^15, the largest finite value
+  EXPECT_EQ(encode(k, 61439.0), 0x7B);  // below the tie
+  EXPECT_EQ(encode(k, 61440.0), 0x7C);  // tie between 57344 (odd) and 65536: Inf
   EXPECT_EQ(encode(k, kInf), 0x7C);
   EXPECT_EQ(encode(k, -kInf), 0xFC);
-  EXPECT_EQ(encode(k, kNaN), 0x7E);      // quiet NaN
+  EXPECT_EQ(encode(k, kNaN), 0x7E);  // quiet NaN
   EXPECT_EQ(encode(k, -kNaN), 0xFE);
   EXPECT_EQ(encode(k, std::ldexp(1.0, -14)), 0x04);  // smallest normal
   EXPECT_EQ(encode(k, std::ldexp(1.0, -16)), 0x01);  // smallest subnormal
@@ -79,7 +79,7 @@ TEST(Minifloat, OtherFormatsBitPatterns) {
   EXPECT_EQ(decode(K::kF8E4M3FNUZ, 0x7F), 240.0);  // 1.875 * 2^(15 - 8)
   EXPECT_EQ(decode(K::kF8E4M3FNUZ, 0x01), std::ldexp(1.0, -10));
   EXPECT_TRUE(std::isnan(decode(K::kF8E4M3FNUZ, 0x80)));
-  EXPECT_EQ(encode(K::kF8E4M3FNUZ, -0.0), 0x00);  // no -0
+  EXPECT_EQ(encode(K::kF8E4M3FNUZ, -0.0), 0x00);                   // no -0
   EXPECT_EQ(encode(K::kF8E4M3FNUZ, -std::ldexp(1.0, -13)), 0x00);  // underflow is +0 too
   EXPECT_EQ(encode(K::kF8E4M3FNUZ, kInf), 0x80);
   EXPECT_EQ(encode(K::kF8E4M3FNUZ, 1000.0), 0x80);
@@ -89,19 +89,19 @@ TEST(Minifloat, OtherFormatsBitPatterns) {
   EXPECT_EQ(decode(K::kF8E5M2FNUZ, 0x01), std::ldexp(1.0, -17));
   EXPECT_EQ(decode(K::kF8E4M3, 0x77), 240.0);  // 1.875 * 2^7, largest finite
   EXPECT_EQ(decode(K::kF8E4M3, 0x78), kInf);
-  EXPECT_EQ(decode(K::kF8E3M4, 0x6F), 15.5);   // 1.9375 * 2^3, largest finite
+  EXPECT_EQ(decode(K::kF8E3M4, 0x6F), 15.5);  // 1.9375 * 2^3, largest finite
   EXPECT_EQ(decode(K::kF8E3M4, 0x01), 0.015625);
-  EXPECT_EQ(encode(K::kF8E3M4, 0.1), 0x06);    // subnormal 6 * 2^-6 = 0.09375
+  EXPECT_EQ(encode(K::kF8E3M4, 0.1), 0x06);     // subnormal 6 * 2^-6 = 0.09375
   EXPECT_EQ(encode(K::kF8E3M4, 3.1415), 0x49);  // 1.5625 * 2 = 3.125
   EXPECT_EQ(decode(K::kF8E8M0FNU, 0x00), std::ldexp(1.0, -127));
   EXPECT_EQ(decode(K::kF8E8M0FNU, 0x7F), 1.0);
   EXPECT_EQ(decode(K::kF8E8M0FNU, 0xFE), std::ldexp(1.0, 127));
   EXPECT_TRUE(std::isnan(decode(K::kF8E8M0FNU, 0xFF)));
-  EXPECT_EQ(encode(K::kF8E8M0FNU, 3.0), 0x81);     // tie between 2 and 4 goes up: 4
-  EXPECT_EQ(encode(K::kF8E8M0FNU, 2.99), 0x80);    // 2
-  EXPECT_EQ(encode(K::kF8E8M0FNU, 0.1), 0x7C);     // 0.125
-  EXPECT_EQ(encode(K::kF8E8M0FNU, 0.0), 0x00);     // no zero: the smallest value
-  EXPECT_EQ(encode(K::kF8E8M0FNU, -1.0), 0xFF);    // no sign: NaN
+  EXPECT_EQ(encode(K::kF8E8M0FNU, 3.0), 0x81);   // tie between 2 and 4 goes up: 4
+  EXPECT_EQ(encode(K::kF8E8M0FNU, 2.99), 0x80);  // 2
+  EXPECT_EQ(encode(K::kF8E8M0FNU, 0.1), 0x7C);   // 0.125
+  EXPECT_EQ(encode(K::kF8E8M0FNU, 0.0), 0x00);   // no zero: the smallest value
+  EXPECT_EQ(encode(K::kF8E8M0FNU, -1.0), 0xFF);  // no sign: NaN
   EXPECT_EQ(encode(K::kF8E8M0FNU, kInf), 0xFF);
   EXPECT_EQ(encode(K::kF8E8M0FNU, std::ldexp(1.0, -140)), 0x00);
   EXPECT_EQ(decode(K::kF6E2M3FN, 0x1F), 7.5);   // 1.875 * 2^(3 - 1)
@@ -112,7 +112,7 @@ TEST(Minifloat, OtherFormatsBitPatterns) {
   EXPECT_EQ(encode(K::kF6E2M3FN, kNaN), 0x00);
   EXPECT_EQ(decode(K::kF6E3M2FN, 0x1F), 28.0);  // 1.75 * 2^(7 - 3)
   EXPECT_EQ(decode(K::kF6E3M2FN, 0x01), 0.0625);
-  EXPECT_EQ(decode(K::kF4E2M1FN, 0x07), 6.0);   // 1.5 * 2^(3 - 1)
+  EXPECT_EQ(decode(K::kF4E2M1FN, 0x07), 6.0);  // 1.5 * 2^(3 - 1)
   EXPECT_EQ(decode(K::kF4E2M1FN, 0x0F), -6.0);
   EXPECT_EQ(decode(K::kF4E2M1FN, 0x01), 0.5);
   EXPECT_EQ(encode(K::kF4E2M1FN, 0.25), 0x00);  // tie between 0 (even) and 0.5

@@ -21,9 +21,9 @@ namespace {
 
 const int64_t kLengths[] = {1, kBlockElements - 1, kBlockElements + 1, 13 * kBlockElements + 3};
 
-const DType kAllDTypes[] = {DType::kPred, DType::kI8,  DType::kI16, DType::kI32, DType::kI64,
-                            DType::kU8,   DType::kU16, DType::kU32, DType::kU64, DType::kF16,
-                            DType::kBF16, DType::kF32, DType::kF64, DType::kC64, DType::kC128,
+const DType kAllDTypes[] = {DType::kPred,  DType::kI8,  DType::kI16, DType::kI32, DType::kI64,
+                            DType::kU8,    DType::kU16, DType::kU32, DType::kU64, DType::kF16,
+                            DType::kBF16,  DType::kF32, DType::kF64, DType::kC64, DType::kC128,
                             DType::kF8E5M2};  // f8e4m3fn's range check: see convert_test.cpp
 
 // Source values every dtype holds: 0/1 for pred, small whole numbers for integers (with a

@@ -124,8 +124,8 @@ constexpr const DTypeInfo& dtype_info(DType d) {
 }
 // The small-float format of kF8E4M3FN .. kF4E2M1FN (the enum orders them as MinifloatKind).
 constexpr const MinifloatFormat& minifloat_format_of(DType d) {
-  return minifloat_format(static_cast<MinifloatKind>(static_cast<size_t>(d) -
-                                                     static_cast<size_t>(DType::kF8E4M3FN)));
+  return minifloat_format(
+      static_cast<MinifloatKind>(static_cast<size_t>(d) - static_cast<size_t>(DType::kF8E4M3FN)));
 }
 constexpr bool is_minifloat(DType d) {
   return static_cast<size_t>(d) >= static_cast<size_t>(DType::kF8E4M3FN);
