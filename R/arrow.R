@@ -1,6 +1,7 @@
 # Buffers as Arrow arrays through nanoarrow (the Arrow C data interface), and back.
 
-# The Arrow type of each dtype that has one (bf16 and the complex types have none).
+# The Arrow type of each dtype that has one (bf16, the 8-bit floats and the complex types
+# have none).
 arrow_type_of_dtype <- c(
   pred = "bool", i8 = "int8", i16 = "int16", i32 = "int32", i64 = "int64",
   ui8 = "uint8", ui16 = "uint16", ui32 = "uint32", ui64 = "uint64",
@@ -17,7 +18,7 @@ arrow_type_of_dtype <- c(
 #' becomes an array of length `dk` of nested fixed-size lists, the innermost of size `d1`
 #' (R's column-major order: the innermost lists are the columns); a 0-d buffer an array of
 #' length 1. Zero extents are kept (a `c(0, 3)` buffer is an array of 3 lists of size 0).
-#' `bf16`, `c64` and `c128` have no Arrow type and are an error.
+#' `bf16`, `f8e4m3fn`, `f8e5m2`, `c64` and `c128` have no Arrow type and are an error.
 #'
 #' `pjrt_buffer()` of a `nanoarrow_array` is the inverse: a primitive array of one of these
 #' types, or nested fixed-size lists of one, becomes a buffer sharing the array's memory (bool

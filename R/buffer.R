@@ -53,6 +53,10 @@
 #' * Float dtypes take any number; missing values become NaN, values too large become Inf,
 #'   and narrowing rounds to nearest, ties to even. Complex data only goes to `c64`/`c128`;
 #'   real data goes to complex with a zero imaginary part.
+#' * `f8e4m3fn` has no infinities: a value that would round beyond its largest finite value
+#'   448 (a magnitude above 464, or `±Inf`) is an error naming the value and its position,
+#'   as for the integer dtypes; missing values become NaN. `f8e5m2` follows the float rule
+#'   (largest finite value 57344; beyond it, Inf).
 #' * Double at `f64`, integer at `i32`, integer64 at `i64` and complex at `c128` are not
 #'   copied: the buffer shares the vector's memory, keeps it alive and marks it not mutable,
 #'   so modifying the vector in R afterwards copies it and never changes the buffer.
@@ -61,7 +65,8 @@
 #'   array), a PJRTBuffer, or an [HArray].
 #' @param dtype The element type: one of `"pred"`, `"i8"`, `"i16"`, `"i32"`, `"i64"`,
 #'   `"ui8"`, `"ui16"`, `"ui32"`, `"ui64"`, `"f16"`, `"bf16"`, `"f32"`, `"f64"`, `"c64"`,
-#'   `"c128"` (aliases `"bool"`, `"i1"`, `"s8"`..`"s64"`, `"u8"`..`"u64"`), a
+#'   `"c128"`, `"f8e4m3fn"`, `"f8e5m2"` (aliases `"bool"`, `"i1"`, `"s8"`..`"s64"`,
+#'   `"u8"`..`"u64"`, and MLIR's spellings `"f8E4M3FN"`, `"f8E5M2"`), a
 #'   `PJRTElementType` or a tengen `DataType`. Defaults: logical `pred`, integer `i32`, double
 #'   `f32`, complex `c64`, integer64 `i64`; required for raw data.
 #' @param device `NULL` (the default device), a PJRTDevice, `"cpu"`, `"cuda"` or

@@ -3,7 +3,8 @@
 #' `format_buffer()` spells each element of a buffer the way StableHLO `dense<...>` literals
 #' write it, for code that embeds buffers in program text (as upstream pjrt's function of the
 #' same name does). Floats are in scientific notation with the significant digits that
-#' round-trip their dtype (17 for `f64`, 9 for `f32`, 5 for `f16`, 4 for `bf16`), so parsing
+#' round-trip their dtype (17 for `f64`, 9 for `f32`, 5 for `f16`, 4 for `bf16`, 3 for
+#' `f8e4m3fn`, 2 for `f8e5m2`), so parsing
 #' the text gives back the same bits; NaN and the infinities are written as hex bit patterns
 #' (`0x7FC00000`, `0x7F800000` and `0xFF800000` for `f32`; every NaN as the quiet NaN);
 #' integers in decimal (unsigned 64-bit values in full); `pred` as `true` / `false`; complex

@@ -22,8 +22,8 @@
 #' lies strictly between 1e-4 and 1e6), scientific `%.4e` for a single element, a common
 #' power of ten printed once above the matrix (`1e-07 *`, cells then show the value divided
 #' by it), or else scientific. `NaN`, `Inf` and `-Inf` print as `nan`, `inf`, `-inf`.
-#' Complex numbers print as `re+imi`, both parts in the style of the matrix. `f16` and
-#' `bf16` print like `f32`.
+#' Complex numbers print as `re+imi`, both parts in the style of the matrix. `f16`, `bf16`,
+#' `f8e4m3fn` and `f8e5m2` print like `f32`.
 #'
 #' @section Limits:
 #' A matrix wider than `max_width` is printed in column chunks, each introduced by

@@ -48,8 +48,9 @@
 #' size (otherwise in the order of `tensors`), so that every tensor is aligned for its element
 #' type and can be read without a copy. dtypes map to safetensors tags as `pred` BOOL, `i8`
 #' to `i64` I8 to I64, `ui8` to `ui64` U8 to U64, `f16` F16, `bf16` BF16, `f32` F32, `f64`
-#' F64, `c64` C64 and `c128` C128. C128 is not a tag of the reference implementation, so other
-#' readers reject it: it is only written when `allow_c128 = TRUE`.
+#' F64, `c64` C64, `c128` C128, `f8e4m3fn` F8_E4M3 and `f8e5m2` F8_E5M2 (the reference
+#' implementation's tags for these two formats). C128 is not a tag of the reference
+#' implementation, so other readers reject it: it is only written when `allow_c128 = TRUE`.
 #'
 #' @section The safetensors package:
 #' pjrt registers itself with the safetensors package as framework `"pjrt"`, so
@@ -69,7 +70,7 @@
 #'   device spec such as `"cpu"` (see [pjrt_device()]).
 #' @param names `NULL` to load every tensor, in file order, or a character vector of tensor
 #'   names to load only those, in that order. Only the tensors loaded need dtypes pjrt
-#'   holds: a file with, say, an F8_E4M3 tensor loads with `names` naming the others.
+#'   holds: a file with, say, an F8_E8M0 tensor loads with `names` naming the others.
 #' @param copy Whether to read the whole file into memory rather than map it (files under
 #'   1 MiB are always read), so that later changes to the file cannot affect the buffers.
 #' @return `pjrt_save_safetensors()` returns `path` invisibly. `pjrt_load_safetensors()`

@@ -62,7 +62,9 @@ enum pjrt_custom_call_dtype {
   PJRT_CC_F32 = 12,
   PJRT_CC_F64 = 13,
   PJRT_CC_C64 = 14,  /* two floats */
-  PJRT_CC_C128 = 15  /* two doubles */
+  PJRT_CC_C128 = 15, /* two doubles */
+  PJRT_CC_F8E4M3FN = 16, /* 1 byte: 4 exponent bits (bias 7), 3 mantissa bits, no Inf */
+  PJRT_CC_F8E5M2 = 17    /* 1 byte: 5 exponent bits (bias 15), 2 mantissa bits, IEEE-like */
 };
 
 typedef struct {

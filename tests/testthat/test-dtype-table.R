@@ -3,13 +3,13 @@
 
 spec_dtypes <- data.frame(
   name = c("pred", "i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64",
-           "f16", "bf16", "f32", "f64", "c64", "c128"),
+           "f16", "bf16", "f32", "f64", "c64", "c128", "f8e4m3fn", "f8e5m2"),
   r_type = c("logical", "integer", "integer", "integer", "integer64", "integer", "integer",
              "integer64", "integer64", "double", "double", "double", "double", "complex",
-             "complex"),
+             "complex", "double", "double"),
   zero_copy = c(FALSE, FALSE, FALSE, TRUE, TRUE, FALSE, FALSE, FALSE, FALSE,
-                FALSE, FALSE, FALSE, TRUE, FALSE, TRUE),
-  harray = c(rep(NA, 11), "Float32", "Float64", "Complex32", "Complex64")
+                FALSE, FALSE, FALSE, TRUE, FALSE, TRUE, FALSE, FALSE),
+  harray = c(rep(NA, 11), "Float32", "Float64", "Complex32", "Complex64", NA, NA)
 )
 
 test_that("the dtype table lists the spec's dtypes, R types, zero-copy pairs and HArray names", {
@@ -21,7 +21,8 @@ test_that("the dtype table's aliases are the spec's spellings", {
   aliases <- pjrt:::dtype_table()$aliases
   expected <- c(
     i1 = "pred", bool = "pred", s8 = "i8", s16 = "i16", s32 = "i32", s64 = "i64",
-    u8 = "ui8", u16 = "ui16", u32 = "ui32", u64 = "ui64"
+    u8 = "ui8", u16 = "ui16", u32 = "ui32", u64 = "ui64", f8E4M3FN = "f8e4m3fn",
+    f8E5M2 = "f8e5m2"
   )
   expect_identical(aliases[order(names(aliases))], expected[order(names(expected))])
 })

@@ -29,6 +29,12 @@ DType parse_dtype_or_throw(std::string_view name) {
                                         "\"; valid dtypes are " + valid_dtype_names() + ".");
 }
 
+void fail_program_only_dtype(DType d) {
+  fail(ErrorKind::kInvalidArgument, "element type " + std::string(dtype_name(d)) +
+                                        " is supported only by constants, convert and the check "
+                                        "ops of a program");
+}
+
 std::optional<DType> dtype_from_safetensors(std::string_view tag) {
   for (const auto& info : kDTypeTable) {
     if (info.safetensors == tag) return info.dtype;

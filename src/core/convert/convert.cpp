@@ -158,6 +158,8 @@ T float_from_double(double v) {
     return Half{narrow_bits<HalfF16>(v)};
   } else if constexpr (std::is_same_v<T, BFloat16>) {
     return BFloat16{narrow_bits<HalfBF16>(v)};
+  } else if constexpr (kIsNarrowFloat<T>) {
+    return narrow_float_from_double<T>(v);
   } else {
     return static_cast<T>(v);
   }
@@ -166,7 +168,7 @@ T float_from_double(double v) {
 template <class T>
 T float_from_int64(int64_t x) {
   if (x == kRInteger64NA) return float_from_double<T>(std::numeric_limits<double>::quiet_NaN());
-  if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
+  if constexpr (kIsNarrowFloat<T>) {
     return float_from_double<T>(int64_to_double_round_to_odd(x));
   } else {
     return static_cast<T>(x);
@@ -179,7 +181,8 @@ T float_from_int32(int32_t x) {
                                                : static_cast<double>(x));
 }
 
-// double -> f16 / bf16 through the dispatched array kernels; other floats by a cast.
+// double -> f16 / bf16 through the dispatched array kernels; f8 by the table-driven encoder;
+// other floats by a cast.
 template <class T>
 void doubles_to_float(const double* in, T* out, int64_t count) {
   for_each_block(count, sizeof(double) + sizeof(T), [&](int64_t begin, int64_t end) {
@@ -189,9 +192,37 @@ void doubles_to_float(const double* in, T* out, int64_t count) {
       narrow_to_bf16(in + begin, reinterpret_cast<uint16_t*>(out + begin), end - begin);
     } else {
       convert_block(in + begin, out + begin, end - begin,
-                    [](double v) { return static_cast<T>(v); });
+                    [](double v) { return float_from_double<T>(v); });
     }
   });
+}
+
+// f8E4M3FN has no Inf: a value beyond its range (|v| > 464, which would round past the largest
+// finite value 448) is an error rather than a silent NaN, as for the integer types. NaN and NA
+// become NaN as for every float type.
+bool fits_f8e4m3fn(double v) { return std::isnan(v) || std::fabs(v) <= 464.0; }
+
+void to_f8e4m3fn(const RVectorView& source, Float8E4M3FN* out, int64_t count) {
+  using T = Float8E4M3FN;
+  const DType dtype = DType::kF8E4M3FN;
+  switch (source.type) {
+    case RVectorType::kLogical:
+    case RVectorType::kInteger:
+      return convert_checked<T, int32_t>(
+          source, dtype, out, count, [](int32_t x) { return x == kRIntegerNA || fits_f8e4m3fn(x); },
+          [](int32_t x) { return float_from_int32<T>(x); });
+    case RVectorType::kInteger64:
+      return convert_checked<T, int64_t>(
+          source, dtype, out, count,
+          [](int64_t x) { return x == kRInteger64NA || fits_f8e4m3fn(static_cast<double>(x)); },
+          [](int64_t x) { return float_from_int64<T>(x); });
+    case RVectorType::kDouble:
+      return convert_checked<T, double>(source, dtype, out, count, fits_f8e4m3fn,
+                                        [](double v) { return float_from_double<T>(v); });
+    case RVectorType::kComplex:
+      break;
+  }
+  check_convertible(source.type, dtype);
 }
 
 template <class T>
@@ -245,6 +276,8 @@ void convert_into(const RVectorView& source, DType dtype, T* out, int64_t count)
   } else if constexpr (std::is_same_v<T, std::complex<float>> ||
                        std::is_same_v<T, std::complex<double>>) {
     to_complex<T>(source, out, count);
+  } else if constexpr (std::is_same_v<T, Float8E4M3FN>) {
+    to_f8e4m3fn(source, out, count);
   } else {
     to_float<T>(source, dtype, out, count);
   }
@@ -335,6 +368,7 @@ std::string format_value_for_message(double value) {
 
 std::string dtype_range_text(DType dtype) {
   if (dtype == DType::kPred) return "0 and 1";
+  if (dtype == DType::kF8E4M3FN) return "-448 to 448 after rounding, or NaN";
   return dispatch(dtype, [](auto tag) -> std::string {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_integral_v<T>) {

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <type_traits>
 
-#include "ndbuf/base/half.hpp"
+#include "ndbuf/base/dtype.hpp"
 #include "ndbuf/memory/transfer.hpp"
 
 namespace ndbuf {
@@ -26,6 +26,9 @@ constexpr LiteralFloat kF64Literal{"0x7FF8000000000000", "0x7FF0000000000000", "
 constexpr LiteralFloat kF32Literal{"0x7FC00000", "0x7F800000", "0xFF800000", 8};
 constexpr LiteralFloat kF16Literal{"0x7E00", "0x7C00", "0xFC00", 4};
 constexpr LiteralFloat kBF16Literal{"0x7FC0", "0x7F80", "0xFF80", 3};
+// f8E4M3FN has no infinities (its spellings are never used).
+constexpr LiteralFloat kF8E4M3FNLiteral{"0x7F", "", "", 2};
+constexpr LiteralFloat kF8E5M2Literal{"0x7E", "0x7C", "0xFC", 1};
 
 std::string float_literal(double value, const LiteralFloat& spelling) {
   if (std::isnan(value)) return spelling.nan;
@@ -47,6 +50,10 @@ std::string element_literal(DType dtype, T value) {
     return float_literal(to_double(value), kF16Literal);
   } else if constexpr (std::is_same_v<T, BFloat16>) {
     return float_literal(to_double(value), kBF16Literal);
+  } else if constexpr (std::is_same_v<T, Float8E4M3FN>) {
+    return float_literal(to_double(value), kF8E4M3FNLiteral);
+  } else if constexpr (std::is_same_v<T, Float8E5M2>) {
+    return float_literal(to_double(value), kF8E5M2Literal);
   } else if constexpr (std::is_same_v<T, std::complex<float>> ||
                        std::is_same_v<T, std::complex<double>>) {
     return "(" + element_literal(dtype, value.real()) + ", " +

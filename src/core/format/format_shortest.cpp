@@ -122,9 +122,10 @@ void append_ieee(std::string& out, T value) {
   append_positional(out, d.negative, d.digits, d.exponent);
 }
 
-// f16 and bf16: the shortest of the nearest p-digit decimals (p = 1, 2, ...) that reads back
-// to the same bits. A short decimal never lies so close to a rounding boundary of these
-// 11- and 8-bit formats that reading it through double first could change the result.
+// f16, bf16 and the 8-bit floats: the shortest of the nearest p-digit decimals (p = 1, 2, ...)
+// that reads back to the same bits. A short decimal never lies so close to a rounding boundary
+// of these 11-bit and narrower formats that reading it through double first could change the
+// result.
 template <class H, class FromDouble>
 void append_small_float(std::string& out, H value, FromDouble from_double) {
   const double v = to_double(value);
@@ -201,6 +202,18 @@ std::string format_shortest(Half value) {
 std::string format_shortest(BFloat16 value) {
   std::string out;
   append_small_float(out, value, to_bfloat16);
+  return out;
+}
+
+std::string format_shortest(Float8E4M3FN value) {
+  std::string out;
+  append_small_float(out, value, to_float8_e4m3fn);
+  return out;
+}
+
+std::string format_shortest(Float8E5M2 value) {
+  std::string out;
+  append_small_float(out, value, to_float8_e5m2);
   return out;
 }
 

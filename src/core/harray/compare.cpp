@@ -13,7 +13,7 @@ namespace {
 
 template <class T>
 bool element_equal(const T& x, const T& y) {
-  if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
+  if constexpr (kIsNarrowFloat<T>) {
     return to_double(x) == to_double(y);
   } else {
     return x == y;

@@ -21,7 +21,10 @@ struct ForeignTag {
   uint32_t bits;
 };
 constexpr ForeignTag kForeignTags[] = {
-    {"F8_E4M3", 8}, {"F8_E5M2", 8}, {"F8_E8M0", 8}, {"F6_E2M3", 6}, {"F6_E3M2", 6}, {"F4", 4},
+    {"F8_E8M0", 8},
+    {"F6_E2M3", 6},
+    {"F6_E3M2", 6},
+    {"F4", 4},
 };
 
 std::string known_tags() {

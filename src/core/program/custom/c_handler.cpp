@@ -14,11 +14,15 @@ namespace {
 
 int32_t dtype_code(DType dtype) {
   static constexpr std::pair<DType, int32_t> kCodes[] = {
-      {DType::kPred, PJRT_CC_PRED}, {DType::kI8, PJRT_CC_I8},     {DType::kI16, PJRT_CC_I16},
-      {DType::kI32, PJRT_CC_I32},   {DType::kI64, PJRT_CC_I64},   {DType::kU8, PJRT_CC_U8},
-      {DType::kU16, PJRT_CC_U16},   {DType::kU32, PJRT_CC_U32},   {DType::kU64, PJRT_CC_U64},
-      {DType::kF16, PJRT_CC_F16},   {DType::kBF16, PJRT_CC_BF16}, {DType::kF32, PJRT_CC_F32},
-      {DType::kF64, PJRT_CC_F64},   {DType::kC64, PJRT_CC_C64},   {DType::kC128, PJRT_CC_C128},
+      {DType::kPred, PJRT_CC_PRED},     {DType::kI8, PJRT_CC_I8},
+      {DType::kI16, PJRT_CC_I16},       {DType::kI32, PJRT_CC_I32},
+      {DType::kI64, PJRT_CC_I64},       {DType::kU8, PJRT_CC_U8},
+      {DType::kU16, PJRT_CC_U16},       {DType::kU32, PJRT_CC_U32},
+      {DType::kU64, PJRT_CC_U64},       {DType::kF16, PJRT_CC_F16},
+      {DType::kBF16, PJRT_CC_BF16},     {DType::kF32, PJRT_CC_F32},
+      {DType::kF64, PJRT_CC_F64},       {DType::kC64, PJRT_CC_C64},
+      {DType::kC128, PJRT_CC_C128},     {DType::kF8E4M3FN, PJRT_CC_F8E4M3FN},
+      {DType::kF8E5M2, PJRT_CC_F8E5M2},
   };
   for (const auto& [d, code] : kCodes) {
     if (d == dtype) return code;

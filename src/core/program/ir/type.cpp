@@ -18,6 +18,7 @@ std::string element_type_name(DType dtype) {
     case DType::kC128:
       return "complex<f64>";
     default:
+      if (is_minifloat(dtype)) return std::string(minifloat_format_of(dtype).name);
       return std::string(dtype_name(dtype));
   }
 }

@@ -1,4 +1,4 @@
-// Types of program values: ranked tensors of our 15 element types, tuples of them, tokens.
+// Types of program values: ranked tensors of our element types, tuples of them, tokens.
 #pragma once
 
 #include <string>
@@ -24,7 +24,7 @@ struct Type {
   bool operator!=(const Type& other) const { return !(*this == other); }
 };
 
-// MLIR spelling of an element type: i1, i32, ui8, bf16, complex<f32>.
+// MLIR spelling of an element type: i1, i32, ui8, bf16, complex<f32>, f8E4M3FN.
 std::string element_type_name(DType dtype);
 // "tensor<2x3xf32>", "tensor<f32>", "tuple<tensor<i64>, tensor<2xf32>>".
 std::string type_to_string(const Type& type);

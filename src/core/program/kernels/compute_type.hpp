@@ -1,5 +1,5 @@
-// The type an element is computed in (float for f16 / bf16, the element type otherwise) and the
-// two conversions every kernel family uses to get there and back, rounding once.
+// The type an element is computed in (float for f16 / bf16 / f8, the element type otherwise) and
+// the two conversions every kernel family uses to get there and back, rounding once.
 #pragma once
 
 #include <complex>
@@ -21,6 +21,14 @@ template <>
 struct ComputeOf<BFloat16> {
   using type = float;
 };
+template <>
+struct ComputeOf<Float8E4M3FN> {
+  using type = float;
+};
+template <>
+struct ComputeOf<Float8E5M2> {
+  using type = float;
+};
 template <class T>
 using Compute = typename ComputeOf<T>::type;
 
@@ -30,25 +38,21 @@ template <class R>
 struct IsComplex<std::complex<R>> : std::true_type {};
 template <class T>
 inline constexpr bool kIsComplex = IsComplex<T>::value;
-template <class T>
-inline constexpr bool kIsHalf = std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
 
 template <class T>
 inline Compute<T> load(T v) noexcept {
-  if constexpr (kIsHalf<T>) {
+  if constexpr (kIsNarrowFloat<T>) {
     return static_cast<float>(to_double(v));
   } else {
     return v;
   }
 }
 
-// Rounds once to the element type (the 16-bit floats round to nearest, ties to even).
+// Rounds once to the element type (the narrow floats round to nearest, ties to even).
 template <class T>
 inline T store(Compute<T> v) noexcept {
-  if constexpr (std::is_same_v<T, Half>) {
-    return to_half(static_cast<double>(v));
-  } else if constexpr (std::is_same_v<T, BFloat16>) {
-    return to_bfloat16(static_cast<double>(v));
+  if constexpr (kIsNarrowFloat<T>) {
+    return narrow_float_from_double<T>(static_cast<double>(v));
   } else {
     return v;
   }

@@ -257,7 +257,7 @@ bool convolution_through_gemm(const Tensor& lhs, const Tensor& rhs, const ConvPl
     using T = typename decltype(tag)::type;
     if constexpr (std::is_same_v<T, double>) {
       gemm_all<double>(lhs, rhs, plan, static_cast<T*>(result.data()));
-    } else if constexpr (std::is_same_v<T, float> || kIsHalf<T>) {
+    } else if constexpr (std::is_same_v<T, float> || kIsNarrowFloat<T>) {
       gemm_all<float>(lhs, rhs, plan, static_cast<T*>(result.data()));
     }
   });

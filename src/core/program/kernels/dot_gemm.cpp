@@ -247,7 +247,7 @@ Tensor widened(const Tensor& x) {
   float* out = static_cast<float*>(wide.data());
   dispatch(x.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr (kIsHalf<T>) {
+    if constexpr (kIsNarrowFloat<T>) {
       const T* in = static_cast<const T*>(x.data());
       for_each_block(x.numel(), sizeof(float) + sizeof(T), [&](int64_t begin, int64_t end) {
         for (int64_t i = begin; i < end; ++i) out[i] = load<T>(in[i]);
@@ -282,7 +282,7 @@ bool dot_through_gemm(const Tensor& lhs, const Tensor& rhs, const DotSide& l, co
     gemm_all(widened(lhs), widened(rhs), l, r, c.get());
     dispatch(dtype, [&](auto tag) {
       using T = typename decltype(tag)::type;
-      if constexpr (kIsHalf<T>) {
+      if constexpr (kIsNarrowFloat<T>) {
         T* out = static_cast<T*>(result.data());
         const float* in = c.get();
         for_each_block(result.numel(), sizeof(float) + sizeof(T), [&](int64_t begin, int64_t end) {

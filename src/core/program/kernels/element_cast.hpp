@@ -1,4 +1,4 @@
-// Converting one element between any two of the 15 dtypes' C++ types (for kernels whose result
+// Converting one element between any two of the buffer dtypes' C++ types (for kernels whose result
 // dtype differs from their operands').
 #pragma once
 
@@ -33,12 +33,10 @@ template <class To, class From>
 To cast_element(From v) {
   if constexpr (std::is_same_v<To, From>) {
     return v;
-  } else if constexpr (std::is_same_v<From, Half> || std::is_same_v<From, BFloat16>) {
+  } else if constexpr (kIsNarrowFloat<From>) {
     return cast_element<To>(to_double(v));
-  } else if constexpr (std::is_same_v<To, Half>) {
-    return to_half(cast_element<double>(v));
-  } else if constexpr (std::is_same_v<To, BFloat16>) {
-    return to_bfloat16(cast_element<double>(v));
+  } else if constexpr (kIsNarrowFloat<To>) {
+    return narrow_float_from_double<To>(cast_element<double>(v));
   } else if constexpr (IsComplex<From>::value && IsComplex<To>::value) {
     using R = typename To::value_type;
     return To(static_cast<R>(v.real()), static_cast<R>(v.imag()));

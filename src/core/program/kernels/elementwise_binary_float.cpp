@@ -1,6 +1,7 @@
 // Binary kernels over the float types (16-bit ones compute in float, round once) and complex.
 #include <cmath>
 #include <complex>
+#include <limits>
 #include <type_traits>
 
 #include "program/kernels/elementwise_families.hpp"
@@ -12,6 +13,23 @@
 
 namespace ndbuf::program::detail {
 namespace {
+
+// The f8 value after u (an f8 value, widened) toward v: one step of the sign-magnitude code
+// (past the largest finite value that is Inf for f8E5M2 and NaN for f8E4M3FN).
+template <class T>
+float next_after_8bit(float u, float v) {
+  if (std::isnan(u) || std::isnan(v)) return std::numeric_limits<float>::quiet_NaN();
+  if (u == v) return v;
+  auto bits = narrow_float_from_double<T>(u).bits;
+  if (u == 0) {
+    bits = v > 0 ? 0x01 : 0x81;
+  } else if ((v > u) == (u > 0)) {
+    ++bits;
+  } else {
+    --bits;
+  }
+  return static_cast<float>(to_double(T{static_cast<uint8_t>(bits)}));
+}
 
 template <class T>
 Tensor float_binary(BinaryOp op, const Tensor& a, const Tensor& b, DType out) {
@@ -41,11 +59,13 @@ Tensor float_binary(BinaryOp op, const Tensor& a, const Tensor& b, DType out) {
       return same([](C n, C x) { return static_cast<C>(polygamma(n, x)); });
     case BinaryOp::kZeta:
       return same([](C x, C q) { return static_cast<C>(hurwitz_zeta(x, q)); });
-    // The next value of T itself: f16 and bf16 step through their own bit patterns.
+    // The next value of T itself: f16, bf16 and f8 step through their own bit patterns.
     case BinaryOp::kNextAfter:
       return same([](C u, C v) {
         if constexpr (std::is_same_v<C, T>) {
           return std::nextafter(u, v);
+        } else if constexpr (sizeof(T) == 1) {
+          return next_after_8bit<T>(u, v);
         } else {
           return static_cast<C>(next_after_16(u, v, std::is_same_v<T, BFloat16>));
         }

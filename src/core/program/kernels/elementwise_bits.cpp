@@ -138,7 +138,28 @@ Tensor reduce_precision(const Tensor& x, int exponent_bits, int mantissa_bits) {
     detail::map_into<T>(out, f, false, detail::read_operand<T>(x, x.shape()));
     return out;
   };
+  // The 8-bit floats are not IEEE-shaped (E4M3FN has no Inf): reduced as the doubles they
+  // are exactly, then rounded back once.
+  const auto run_through_double = [&](auto element) {
+    using T = decltype(element);
+    const auto f = [=](T v) {
+      const double d = to_double(v);
+      uint64_t w;
+      std::memcpy(&w, &d, sizeof w);
+      w = reduce_bits(w, 11, 52, exponent_bits, mantissa_bits);
+      double r;
+      std::memcpy(&r, &w, sizeof r);
+      return narrow_float_from_double<T>(r);
+    };
+    Tensor out = allocate_result(x.dtype(), x.shape());
+    detail::map_into<T>(out, f, false, detail::read_operand<T>(x, x.shape()));
+    return out;
+  };
   switch (x.dtype()) {
+    case DType::kF8E4M3FN:
+      return run_through_double(Float8E4M3FN{});
+    case DType::kF8E5M2:
+      return run_through_double(Float8E5M2{});
     case DType::kF16:
       return run(Half{}, uint16_t{}, 5, 10);
     case DType::kBF16:

@@ -1,10 +1,11 @@
-// convert between any two of the 15 dtypes, with XLA's choices where the spec leaves the
+// convert between any two of the dtypes, with XLA's choices where the spec leaves the
 // result open:
 // - float -> integer truncates toward zero and saturates: NaN -> 0, values below the range
 //   (-Inf included) -> the minimum (0 for unsigned), above it (+Inf included) -> the maximum;
 // - integer -> integer keeps the low bits (two's complement wrap);
 // - integer or float -> a narrower float rounds to nearest, ties to even, once (64-bit
-//   integers reach f16 / bf16 through a round-to-odd double, so there is no double rounding);
+//   integers reach f16 / bf16 / f8 through a round-to-odd double, so there is no double
+//   rounding); the program-only small floats go through double the same way;
 // - anything -> pred is `!= 0` (NaN is true); complex -> pred and complex -> real use the real
 //   part only (the imaginary part is dropped, per spec); real -> complex has imaginary part 0.
 #include <cmath>
@@ -12,7 +13,9 @@
 #include <cstdint>
 #include <limits>
 #include <type_traits>
+#include <vector>
 
+#include "ndbuf/memory/transfer.hpp"
 #include "program/kernels/block_scratch.hpp"
 #include "program/kernels/element_cast.hpp"
 #include "program/kernels/elementwise.hpp"
@@ -48,7 +51,7 @@ auto real_to_real(typename ElementType<From>::type v) {
   using T = typename ElementType<To>::type;
   using F = typename ElementType<From>::type;
   if constexpr (To == DType::kPred) {
-    if constexpr (From == DType::kF16 || From == DType::kBF16) {
+    if constexpr (kIsNarrowFloat<F>) {
       return uint8_t(to_double(v) != 0);
     } else {
       return uint8_t(v != 0);
@@ -60,18 +63,14 @@ auto real_to_real(typename ElementType<From>::type v) {
   } else if constexpr (std::is_integral_v<T>) {
     return saturate_to_integer<T>(to_double_value(v));
   } else if constexpr (std::is_integral_v<F>) {
-    if constexpr (std::is_same_v<T, Half>)
-      return to_half(integer_to_double_odd(v));
-    else if constexpr (std::is_same_v<T, BFloat16>)
-      return to_bfloat16(integer_to_double_odd(v));
+    if constexpr (kIsNarrowFloat<T>)
+      return narrow_float_from_double<T>(integer_to_double_odd(v));
     else
       return static_cast<T>(v);  // one correctly rounded conversion
   } else {
     const double d = to_double_value(v);  // exact widening
-    if constexpr (std::is_same_v<T, Half>)
-      return to_half(d);
-    else if constexpr (std::is_same_v<T, BFloat16>)
-      return to_bfloat16(d);
+    if constexpr (kIsNarrowFloat<T>)
+      return narrow_float_from_double<T>(d);
     else
       return static_cast<T>(d);
   }
@@ -97,9 +96,57 @@ auto convert_value(typename ElementType<From>::type v) {
   }
 }
 
+// An element of a buffer dtype as double for a program-only small float: exact for floats,
+// rounded to odd for integers (one later rounding to a few bits is then correct), the real
+// part of complex numbers.
+template <class F>
+double to_double_for_minifloat(F v) {
+  if constexpr (kIsComplex<F>) {
+    return static_cast<double>(v.real());
+  } else if constexpr (std::is_integral_v<F>) {
+    return integer_to_double_odd(v);
+  } else {
+    return to_double_value(v);
+  }
+}
+
+// convert where either side is a program-only small float: through double, serially (these
+// types only live in program constants).
+Tensor convert_through_double(const Tensor& x, DType to) {
+  const Tensor in = make_dense(x, Order::kRowMajor);
+  Tensor out = allocate_result(to, x.shape());
+  const int64_t n = x.numel();
+  std::vector<double> values(static_cast<size_t>(n));
+  if (is_program_only(x.dtype())) {
+    const auto* bits = static_cast<const uint8_t*>(in.data());
+    const MinifloatFormat& format = minifloat_format_of(x.dtype());
+    for (int64_t i = 0; i < n; ++i) values[i] = minifloat_to_double(bits[i], format);
+  } else {
+    dispatch(x.dtype(), [&](auto tag) {
+      using F = typename decltype(tag)::type;
+      const F* from = static_cast<const F*>(in.data());
+      for (int64_t i = 0; i < n; ++i) values[i] = to_double_for_minifloat(from[i]);
+    });
+  }
+  if (is_program_only(to)) {
+    auto* bits = static_cast<uint8_t*>(out.data());
+    const MinifloatFormat& format = minifloat_format_of(to);
+    for (int64_t i = 0; i < n; ++i) bits[i] = minifloat_from_double(values[i], format);
+    return out;
+  }
+  dispatch(to, [&](auto tag) {
+    constexpr DType kTo = decltype(tag)::value;
+    using T = typename decltype(tag)::type;
+    T* result = static_cast<T*>(out.data());
+    for (int64_t i = 0; i < n; ++i) result[i] = T(convert_value<kTo, DType::kF64>(values[i]));
+  });
+  return out;
+}
+
 }  // namespace
 
 Tensor convert(const Tensor& x, DType to) {
+  if (is_program_only(to) || is_program_only(x.dtype())) return convert_through_double(x, to);
   return dispatch(to, [&](auto to_tag) {
     return dispatch(x.dtype(), [&](auto from_tag) {
       constexpr DType kTo = decltype(to_tag)::value;

@@ -17,7 +17,10 @@ namespace ndbuf::program {
 // bits flipped so that larger magnitudes sort lower).
 template <class T>
 auto total_order_key(T v) {
-  if constexpr (kIsHalf<T>) {
+  if constexpr (kIsNarrowFloat<T> && sizeof(T) == 1) {
+    const auto bits = static_cast<int8_t>(v.bits);
+    return static_cast<int8_t>(bits < 0 ? bits ^ 0x7f : bits);
+  } else if constexpr (kIsNarrowFloat<T>) {
     const auto bits = static_cast<int16_t>(v.bits);
     return static_cast<int16_t>(bits < 0 ? bits ^ 0x7fff : bits);
   } else if constexpr (std::is_same_v<T, float>) {
@@ -34,7 +37,7 @@ auto total_order_key(T v) {
 }
 
 // The element as compared by `compare ..., FLOAT` (or SIGNED / UNSIGNED for integers):
-// f16 / bf16 widened to float, everything else unchanged.
+// the narrow floats widened to float, everything else unchanged.
 template <class T>
 auto ieee_key(T v) {
   return load(v);

@@ -19,10 +19,8 @@ void fill(Tensor& out, const Tensor& value) {
 
 template <class T>
 T from_index(int64_t index) {
-  if constexpr (std::is_same_v<T, Half>) {
-    return to_half(static_cast<double>(index));
-  } else if constexpr (std::is_same_v<T, BFloat16>) {
-    return to_bfloat16(static_cast<double>(index));
+  if constexpr (kIsNarrowFloat<T>) {
+    return narrow_float_from_double<T>(static_cast<double>(index));
   } else {
     return static_cast<T>(index);
   }

@@ -80,15 +80,31 @@ T float_value(const DenseScalar& s, const std::string& text, DType dtype) {
     std::memcpy(&out, &bits, sizeof(T));
     return out;
   }
-  if constexpr (std::is_same_v<T, Half>) {
-    return to_half(value);
-  } else if constexpr (std::is_same_v<T, BFloat16>) {
-    return to_bfloat16(value);
+  if constexpr (kIsNarrowFloat<T>) {
+    return narrow_float_from_double<T>(value);
   } else if constexpr (std::is_same_v<T, float>) {
     return std::strtof(text.c_str(), nullptr);
   } else {
     return static_cast<T>(value);
   }
+}
+
+// An element of a program-only small float: a decimal rounded once, or a bit pattern of the
+// format's width (6 bits for f6E2M3FN).
+uint8_t minifloat_value(const DenseScalar& s, DType dtype) {
+  if (s.kind == DenseScalar::Kind::kComplex) {
+    fail_at(s.loc, "a complex value is not a " + element_type_name(dtype));
+  }
+  const MinifloatFormat& format = minifloat_format_of(dtype);
+  uint64_t bits = 0;
+  const double value = float_part(s, s.real, dtype, &bits);
+  if (!is_hex(s.real)) return minifloat_from_double(value, format);
+  const int width = format.exponent_bits + format.mantissa_bits + (format.has_sign ? 1 : 0);
+  if ((bits >> width) != 0) {
+    fail_at(s.loc,
+            "bit pattern " + quote_text(s.real) + " is wider than " + element_type_name(dtype));
+  }
+  return static_cast<uint8_t>(bits);
 }
 
 template <class T>
@@ -170,6 +186,13 @@ Tensor materialize_dense(const DenseLiteral& literal, const Type& type) {
       fail_at(literal.loc, "dense literal of shape " + shape_to_tuple(literal.shape) +
                                " does not match " + type_to_string(type));
     }
+  }
+  if (is_program_only(type.dtype)) {
+    auto* dst = static_cast<uint8_t*>(out.data());
+    for (int64_t k = 0; k < numel; ++k) {
+      dst[k] = minifloat_value(literal.values[splat ? 0 : k], type.dtype);
+    }
+    return out;
   }
   dispatch(type.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;

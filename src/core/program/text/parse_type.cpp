@@ -9,7 +9,8 @@ namespace {
 
 const char* kSupportedElementTypes =
     "i1, i8, i16, i32, i64, ui8, ui16, ui32, ui64, f16, bf16, f32, f64, complex<f32>, "
-    "complex<f64>";
+    "complex<f64>, f8E4M3FN, f8E5M2; in constants and convert also f8E4M3, f8E4M3FNUZ, "
+    "f8E4M3B11FNUZ, f8E5M2FNUZ, f8E3M4, f8E8M0FNU, f6E2M3FN, f6E3M2FN, f4E2M1FN";
 
 std::optional<DType> simple_element_type(const std::string& name) {
   static const std::pair<const char*, DType> kNames[] = {
@@ -20,6 +21,11 @@ std::optional<DType> simple_element_type(const std::string& name) {
   };
   for (const auto& [text, dtype] : kNames) {
     if (name == text) return dtype;
+  }
+  for (size_t k = 0; k < kNumMinifloatKinds; ++k) {  // f8E4M3FN .. f4E2M1FN, in enum order
+    if (name == kMinifloatFormats[k].name) {
+      return static_cast<DType>(static_cast<size_t>(DType::kF8E4M3FN) + k);
+    }
   }
   return std::nullopt;
 }

@@ -34,6 +34,35 @@ void verify_call(const Module& module, const Op& op) {
   }
 }
 
+const Type* program_only_type(const std::vector<Type>& types) {
+  for (const Type& t : types) {
+    if (t.is_tensor() && is_program_only(t.dtype)) return &t;
+    if (const Type* inner = program_only_type(t.elements)) return inner;
+  }
+  return nullptr;
+}
+
+// The program-only small floats (f8E4M3FNUZ, f6E2M3FN, ...) live in constants, convert and
+// the interpreter's check ops; every other op is refused here, before any kernel sees them.
+void verify_program_only_types(const Op& op) {
+  static const char* const kAllowed[] = {"stablehlo.constant",
+                                         "stablehlo.convert",
+                                         "return",
+                                         "check.expect_eq",
+                                         "check.expect_eq_const",
+                                         "check.expect_almost_eq",
+                                         "check.expect_almost_eq_const"};
+  const Type* t = program_only_type(op.operand_types);
+  if (t == nullptr) t = program_only_type(op.result_types);
+  if (t == nullptr) return;
+  for (const char* name : kAllowed) {
+    if (op.name == name) return;
+  }
+  fail_at(op.loc, "element type " + element_type_name(t->dtype) +
+                      " is not supported by this runtime in " + quote_text(op.name) +
+                      " (only in constants and convert)");
+}
+
 // Iterative over nested regions (an explicit stack), so depth costs no native stack.
 void verify_body(const Module& module, const Function& fn) {
   std::vector<const Region*> pending{&fn.body};
@@ -50,6 +79,7 @@ void verify_body(const Module& module, const Function& fn) {
         fail_at(op.loc, "a return must be the last op of its region");
       }
       verify_operands(fn, op);
+      verify_program_only_types(op);
       verify_call(module, op);
       for (const Region& nested : op.regions) pending.push_back(&nested);
     }
@@ -81,6 +111,13 @@ void verify_main(const Module& module) {
   }
   for (const Type& t : main->result_types) {
     if (!t.is_tensor()) fail_at(main->loc, "@main results must be tensors");
+  }
+  const Type* internal = program_only_type(main->body.arg_types);
+  if (internal == nullptr) internal = program_only_type(main->result_types);
+  if (internal != nullptr) {
+    fail_at(main->loc, "@main cannot take or return element type " +
+                           element_type_name(internal->dtype) +
+                           ", which is not a buffer dtype (convert it inside the program)");
   }
 }
 

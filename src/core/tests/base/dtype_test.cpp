@@ -22,6 +22,31 @@ TEST(DType, ItemSizesMatchElementTypes) {
   }
 }
 
+TEST(DType, ProgramOnlyTableFollowsTheBufferDTypes) {
+  for (size_t k = 0; k < kNumProgramOnlyDTypes; ++k) {
+    const DType d = kProgramDTypeTable[k].dtype;
+    EXPECT_EQ(static_cast<size_t>(d), kNumDTypes + k);
+    EXPECT_TRUE(is_program_only(d));
+    EXPECT_EQ(dtype_info(d).name, minifloat_format_of(d).name);
+    EXPECT_EQ(itemsize(d), 1u);
+  }
+  EXPECT_FALSE(is_program_only(DType::kF8E5M2));
+  EXPECT_EQ(minifloat_format_of(DType::kF8E4M3FN).name, "f8E4M3FN");
+  EXPECT_EQ(minifloat_format_of(DType::kF8E5M2).name, "f8E5M2");
+}
+
+TEST(DType, DispatchRefusesProgramOnlyDTypes) {
+  try {
+    dispatch(DType::kF6E2M3FN, [](auto tag) { return sizeof(typename decltype(tag)::type); });
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kInvalidArgument);
+    EXPECT_STREQ(e.what(),
+                 "element type f6E2M3FN is supported only by constants, convert and the check "
+                 "ops of a program");
+  }
+}
+
 TEST(DType, ParsesNamesAndAliases) {
   EXPECT_EQ(parse_dtype("f32"), DType::kF32);
   EXPECT_EQ(parse_dtype("ui64"), DType::kU64);
@@ -31,6 +56,9 @@ TEST(DType, ParsesNamesAndAliases) {
   EXPECT_EQ(parse_dtype("u8"), DType::kU8);
   EXPECT_EQ(parse_dtype("bf16"), DType::kBF16);
   EXPECT_EQ(parse_dtype("c128"), DType::kC128);
+  EXPECT_EQ(parse_dtype("f8e4m3fn"), DType::kF8E4M3FN);
+  EXPECT_EQ(parse_dtype("f8E5M2"), DType::kF8E5M2);
+  EXPECT_FALSE(parse_dtype("f8E4M3FNUZ").has_value());  // program-only: never a buffer's dtype
   EXPECT_FALSE(parse_dtype("float32").has_value());
   EXPECT_FALSE(parse_dtype("").has_value());
   EXPECT_FALSE(parse_dtype("F32").has_value());
@@ -44,7 +72,7 @@ TEST(DType, UnknownNameErrorListsValidNames) {
     EXPECT_EQ(e.kind(), ErrorKind::kInvalidArgument);
     EXPECT_STREQ(e.what(),
                  "Unknown dtype \"float\"; valid dtypes are pred, i8, i16, i32, i64, ui8, ui16, "
-                 "ui32, ui64, f16, bf16, f32, f64, c64, c128.");
+                 "ui32, ui64, f16, bf16, f32, f64, c64, c128, f8e4m3fn, f8e5m2.");
   }
 }
 
@@ -52,7 +80,9 @@ TEST(DType, SafetensorsTagsRoundTrip) {
   for (const auto& info : kDTypeTable) {
     EXPECT_EQ(dtype_from_safetensors(info.safetensors), info.dtype);
   }
-  EXPECT_FALSE(dtype_from_safetensors("F8_E4M3").has_value());
+  EXPECT_EQ(dtype_from_safetensors("F8_E4M3"), DType::kF8E4M3FN);
+  EXPECT_EQ(dtype_from_safetensors("F8_E5M2"), DType::kF8E5M2);
+  EXPECT_FALSE(dtype_from_safetensors("F8_E8M0").has_value());
 }
 
 TEST(DType, AliasesNameOtherDTypesThanTheirSpelling) {

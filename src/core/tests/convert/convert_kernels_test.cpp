@@ -21,9 +21,10 @@ namespace {
 
 const int64_t kLengths[] = {1, kBlockElements - 1, kBlockElements + 1, 13 * kBlockElements + 3};
 
-const DType kAllDTypes[] = {DType::kPred, DType::kI8,  DType::kI16, DType::kI32, DType::kI64,
-                            DType::kU8,   DType::kU16, DType::kU32, DType::kU64, DType::kF16,
-                            DType::kBF16, DType::kF32, DType::kF64, DType::kC64, DType::kC128};
+const DType kAllDTypes[] = {DType::kPred,  DType::kI8,  DType::kI16, DType::kI32, DType::kI64,
+                            DType::kU8,    DType::kU16, DType::kU32, DType::kU64, DType::kF16,
+                            DType::kBF16,  DType::kF32, DType::kF64, DType::kC64, DType::kC128,
+                            DType::kF8E5M2};  // f8e4m3fn's range check: see convert_test.cpp
 
 // Source values every dtype holds: 0/1 for pred, small whole numbers for integers (with a
 // fraction for doubles, truncated toward zero), anything for floats (NA at some positions).
@@ -44,6 +45,10 @@ T reference_element(double v) {
     return Half{double_to_half_bits(v)};
   } else if constexpr (std::is_same_v<T, BFloat16>) {
     return BFloat16{double_to_bfloat16_bits(v)};
+  } else if constexpr (std::is_same_v<T, Float8E4M3FN>) {
+    return T{minifloat_from_double(v, minifloat_format(MinifloatKind::kF8E4M3FN))};
+  } else if constexpr (std::is_same_v<T, Float8E5M2>) {
+    return T{minifloat_from_double(v, minifloat_format(MinifloatKind::kF8E5M2))};
   } else if constexpr (std::is_same_v<T, std::complex<float>>) {
     return {static_cast<float>(v), 0.0f};
   } else if constexpr (std::is_same_v<T, std::complex<double>>) {
@@ -102,7 +107,7 @@ TEST(ConvertKernels, EverySourceTypeToEveryDTypeAcrossBlocks) {
 // What as_array() gives for element `x` of a dtype, computed independently.
 template <class T>
 auto r_reference(T x, DType dtype) {
-  if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
+  if constexpr (kIsNarrowFloat<T>) {
     return to_double(x);
   } else if constexpr (std::is_same_v<T, std::complex<float>>) {
     return std::complex<double>(x.real(), x.imag());
@@ -122,8 +127,9 @@ void expect_read_back(DType dtype, int64_t count) {
   std::vector<T> in(static_cast<size_t>(count));
   for (int64_t i = 0; i < count; ++i) {
     const uint64_t pattern = static_cast<uint64_t>(i) * 0x9E3779B97F4A7C15ULL;
-    if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
-      in[i] = T{static_cast<uint16_t>(pattern >> 48)};  // every pattern, NaNs included
+    if constexpr (kIsNarrowFloat<T>) {
+      using Bits = decltype(T::bits);  // every pattern, NaNs included
+      in[i] = T{static_cast<Bits>(pattern >> (64 - 8 * sizeof(Bits)))};
     } else if constexpr (std::is_floating_point_v<T>) {
       in[i] = static_cast<T>(std::ldexp(static_cast<double>(pattern >> 40), -20));
     } else if constexpr (std::is_integral_v<T>) {

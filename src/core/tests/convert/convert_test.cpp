@@ -631,6 +631,24 @@ TEST(ConvertFromR, RecyclingFillsEveryElementOfEveryItemsize) {
 // ---------------------------------------------------------------------------------------------
 // Complex
 
+// f8e4m3fn has no Inf: a value that rounds past 448 is an error (464 is the tie that rounds
+// down to 448); NaN and NA become its NaN 0x7F.
+TEST(ConvertFromR, F8E4M3FNRangeIsChecked) {
+  const std::string range =
+      " cannot be represented as f8e4m3fn (range -448 to 448 after rounding, or NaN)";
+  const std::vector<double> in_range{464.0, -464.0, 448.0, kNaN, r_na_real()};
+  EXPECT_EQ(convert<uint8_t>(doubles(in_range), DType::kF8E4M3FN, 5),
+            (std::vector<uint8_t>{0x7E, 0xFE, 0x7E, 0x7F, 0x7F}));
+  const std::vector<double> beyond{1.0, 464.5};
+  expect_rejected(doubles(beyond), DType::kF8E4M3FN, "Value 464.5 at position 2" + range, 1);
+  const std::vector<double> inf{-kInf};
+  expect_rejected(doubles(inf), DType::kF8E4M3FN, "Value -Inf at position 1" + range, 0);
+  const std::vector<int32_t> ints{465, kNA};
+  expect_rejected(integers(ints), DType::kF8E4M3FN, "Value 465 at position 1" + range, 0);
+  const std::vector<int64_t> longs{-3, -465};
+  expect_rejected(integer64s(longs), DType::kF8E4M3FN, "Value -465 at position 2" + range, 1);
+}
+
 TEST(ConvertFromR, ComplexOnlyToComplexDTypes) {
   const std::vector<double> z{1, 2};
   for (const auto& info : kDTypeTable) {
@@ -1011,6 +1029,7 @@ TEST(ConvertToR, VectorTypes) {
       RVectorType::kInteger, RVectorType::kInteger64, RVectorType::kInteger64,
       RVectorType::kDouble,  RVectorType::kDouble,    RVectorType::kDouble,
       RVectorType::kDouble,  RVectorType::kComplex,   RVectorType::kComplex,
+      RVectorType::kDouble,  RVectorType::kDouble,
   };
   for (const auto& info : kDTypeTable) {
     EXPECT_EQ(r_vector_type_for(info.dtype), expected[static_cast<size_t>(info.dtype)])
@@ -1195,6 +1214,10 @@ TEST(RoundTrip, EveryDType) {
   expect_round_trip(DType::kC64, c64.data(), 3, &covered);
   const std::vector<double> c128{0.1, -1e300, r_na_real(), kNaN};
   expect_round_trip(DType::kC128, c128.data(), 2, &covered);
+  const std::vector<double> f8e4m3fn{1.0, 448.0, std::ldexp(1.0, -9), -0.0, kNaN, -0.1015625};
+  expect_round_trip(DType::kF8E4M3FN, f8e4m3fn.data(), 6, &covered);
+  const std::vector<double> f8e5m2{1.0, 57344.0, std::ldexp(1.0, -16), -0.0, kInf, -kInf};
+  expect_round_trip(DType::kF8E5M2, f8e5m2.data(), 6, &covered);
   EXPECT_EQ(covered.size(), kNumDTypes);
 }
 

@@ -42,10 +42,8 @@ Tensor make(DType dtype, Shape shape, const std::vector<double>& values) {
     using T = typename decltype(tag)::type;
     auto* out = static_cast<T*>(t.data());
     for (size_t k = 0; k < values.size(); ++k) {
-      if constexpr (std::is_same_v<T, Half>) {
-        out[k] = to_half(values[k]);
-      } else if constexpr (std::is_same_v<T, BFloat16>) {
-        out[k] = to_bfloat16(values[k]);
+      if constexpr (kIsNarrowFloat<T>) {
+        out[k] = narrow_float_from_double<T>(values[k]);
       } else if constexpr (std::is_same_v<T, std::complex<float>> ||
                            std::is_same_v<T, std::complex<double>>) {
         out[k] = T(static_cast<typename T::value_type>(values[k]), 0);

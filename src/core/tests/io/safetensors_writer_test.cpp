@@ -128,10 +128,10 @@ TEST(SafetensorsWriter, HeaderMatchesTheJsonLibrarysLayout) {
   EXPECT_EQ(safetensors_header({}, std::nullopt), "{}");
 }
 
-// A file with an F8_E4M3 tensor between two supported ones.
+// A file with an F8_E8M0 tensor between two supported ones.
 std::string mixed_file() {
   const std::string header =
-      "{\"w\":{\"dtype\":\"F8_E4M3\",\"shape\":[2,2],\"data_offsets\":[0,4]},"
+      "{\"w\":{\"dtype\":\"F8_E8M0\",\"shape\":[2,2],\"data_offsets\":[0,4]},"
       "\"s\":{\"dtype\":\"F4\",\"shape\":[4],\"data_offsets\":[4,6]},"
       "\"b\":{\"dtype\":\"U8\",\"shape\":[2],\"data_offsets\":[6,8]}}";
   return file_bytes(header, std::string("\1\2\3\4\5\6\7\10", 8));
@@ -144,7 +144,7 @@ TEST(SafetensorsDTypes, UnsupportedTensorsAreCheckedOnlyWhenLoaded) {
   ASSERT_EQ(contents.tensors.size(), 1u);
   EXPECT_EQ(static_cast<const unsigned char*>(contents.tensors[0].tensor.data())[1], 8);
   const SafetensorsHeader header = parse_safetensors(mixed_file().data(), mixed_file().size());
-  EXPECT_EQ(header.tensors[0].unsupported, "F8_E4M3");
+  EXPECT_EQ(header.tensors[0].unsupported, "F8_E8M0");
   EXPECT_EQ(header.tensors[1].element_bits, 4u);
   try {
     load_safetensors(as_storage(mixed_file()));
@@ -152,7 +152,7 @@ TEST(SafetensorsDTypes, UnsupportedTensorsAreCheckedOnlyWhenLoaded) {
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::kInvalidArgument);
     EXPECT_EQ(std::string(e.what()),
-              "Tensor \"w\" has the unsupported dtype F8_E4M3; select the other tensors by name "
+              "Tensor \"w\" has the unsupported dtype F8_E8M0; select the other tensors by name "
               "to load them.");
   }
 }

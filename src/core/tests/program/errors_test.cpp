@@ -29,11 +29,11 @@ TEST(ProgramErrors, LexicalAndSyntaxErrorsNameTheToken) {
 TEST(ProgramErrors, UnsupportedTypesAndOpsAreNamed) {
   EXPECT_EQ(compile_error(main_with("  %0 = stablehlo.constant dense<1> : tensor<2xi4>")),
             "2:47: element type 'i4' is not supported by this runtime (supported: i1, i8, i16, "
-            "i32, i64, ui8, ui16, ui32, ui64, f16, bf16, f32, f64, complex<f32>, complex<f64>)");
-  EXPECT_EQ(
-      compile_error(main_with("  %0 = stablehlo.constant dense<1.0> : tensor<f8E4M3FN>")),
-      "2:47: element type 'f8E4M3FN' is not supported by this runtime (supported: i1, i8, i16, "
-      "i32, i64, ui8, ui16, ui32, ui64, f16, bf16, f32, f64, complex<f32>, complex<f64>)");
+            "i32, i64, ui8, ui16, ui32, ui64, f16, bf16, f32, f64, complex<f32>, complex<f64>, "
+            "f8E4M3FN, f8E5M2; in constants and convert also f8E4M3, f8E4M3FNUZ, f8E4M3B11FNUZ, "
+            "f8E5M2FNUZ, f8E3M4, f8E8M0FNU, f6E2M3FN, f6E3M2FN, f4E2M1FN)");
+  EXPECT_EQ(compile_error(main_with("  %0 = stablehlo.constant dense<1.0> : tensor<f8E4M3FN>")),
+            "");
   EXPECT_EQ(compile_error(main_with("  %0 = stablehlo.partition_id : tensor<ui32>")),
             "2:8: op 'stablehlo.partition_id' is not supported by this runtime");
   // The generic form of an op the runtime does not run (cholesky, named here before, now runs).

@@ -80,7 +80,9 @@ TEST(QuoteText, NamesOfOpsFunctionsAndTypesAreCut) {
   EXPECT_EQ(compile_error("func.func @main(%a: tensor<" + type + ">) -> () {\n  return\n}"),
             "1:28: element type " + cut(type) +
                 " is not supported by this runtime (supported: i1, i8, i16, i32, i64, ui8, "
-                "ui16, ui32, ui64, f16, bf16, f32, f64, complex<f32>, complex<f64>)");
+                "ui16, ui32, ui64, f16, bf16, f32, f64, complex<f32>, complex<f64>, f8E4M3FN, "
+                "f8E5M2; in constants and convert also f8E4M3, f8E4M3FNUZ, f8E4M3B11FNUZ, "
+                "f8E5M2FNUZ, f8E3M4, f8E8M0FNU, f6E2M3FN, f6E3M2FN, f4E2M1FN)");
   const std::string dims(100000, '7');
   EXPECT_EQ(compile_error("func.func @main(%a: tensor<" + dims + "xf32>) -> () {\n  return\n}"),
             "1:28: dimension " + cut(dims) + " is too large");

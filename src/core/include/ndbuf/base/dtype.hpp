@@ -9,8 +9,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "ndbuf/base/half.hpp"
+#include "ndbuf/base/minifloat.hpp"
 
 namespace ndbuf {
 
@@ -30,8 +32,23 @@ enum class DType : uint8_t {
   kF64,
   kC64,
   kC128,
+  kF8E4M3FN,
+  kF8E5M2,
+  // Program-only element types (constants, convert and the check ops; never a buffer's dtype):
+  // the other small floats of StableHLO, one byte per element.
+  kF8E4M3,
+  kF8E4M3FNUZ,
+  kF8E4M3B11FNUZ,
+  kF8E5M2FNUZ,
+  kF8E3M4,
+  kF8E8M0FNU,
+  kF6E2M3FN,
+  kF6E3M2FN,
+  kF4E2M1FN,
 };
-inline constexpr size_t kNumDTypes = 15;
+// The buffer dtypes (kDTypeTable); the program-only ones follow them (kProgramDTypeTable).
+inline constexpr size_t kNumDTypes = 17;
+inline constexpr size_t kNumProgramOnlyDTypes = 9;
 
 enum class DTypeClass : uint8_t { kBool, kSigned, kUnsigned, kFloat, kComplex };
 
@@ -60,15 +77,32 @@ inline constexpr std::array<DTypeInfo, kNumDTypes> kDTypeTable = {{
     {DType::kF64, "f64", 8, DTypeClass::kFloat, "F64", "Float64"},
     {DType::kC64, "c64", 8, DTypeClass::kComplex, "C64", "Complex32"},
     {DType::kC128, "c128", 16, DTypeClass::kComplex, "C128", "Complex64"},
+    {DType::kF8E4M3FN, "f8e4m3fn", 1, DTypeClass::kFloat, "F8_E4M3", ""},
+    {DType::kF8E5M2, "f8e5m2", 1, DTypeClass::kFloat, "F8_E5M2", ""},
 }};
 
-// Other spellings accepted by parse_dtype(): "i1"/"bool" (pred), "s8".."s64", "u8".."u64".
+// Named by their MLIR spelling; no safetensors tag, no R name (parse_dtype() never returns
+// them).
+inline constexpr std::array<DTypeInfo, kNumProgramOnlyDTypes> kProgramDTypeTable = {{
+    {DType::kF8E4M3, "f8E4M3", 1, DTypeClass::kFloat, "", ""},
+    {DType::kF8E4M3FNUZ, "f8E4M3FNUZ", 1, DTypeClass::kFloat, "", ""},
+    {DType::kF8E4M3B11FNUZ, "f8E4M3B11FNUZ", 1, DTypeClass::kFloat, "", ""},
+    {DType::kF8E5M2FNUZ, "f8E5M2FNUZ", 1, DTypeClass::kFloat, "", ""},
+    {DType::kF8E3M4, "f8E3M4", 1, DTypeClass::kFloat, "", ""},
+    {DType::kF8E8M0FNU, "f8E8M0FNU", 1, DTypeClass::kFloat, "", ""},
+    {DType::kF6E2M3FN, "f6E2M3FN", 1, DTypeClass::kFloat, "", ""},
+    {DType::kF6E3M2FN, "f6E3M2FN", 1, DTypeClass::kFloat, "", ""},
+    {DType::kF4E2M1FN, "f4E2M1FN", 1, DTypeClass::kFloat, "", ""},
+}};
+
+// Other spellings accepted by parse_dtype(): "i1"/"bool" (pred), "s8".."s64", "u8".."u64", and
+// MLIR's spellings of the 8-bit floats ("f8E4M3FN", "f8E5M2").
 struct DTypeAlias {
   std::string_view spelling;
   DType dtype;
 };
 
-inline constexpr std::array<DTypeAlias, 10> kDTypeAliases = {{
+inline constexpr std::array<DTypeAlias, 12> kDTypeAliases = {{
     {"i1", DType::kPred},
     {"bool", DType::kPred},
     {"s8", DType::kI8},
@@ -79,9 +113,23 @@ inline constexpr std::array<DTypeAlias, 10> kDTypeAliases = {{
     {"u16", DType::kU16},
     {"u32", DType::kU32},
     {"u64", DType::kU64},
+    {"f8E4M3FN", DType::kF8E4M3FN},
+    {"f8E5M2", DType::kF8E5M2},
 }};
 
-constexpr const DTypeInfo& dtype_info(DType d) { return kDTypeTable[static_cast<size_t>(d)]; }
+constexpr bool is_program_only(DType d) { return static_cast<size_t>(d) >= kNumDTypes; }
+constexpr const DTypeInfo& dtype_info(DType d) {
+  return is_program_only(d) ? kProgramDTypeTable[static_cast<size_t>(d) - kNumDTypes]
+                            : kDTypeTable[static_cast<size_t>(d)];
+}
+// The small-float format of kF8E4M3FN .. kF4E2M1FN (the enum orders them as MinifloatKind).
+constexpr const MinifloatFormat& minifloat_format_of(DType d) {
+  return minifloat_format(
+      static_cast<MinifloatKind>(static_cast<size_t>(d) - static_cast<size_t>(DType::kF8E4M3FN)));
+}
+constexpr bool is_minifloat(DType d) {
+  return static_cast<size_t>(d) >= static_cast<size_t>(DType::kF8E4M3FN);
+}
 constexpr size_t itemsize(DType d) { return dtype_info(d).itemsize; }
 constexpr std::string_view dtype_name(DType d) { return dtype_info(d).name; }
 constexpr bool is_integer(DType d) {
@@ -160,6 +208,14 @@ template <>
 struct ElementType<DType::kC128> {
   using type = std::complex<double>;
 };
+template <>
+struct ElementType<DType::kF8E4M3FN> {
+  using type = Float8E4M3FN;
+};
+template <>
+struct ElementType<DType::kF8E5M2> {
+  using type = Float8E5M2;
+};
 
 // A compile-time dtype handed to dispatch() callbacks: `tag.value` is the DType and
 // `typename decltype(tag)::type` its C++ element type (pred and ui8 differ by tag only).
@@ -169,7 +225,10 @@ struct DTypeTag {
   using type = typename ElementType<D>::type;
 };
 
-// The one switch over dtypes: calls f(DTypeTag<d>{}).
+// Program-only dtypes reach no kernel (the verifier refuses them elsewhere): an error.
+[[noreturn]] void fail_program_only_dtype(DType d);
+
+// The one switch over the buffer dtypes: calls f(DTypeTag<d>{}).
 template <class F>
 decltype(auto) dispatch(DType d, F&& f) {
   switch (d) {
@@ -201,10 +260,37 @@ decltype(auto) dispatch(DType d, F&& f) {
       return f(DTypeTag<DType::kF64>{});
     case DType::kC64:
       return f(DTypeTag<DType::kC64>{});
+    case DType::kF8E4M3FN:
+      return f(DTypeTag<DType::kF8E4M3FN>{});
+    case DType::kF8E5M2:
+      return f(DTypeTag<DType::kF8E5M2>{});
     case DType::kC128:
       break;
+    default:
+      fail_program_only_dtype(d);
   }
   return f(DTypeTag<DType::kC128>{});
+}
+
+// The floats narrower than f32 (f16, bf16 and the 8-bit buffer dtypes), held as bit patterns:
+// they widen exactly to double and are rounded to once, directly from double.
+template <class T>
+inline constexpr bool kIsNarrowFloat =
+    std::is_same_v<T, Half> || std::is_same_v<T, BFloat16> || std::is_same_v<T, Float8E4M3FN> ||
+    std::is_same_v<T, Float8E5M2>;
+
+template <class T>
+inline T narrow_float_from_double(double value) noexcept {
+  static_assert(kIsNarrowFloat<T>);
+  if constexpr (std::is_same_v<T, Half>) {
+    return to_half(value);
+  } else if constexpr (std::is_same_v<T, BFloat16>) {
+    return to_bfloat16(value);
+  } else if constexpr (std::is_same_v<T, Float8E4M3FN>) {
+    return to_float8_e4m3fn(value);
+  } else {
+    return to_float8_e5m2(value);
+  }
 }
 
 // The one rule for pred (safetensors BOOL) bytes: each must be 0 or 1. Returns the 0-based

@@ -16,6 +16,7 @@
 #include <string>
 
 #include "ndbuf/base/half.hpp"
+#include "ndbuf/base/minifloat.hpp"
 
 namespace ndbuf {
 
@@ -23,6 +24,8 @@ std::string format_shortest(double value);
 std::string format_shortest(float value);
 std::string format_shortest(Half value);
 std::string format_shortest(BFloat16 value);
+std::string format_shortest(Float8E4M3FN value);
+std::string format_shortest(Float8E5M2 value);
 std::string format_shortest(std::complex<float> value);
 std::string format_shortest(std::complex<double> value);
 
