@@ -92,8 +92,8 @@ bool slide_axis(const In* x, Out* y, const AxisExtent& e, const WindowAxis& a, A
                 Combine combine, Load load, Emit emit) {
   const int64_t n = e.length, count = a.count, inner = e.inner;
   const int64_t block = std::min(a.size, n);
-  const int64_t width =
-      std::max<int64_t>(1, std::min({kLanes, inner, kScratchElements / std::max<int64_t>(1, block)}));
+  const int64_t width = std::max<int64_t>(
+      1, std::min({kLanes, inner, kScratchElements / std::max<int64_t>(1, block)}));
   const int64_t groups = (inner + width - 1) / width;
   const int64_t bytes = (n * int64_t{sizeof(In)} + count * int64_t{sizeof(Out)}) * width;
   std::atomic<bool> failed{false};
@@ -108,9 +108,9 @@ bool slide_axis(const In* x, Out* y, const AxisExtent& e, const WindowAxis& a, A
         for (int64_t item = begin; item < end; ++item) {
           const int64_t o = item / groups, j0 = (item % groups) * width;
           const int64_t w = std::min(width, inner - j0);
-          LineFolds<In, A, Combine, Load> line{x + o * n * inner + j0, inner,          w, n, block,
-                                               combine,                load,           scratch.get(),
-                                               scratch.get() + block * width};
+          LineFolds<In, A, Combine, Load> line{
+              x + o * n * inner + j0,       inner, w, n, block, combine, load, scratch.get(),
+              scratch.get() + block * width};
           for (int64_t c = 0; c < count; ++c) {
             Out* yc = y + (o * count + c) * inner + j0;
             const int64_t p0 = c * a.stride - a.low;
@@ -222,9 +222,8 @@ std::optional<Tensor> window_slide(const Tensor& input, const Tensor& init, cons
   for (const WindowAxis& a : g.axes) {
     if (a.base != 1 || a.dilation != 1) return std::nullopt;
   }
-  return dispatch(input.dtype(), [&](auto tag) {
-    return slide<decltype(tag)::value>(input, init, g, body);
-  });
+  return dispatch(input.dtype(),
+                  [&](auto tag) { return slide<decltype(tag)::value>(input, init, g, body); });
 }
 
 }  // namespace ndbuf::program

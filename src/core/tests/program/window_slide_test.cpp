@@ -61,7 +61,7 @@ TEST(ProgramWindowSlide, MovingFoldsByHand) {
 TEST(ProgramWindowSlide, DeclinesWhatItCannotFoldSoundly) {
   const Tensor x = f64({5}, {1, 2, 3, 4, 5});
   const WindowConfig moving{{3}, {}, {}, {}, {{2, 0}}};
-  EXPECT_FALSE(slide_of(x, f64({}, {1}), moving, FastBody::kAdd).has_value());   // init not 0
+  EXPECT_FALSE(slide_of(x, f64({}, {1}), moving, FastBody::kAdd).has_value());      // init not 0
   EXPECT_FALSE(slide_of(x, f64({}, {0}), moving, FastBody::kMaximum).has_value());  // not -inf
   EXPECT_FALSE(slide_of(x, f64({}, {kNaN}), moving, FastBody::kAdd).has_value());
   EXPECT_FALSE(slide_of(x, f64({}, {0}), moving, FastBody::kReplace).has_value());
@@ -83,11 +83,11 @@ TEST(ProgramWindowSlide, SignedZerosAndNaNAsTheWalk) {
   EXPECT_FALSE(std::signbit(plus[0]) || std::signbit(plus[1]));
   EXPECT_TRUE(std::signbit(minus[0]) && std::signbit(minus[1]));
   // Ties between -0 and +0 keep the first in window order, as the walk does.
-  const auto ties = slid_f64(f64({4}, {-0.0, 0.0, -0.0, 0.0}), -kInf, {{2}, {}, {}, {}, {}},
-                             FastBody::kMaximum);
+  const auto ties =
+      slid_f64(f64({4}, {-0.0, 0.0, -0.0, 0.0}), -kInf, {{2}, {}, {}, {}, {}}, FastBody::kMaximum);
   EXPECT_TRUE(std::signbit(ties[0]) && !std::signbit(ties[1]) && std::signbit(ties[2]));
-  const auto nan = slid_f64(f64({5}, {1, kNaN, 2, 3, 4}), kInf, {{2}, {}, {}, {}, {}},
-                            FastBody::kMinimum);
+  const auto nan =
+      slid_f64(f64({5}, {1, kNaN, 2, 3, 4}), kInf, {{2}, {}, {}, {}, {}}, FastBody::kMinimum);
   EXPECT_TRUE(std::isnan(nan[0]) && std::isnan(nan[1]));
   EXPECT_EQ(nan[2], 2);
   EXPECT_EQ(nan[3], 3);
@@ -96,8 +96,8 @@ TEST(ProgramWindowSlide, SignedZerosAndNaNAsTheWalk) {
 TEST(ProgramWindowSlide, LongWindowOverAMillionRunsInLinearTime) {
   const int64_t n = 1000000, w = 1000;  // the walk would visit 1e9 elements
   const std::vector<float> ones(static_cast<size_t>(n), 1.0f);
-  const auto r = slide_of(f32({n}, ones), scalar_f32(0), {{w}, {}, {}, {}, {{w - 1, 0}}},
-                          FastBody::kAdd);
+  const auto r =
+      slide_of(f32({n}, ones), scalar_f32(0), {{w}, {}, {}, {}, {{w - 1, 0}}}, FastBody::kAdd);
   ASSERT_TRUE(r.has_value());
   const auto v = values<float>(*r);
   EXPECT_EQ(v[0], 1);

@@ -29,19 +29,19 @@ struct Case {
 std::vector<Case> cases() {
   using P = std::pair<int64_t, int64_t>;
   return {
-      {{37}, {{5}, {}, {}, {}, {P{4, 0}}}},        // trailing moving window
-      {{37}, {{5}, {2}, {}, {}, {P{2, 3}}}},       // stride, padding both ends
-      {{40}, {{8}, {3}, {}, {}, {P{-3, 5}}}},      // negative low padding
-      {{7}, {{12}, {}, {}, {}, {P{11, 0}}}},       // window longer than the axis
-      {{7}, {{12}, {2}, {}, {}, {P{3, 6}}}},       // longer, strided, split padding
-      {{9}, {{1}, {2}, {}, {}, {P{1, 2}}}},        // window 1 with stride and padding
-      {{100}, {{10}, {10}, {}, {}, {}}},           // disjoint windows
-      {{101}, {{7}, {13}, {}, {}, {P{0, 6}}}},     // stride past the window
-      {{13, 11}, {{3, 3}, {}, {}, {}, {P{1, 1}, P{1, 1}}}},        // 3 x 3, same size
-      {{13, 11}, {{2, 2}, {2, 2}, {}, {}, {}}},                    // 2 x 2 pooling
-      {{13, 11}, {{4, 3}, {1, 2}, {}, {}, {P{3, 0}, P{0, 2}}}},    // mixed strides and padding
-      {{13, 11}, {{1, 5}, {}, {}, {}, {P{0, 0}, P{4, 0}}}},        // along the last axis only
-      {{13, 11}, {{6, 1}, {}, {}, {}, {P{5, 0}, P{0, 0}}}},        // along the first axis only
+      {{37}, {{5}, {}, {}, {}, {P{4, 0}}}},                      // trailing moving window
+      {{37}, {{5}, {2}, {}, {}, {P{2, 3}}}},                     // stride, padding both ends
+      {{40}, {{8}, {3}, {}, {}, {P{-3, 5}}}},                    // negative low padding
+      {{7}, {{12}, {}, {}, {}, {P{11, 0}}}},                     // window longer than the axis
+      {{7}, {{12}, {2}, {}, {}, {P{3, 6}}}},                     // longer, strided, split padding
+      {{9}, {{1}, {2}, {}, {}, {P{1, 2}}}},                      // window 1 with stride and padding
+      {{100}, {{10}, {10}, {}, {}, {}}},                         // disjoint windows
+      {{101}, {{7}, {13}, {}, {}, {P{0, 6}}}},                   // stride past the window
+      {{13, 11}, {{3, 3}, {}, {}, {}, {P{1, 1}, P{1, 1}}}},      // 3 x 3, same size
+      {{13, 11}, {{2, 2}, {2, 2}, {}, {}, {}}},                  // 2 x 2 pooling
+      {{13, 11}, {{4, 3}, {1, 2}, {}, {}, {P{3, 0}, P{0, 2}}}},  // mixed strides and padding
+      {{13, 11}, {{1, 5}, {}, {}, {}, {P{0, 0}, P{4, 0}}}},      // along the last axis only
+      {{13, 11}, {{6, 1}, {}, {}, {}, {P{5, 0}, P{0, 0}}}},      // along the first axis only
       {{3, 13, 11}, {{1, 3, 4}, {1, 2, 1}, {}, {}, {P{0, 0}, P{1, 1}, P{2, 1}}}},
       {{4, 6, 300}, {{2, 1, 1}, {}, {}, {}, {P{1, 0}, P{0, 0}, P{0, 0}}}},  // wide inner lanes
   };
@@ -121,11 +121,10 @@ void expect_matches_walk(const Tensor& x, const Tensor& init, const std::vector<
                          double step) {
   const auto slid = window_slide(x, init, window_geometry(x.shape(), c.window, "rw"), body);
   ASSERT_TRUE(slid.has_value());
-  const std::vector<double> got =
-      x.dtype() == DType::kBF16 ? half_values(*slid) : [&] {
-        const auto v = values<T>(*slid);
-        return std::vector<double>(v.begin(), v.end());
-      }();
+  const std::vector<double> got = x.dtype() == DType::kBF16 ? half_values(*slid) : [&] {
+    const auto v = values<T>(*slid);
+    return std::vector<double>(v.begin(), v.end());
+  }();
   const Tensor reference = tensor_of(dtype_of<T>(), c.shape, data);
   const Tensor ref_init = tensor_of(dtype_of<T>(), {}, std::vector<T>{identity_for<T>(body)});
   const auto walked =
@@ -140,8 +139,7 @@ void expect_matches_walk(const Tensor& x, const Tensor& init, const std::vector<
     const double want = round(static_cast<double>(walked[i]));
     if (std::isnan(want)) {
       EXPECT_TRUE(std::isnan(got[i])) << i;
-    } else if (std::is_integral_v<T> || body == FastBody::kMaximum ||
-               body == FastBody::kMinimum) {
+    } else if (std::is_integral_v<T> || body == FastBody::kMaximum || body == FastBody::kMinimum) {
       EXPECT_EQ(got[i], want) << i;
       EXPECT_EQ(std::signbit(got[i]), std::signbit(want)) << i;
     } else {
@@ -159,8 +157,9 @@ void sweep(double eps) {
   std::mt19937 gen(29);
   for (const Case& c : cases()) {
     for (FastBody body : kBodies) {
-      SCOPED_TRACE(shape_to_tuple(c.shape) + " window " + shape_to_tuple(c.window.window_dimensions) +
-                   " body " + std::to_string(static_cast<int>(body)));
+      SCOPED_TRACE(shape_to_tuple(c.shape) + " window " +
+                   shape_to_tuple(c.window.window_dimensions) + " body " +
+                   std::to_string(static_cast<int>(body)));
       const auto data = random_values<T>(gen, checked_numel(c.shape), body, as_is);
       const Tensor x = tensor_of(dtype_of<T>(), c.shape, data);
       const Tensor init = tensor_of(dtype_of<T>(), {}, std::vector<T>{identity_for<T>(body)});
