@@ -28,6 +28,19 @@ namespace {
 
 constexpr int64_t kLanes = 256;                         // inner elements slid together
 constexpr int64_t kScratchElements = int64_t{1} << 16;  // per fold buffer, when windows allow
+constexpr int64_t kRunWindows = 4096;  // windows of one line computed by one work item, at least
+constexpr int64_t kRunBlocks = 16;     // blocks a run's windows span, at least
+
+// The block holding a position that only moves forward (no division per window).
+struct BlockCursor {
+  int64_t index = 0, start = 0;
+  void reach(int64_t t, int64_t block) {
+    if (t - start >= block) {
+      index = t / block;
+      start = index * block;
+    }
+  }
+};
 
 // One lane group of one line: `width` neighbouring inner elements at each position, with the
 // suffix folds of one block and the prefix folds of one block (both `width` lanes a position).
@@ -41,11 +54,11 @@ struct LineFolds {
   A* prefix;
   int64_t suffix_block = -1, suffix_low = 0, prefix_block = -1, prefix_high = 0;
 
-  // Folds of positions lo .. (end of lo's block), one per lane.
-  const A* suffix_at(int64_t lo) {
-    const int64_t b = lo / block, start = b * block, end = std::min(start + block, n) - 1;
-    if (suffix_block != b) {
-      suffix_block = b;
+  // Folds of positions lo .. (end of lo's block `at`), one per lane.
+  const A* suffix_at(int64_t lo, const BlockCursor& at) {
+    const int64_t start = at.start, end = std::min(start + block, n) - 1;
+    if (suffix_block != at.index) {
+      suffix_block = at.index;
       suffix_low = end + 1;
     }
     for (int64_t t = suffix_low - 1; t >= lo; --t) {
@@ -62,11 +75,11 @@ struct LineFolds {
     return suffix + (lo - start) * width;
   }
 
-  // Folds of positions (start of hi's block) .. hi, one per lane.
-  const A* prefix_at(int64_t hi) {
-    const int64_t b = hi / block, start = b * block;
-    if (prefix_block != b) {
-      prefix_block = b;
+  // Folds of positions (start of hi's block `at`) .. hi, one per lane.
+  const A* prefix_at(int64_t hi, const BlockCursor& at) {
+    const int64_t start = at.start;
+    if (prefix_block != at.index) {
+      prefix_block = at.index;
       prefix_high = start - 1;
     }
     for (int64_t t = prefix_high + 1; t <= hi; ++t) {
@@ -84,9 +97,38 @@ struct LineFolds {
   }
 };
 
-// The windows of `a` along the axis of `e`, from `x` into `y` (the axis `a.count` long there).
-// `emit` turns a fold into an output element. False when scratch memory ran out (a parallel
-// loop must not throw).
+// Windows [c0, c1) of `a` over one line, written `stride` apart from `y`.
+template <class Line, class Out, class A, class Emit>
+void slide_windows(Line& line, const WindowAxis& a, int64_t c0, int64_t c1, Out* y, int64_t stride,
+                   A identity, Emit emit) {
+  const int64_t n = line.n, block = line.block, w = line.width;
+  BlockCursor lo_block, hi_block;
+  for (int64_t c = c0; c < c1; ++c, y += stride) {
+    const int64_t p0 = c * a.stride - a.low;
+    const int64_t lo = std::max<int64_t>(p0, 0), hi = std::min(p0 + a.size - 1, n - 1);
+    if (lo > hi) {
+      for (int64_t j = 0; j < w; ++j) y[j] = emit(identity);
+      continue;
+    }
+    lo_block.reach(lo, block);
+    hi_block.reach(hi, block);
+    if (lo_block.index == hi_block.index) {
+      // Within one block a window starts at the block's start or ends at its end.
+      const A* f =
+          lo == lo_block.start ? line.prefix_at(hi, hi_block) : line.suffix_at(lo, lo_block);
+      for (int64_t j = 0; j < w; ++j) y[j] = emit(f[j]);
+    } else {
+      const A* s = line.suffix_at(lo, lo_block);
+      const A* p = line.prefix_at(hi, hi_block);
+      for (int64_t j = 0; j < w; ++j) y[j] = emit(line.combine(s[j], p[j]));
+    }
+  }
+}
+
+// The windows of `a` along the axis of `e`, from `x` into `y` (the axis `a.count` long there),
+// in parallel over (outer index, lane group, run of windows): a run starts its folds afresh,
+// recomputing at most two blocks, so runs span at least kRunBlocks blocks. `emit` turns a fold
+// into an output element. False when scratch memory ran out (a parallel loop must not throw).
 template <class In, class Out, class A, class Combine, class Load, class Emit>
 bool slide_axis(const In* x, Out* y, const AxisExtent& e, const WindowAxis& a, A identity,
                 Combine combine, Load load, Emit emit) {
@@ -95,10 +137,13 @@ bool slide_axis(const In* x, Out* y, const AxisExtent& e, const WindowAxis& a, A
   const int64_t width = std::max<int64_t>(
       1, std::min({kLanes, inner, kScratchElements / std::max<int64_t>(1, block)}));
   const int64_t groups = (inner + width - 1) / width;
-  const int64_t bytes = (n * int64_t{sizeof(In)} + count * int64_t{sizeof(Out)}) * width;
+  const int64_t run = std::max(kRunWindows, kRunBlocks * block / a.stride + 1);
+  const int64_t runs = (count + run - 1) / run;
+  const int64_t span = a.stride > n / run ? n : run * a.stride;  // input positions a run reads
+  const int64_t bytes = (span * int64_t{sizeof(In)} + run * int64_t{sizeof(Out)}) * width;
   std::atomic<bool> failed{false};
   for_each_block(
-      e.outer * groups, bytes,
+      e.outer * groups * runs, bytes,
       [&](int64_t begin, int64_t end) {
         std::unique_ptr<A[]> scratch(new (std::nothrow) A[2 * block * width + 1]);
         if (!scratch) {
@@ -106,30 +151,16 @@ bool slide_axis(const In* x, Out* y, const AxisExtent& e, const WindowAxis& a, A
           return;
         }
         for (int64_t item = begin; item < end; ++item) {
-          const int64_t o = item / groups, j0 = (item % groups) * width;
-          const int64_t w = std::min(width, inner - j0);
+          const int64_t o = item / (groups * runs), g = item / runs % groups, r = item % runs;
+          const int64_t j0 = g * width, w = std::min(width, inner - j0);
+          const int64_t c0 = r * run, c1 = std::min(count, c0 + run);
           LineFolds<In, A, Combine, Load> line{
               x + o * n * inner + j0,       inner, w, n, block, combine, load, scratch.get(),
               scratch.get() + block * width};
-          for (int64_t c = 0; c < count; ++c) {
-            Out* yc = y + (o * count + c) * inner + j0;
-            const int64_t p0 = c * a.stride - a.low;
-            const int64_t lo = std::max<int64_t>(p0, 0), hi = std::min(p0 + a.size - 1, n - 1);
-            if (lo > hi) {
-              for (int64_t j = 0; j < w; ++j) yc[j] = emit(identity);
-            } else if (lo / block == hi / block) {
-              // Within one block a window starts at the block's start or ends at its end.
-              const A* f = lo % block == 0 ? line.prefix_at(hi) : line.suffix_at(lo);
-              for (int64_t j = 0; j < w; ++j) yc[j] = emit(f[j]);
-            } else {
-              const A* s = line.suffix_at(lo);
-              const A* p = line.prefix_at(hi);
-              for (int64_t j = 0; j < w; ++j) yc[j] = emit(combine(s[j], p[j]));
-            }
-          }
+          slide_windows(line, a, c0, c1, y + (o * count + c0) * inner + j0, inner, identity, emit);
         }
       },
-      (n + count) * width);
+      (span + run) * width);
   return !failed.load();
 }
 

@@ -37,6 +37,8 @@ std::vector<Case> cases() {
       {{9}, {{1}, {2}, {}, {}, {P{1, 2}}}},                      // window 1 with stride and padding
       {{100}, {{10}, {10}, {}, {}, {}}},                         // disjoint windows
       {{101}, {{7}, {13}, {}, {}, {P{0, 6}}}},                   // stride past the window
+      {{9000}, {{5}, {}, {}, {}, {P{4, 0}}}},                    // runs of windows in parallel
+      {{12001}, {{8}, {2}, {}, {}, {P{0, 7}}}},                  // runs, strided
       {{13, 11}, {{3, 3}, {}, {}, {}, {P{1, 1}, P{1, 1}}}},      // 3 x 3, same size
       {{13, 11}, {{2, 2}, {2, 2}, {}, {}, {}}},                  // 2 x 2 pooling
       {{13, 11}, {{4, 3}, {1, 2}, {}, {}, {P{3, 0}, P{0, 2}}}},  // mixed strides and padding
