@@ -97,7 +97,8 @@ struct LineFolds {
   }
 };
 
-// Windows [c0, c1) of `a` over one line, written `stride` apart from `y`.
+// Windows [c0, c1) of `a` over one line, written `stride` apart from `y`. Consecutive windows
+// that start in one block and end, unclipped, in the next are combined in one tight loop.
 template <class Line, class Out, class A, class Emit>
 void slide_windows(Line& line, const WindowAxis& a, int64_t c0, int64_t c1, Out* y, int64_t stride,
                    A identity, Emit emit) {
@@ -117,11 +118,25 @@ void slide_windows(Line& line, const WindowAxis& a, int64_t c0, int64_t c1, Out*
       const A* f =
           lo == lo_block.start ? line.prefix_at(hi, hi_block) : line.suffix_at(lo, lo_block);
       for (int64_t j = 0; j < w; ++j) y[j] = emit(f[j]);
-    } else {
-      const A* s = line.suffix_at(lo, lo_block);
-      const A* p = line.prefix_at(hi, hi_block);
-      for (int64_t j = 0; j < w; ++j) y[j] = emit(line.combine(s[j], p[j]));
+      continue;
     }
+    int64_t run = 1;  // lo's block ends before hi's, so it is a whole block
+    if (hi == p0 + a.size - 1) {
+      const int64_t lo_room = lo_block.start + block - 1 - lo;
+      const int64_t hi_room = std::min(hi_block.start + block, n) - 1 - hi;
+      run = std::min({lo_room / a.stride, hi_room / a.stride, c1 - 1 - c}) + 1;
+    }
+    const int64_t step = a.stride * w;
+    const A* s = line.suffix_at(lo, lo_block);
+    const A* p = line.prefix_at(hi + (run - 1) * a.stride, hi_block) - (run - 1) * step;
+    for (int64_t k = 0; k < run; ++k) {
+      const A* sk = s + k * step;
+      const A* pk = p + k * step;
+      Out* yk = y + k * stride;
+      for (int64_t j = 0; j < w; ++j) yk[j] = emit(line.combine(sk[j], pk[j]));
+    }
+    c += run - 1;
+    y += (run - 1) * stride;
   }
 }
 
