@@ -152,7 +152,8 @@ bool slide_axis(const In* x, Out* y, const AxisExtent& e, const WindowAxis& a, A
   const int64_t width = std::max<int64_t>(
       1, std::min({kLanes, inner, kScratchElements / std::max<int64_t>(1, block)}));
   const int64_t groups = (inner + width - 1) / width;
-  const int64_t run = std::max(kRunWindows, kRunBlocks * block / a.stride + 1);
+  const int64_t run = std::max<int64_t>(
+      1, std::min(count, std::max(kRunWindows, kRunBlocks * block / a.stride + 1)));
   const int64_t runs = (count + run - 1) / run;
   const int64_t span = a.stride > n / run ? n : run * a.stride;  // input positions a run reads
   const int64_t bytes = (span * int64_t{sizeof(In)} + run * int64_t{sizeof(Out)}) * width;
