@@ -69,6 +69,12 @@ TEST(ProgramWindowSlide, DeclinesWhatItCannotFoldSoundly) {
   EXPECT_FALSE(slide_of(x, f64({}, {0}), {{3}, {}, {2}, {}, {}}, FastBody::kAdd).has_value());
   EXPECT_FALSE(slide_of(f64({}, {1}), f64({}, {0}), {{}, {}, {}, {}, {}}, FastBody::kAdd));
   EXPECT_FALSE(slide_of(pred({2}, {1, 0}), pred({}, {0}), {{2}, {}, {}, {}, {}}, FastBody::kAdd));
+  // An empty input leaves only padding: the walk writes the init.
+  const WindowConfig padded{{1}, {}, {}, {}, {{2, 1}}};
+  EXPECT_FALSE(slide_of(f64({0}, {}), f64({}, {0}), padded, FastBody::kAdd).has_value());
+  EXPECT_EQ(values<double>(
+                reduce_window({f64({0}, {})}, {f64({}, {0})}, padded, nullptr, FastBody::kAdd)[0]),
+            (std::vector<double>{0, 0, 0}));
   // A declined init still gives the walk's answer through reduce_window: the init folded once,
   // plus once per padding element: 1 + (1 + 1 + 1), 1 + (1 + 1 + 2), 1 + (1 + 2 + 3), ...
   const auto r = reduce_window({x}, {f64({}, {1})}, moving, nullptr, FastBody::kAdd)[0];
