@@ -81,8 +81,9 @@ T identity_for(FastBody body) {
 }
 
 // Random elements: floats in [-1, 1] (sums), near 1 (products, so long windows stay finite),
-// with NaNs for maximum / minimum; integers across the range for sums (they wrap) and small
-// otherwise. `round` maps each value to one the tested dtype holds (bf16).
+// with NaNs and many signed zeros (ties: the first in window order wins) for maximum / minimum;
+// integers across the range for sums (they wrap) and small otherwise. `round` maps each value to
+// one the tested dtype holds (bf16).
 template <class T>
 std::vector<T> random_values(std::mt19937& gen, int64_t n, FastBody body, double (*round)(double)) {
   std::uniform_real_distribution<double> u(-1, 1);
@@ -95,7 +96,9 @@ std::vector<T> random_values(std::mt19937& gen, int64_t n, FastBody body, double
       v[i] = static_cast<T>(body == FastBody::kAdd ? any(gen) : small(gen));
     } else {
       double x = body == FastBody::kMultiply ? 1 + u(gen) / 64 : u(gen);
-      if ((body == FastBody::kMaximum || body == FastBody::kMinimum) && gen() % 23 == 0) x = NAN;
+      const bool extreme = body == FastBody::kMaximum || body == FastBody::kMinimum;
+      if (extreme && gen() % 23 == 0) x = NAN;
+      if (extreme && gen() % 5 == 0) x = gen() % 2 ? 0.0 : -0.0;  // ties the walk resolves
       v[i] = static_cast<T>(round(x));
     }
   }
