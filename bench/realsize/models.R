@@ -165,5 +165,5 @@ realsize_specs <- function() {
     lapply(c(1e5, 1e6), sort_spec, with_indices = TRUE),
     list(top_k_spec(), einsum_spec(), matmul_spec("f32"), matmul_spec("bf16"),
          segment_sum_spec(), embedding_spec(), power_iteration_spec(), rnn_spec(),
-         softmax_layer_norm_spec(), logistic_step_spec(), mlp_spec()))
+         softmax_layer_norm_spec(), logistic_step_spec(), mlp_spec()), window_specs())
 }

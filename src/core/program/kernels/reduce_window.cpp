@@ -8,6 +8,7 @@
 #include "program/kernels/kernel_values.hpp"
 #include "program/kernels/window_geometry.hpp"
 #include "program/kernels/window_scan.hpp"
+#include "program/kernels/window_slide.hpp"
 
 namespace ndbuf::program {
 namespace {
@@ -99,6 +100,7 @@ std::vector<Tensor> reduce_window(const std::vector<Tensor>& inputs,
     if (const auto axis = scan_axis(g, input.shape())) {
       if (auto scanned = window_scan(input, inits[0], *axis, fast)) return {std::move(*scanned)};
     }
+    if (auto slid = window_slide(input, inits[0], g, fast)) return {std::move(*slid)};
     return {dispatch(input.dtype(), [&](auto tag) {
       return reduce_window_fast<decltype(tag)::value>(input, inits[0], g, fast);
     })};
