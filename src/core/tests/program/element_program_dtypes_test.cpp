@@ -54,8 +54,11 @@ Tensor awkward(DType dtype, const Shape& shape, uint32_t seed) {
     if constexpr (std::is_integral_v<T>) {
       T* out = static_cast<T*>(t.data());
       for (size_t i = 0; i < v.size(); ++i) {
-        out[i] = dtype == DType::kPred ? T(std::isnan(v[i]) || v[i] > 0)
-                                       : static_cast<T>(std::isnan(v[i]) ? 100 : v[i] * 2);
+        // Through int64_t: a negative double converted straight to an unsigned type is
+        // undefined; from an integer it wraps.
+        out[i] = dtype == DType::kPred
+                     ? T(std::isnan(v[i]) || v[i] > 0)
+                     : static_cast<T>(static_cast<int64_t>(std::isnan(v[i]) ? 100 : v[i] * 2));
       }
     }
   });
