@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "memory/element_cell.hpp"
 #include "program/kernels/kernel_values.hpp"
@@ -87,24 +88,32 @@ void permute_slice(const std::vector<Tensor>& inputs, std::vector<Tensor>& resul
   }
 }
 
-std::vector<Tensor> sort(const std::vector<Tensor>& inputs, int64_t dimension, bool /*is_stable*/,
-                         const RegionFn& comparator, FastComparator fast) {
-  if (inputs.empty()) kernel_error(kOp, "needs at least one input.");
-  check_same_shapes(inputs, kOp, "inputs");
+SortOperands sort_operands(const std::vector<Tensor>& inputs, int64_t dimension) {
   const Shape shape = inputs[0].shape();
   if (dimension < 0 || dimension >= static_cast<int64_t>(shape.size())) {
     kernel_error(kOp, "dimension " + std::to_string(dimension) + " is not a dimension of a rank-" +
                           std::to_string(shape.size()) + " tensor.");
   }
+  SortOperands operands;
+  for (const Tensor& x : inputs) {
+    operands.dense.push_back(dense_host(x));
+    operands.results.push_back(Tensor::allocate(x.dtype(), shape, Order::kRowMajor));
+  }
+  return operands;
+}
+
+std::vector<Tensor> sort(const std::vector<Tensor>& inputs, int64_t dimension, bool /*is_stable*/,
+                         const RegionFn& comparator, FastComparator fast) {
+  if (inputs.empty()) kernel_error(kOp, "needs at least one input.");
+  check_same_shapes(inputs, kOp, "inputs");
   if (fast.direction == ComparatorOrder::kNone && !comparator) {
     kernel_error(kOp, "the comparator is missing.");
   }
-  std::vector<Tensor> dense, results;
-  for (const Tensor& x : inputs) {
-    dense.push_back(dense_host(x));
-    results.push_back(Tensor::allocate(x.dtype(), shape, Order::kRowMajor));
-  }
-  if (inputs[0].numel() == 0) return results;
+  SortOperands operands = sort_operands(inputs, dimension);
+  const std::vector<Tensor>& dense = operands.dense;
+  std::vector<Tensor>& results = operands.results;
+  const Shape& shape = inputs[0].shape();
+  if (inputs[0].numel() == 0) return std::move(results);
   const int64_t length = shape[dimension];
   const int64_t step = row_major_strides(shape)[dimension];
   Shape outer = shape;
@@ -125,7 +134,7 @@ std::vector<Tensor> sort(const std::vector<Tensor>& inputs, int64_t dimension, b
     }
     permute_slice(dense, results, base, step, perm);
   } while (next_index(at, outer));
-  return results;
+  return std::move(results);
 }
 
 }  // namespace ndbuf::program

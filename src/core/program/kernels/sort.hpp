@@ -17,4 +17,11 @@ namespace ndbuf::program {
 std::vector<Tensor> sort(const std::vector<Tensor>& inputs, int64_t dimension, bool is_stable,
                          const RegionFn& comparator, FastComparator fast = {});
 
+// The operands of a sort along `dimension` (checked to be one of their axes) read densely,
+// and fresh row-major results of their shapes: what both sort paths start from.
+struct SortOperands {
+  std::vector<Tensor> dense, results;
+};
+SortOperands sort_operands(const std::vector<Tensor>& inputs, int64_t dimension);
+
 }  // namespace ndbuf::program

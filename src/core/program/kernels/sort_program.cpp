@@ -8,6 +8,7 @@
 #include <exception>
 #include <mutex>
 #include <string>
+#include <utility>
 
 #include "memory/element_cell.hpp"
 #include "ndbuf/memory/parallel.hpp"
@@ -15,6 +16,7 @@
 #include "program/kernels/kernel_values.hpp"
 #include "program/kernels/merge_sort.hpp"
 #include "program/kernels/radix_order.hpp"
+#include "program/kernels/sort.hpp"
 
 namespace ndbuf::program {
 namespace {
@@ -175,17 +177,11 @@ std::vector<Tensor> sort_program(const std::vector<Tensor>& inputs, int64_t dime
       kernel_error(kOp, "the comparator's types do not match the operands.");
     }
   }
-  const Shape shape = inputs[0].shape();
-  if (dimension < 0 || dimension >= static_cast<int64_t>(shape.size())) {
-    kernel_error(kOp, "dimension " + std::to_string(dimension) + " is not a dimension of a rank-" +
-                          std::to_string(shape.size()) + " tensor.");
-  }
-  std::vector<Tensor> dense, results;
-  for (const Tensor& x : inputs) {
-    dense.push_back(dense_host(x));
-    results.push_back(Tensor::allocate(x.dtype(), shape, Order::kRowMajor));
-  }
-  if (inputs[0].numel() == 0) return results;
+  SortOperands operands = sort_operands(inputs, dimension);
+  const std::vector<Tensor>& dense = operands.dense;
+  std::vector<Tensor>& results = operands.results;
+  const Shape& shape = inputs[0].shape();
+  if (inputs[0].numel() == 0) return std::move(results);
   const int64_t length = shape[dimension];
   const int64_t step = row_major_strides(shape)[dimension];
   const int64_t slices = inputs[0].numel() / length;
@@ -210,7 +206,7 @@ std::vector<Tensor> sort_program(const std::vector<Tensor>& inputs, int64_t dime
       },
       length * 8);
   if (error) std::rethrow_exception(error);
-  return results;
+  return std::move(results);
 }
 
 }  // namespace ndbuf::program
