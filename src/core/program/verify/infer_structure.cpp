@@ -188,6 +188,10 @@ void expect_scalar_indices(const Op& op, size_t first, size_t count) {
     if (!t.shape.empty() || !is_integer(t.dtype)) {
       op_error(op, "start indices must be 0-d integer tensors");
     }
+    if (t != op.operand_types[first]) {
+      op_error(op, "start indices must share one type, not " +
+                       type_to_string(op.operand_types[first]) + " and " + type_to_string(t));
+    }
   }
 }
 

@@ -187,6 +187,13 @@ TEST(TypeInference, Structure) {
                                "  %r = \"stablehlo.dynamic_slice\"(%a, %i) {slice_sizes = "
                                "array<i64: 2>} : (tensor<4xf32>, tensor<i32>) -> tensor<3xf32>")),
             "2:8: 'stablehlo.dynamic_slice' result type tensor<3xf32> should be tensor<2xf32>");
+  EXPECT_EQ(compile_error(prog("%a: tensor<4x4xf32>, %i: tensor<i32>, %j: tensor<i64>",
+                               "tensor<2x2xf32>",
+                               "  %r = \"stablehlo.dynamic_slice\"(%a, %i, %j) {slice_sizes = "
+                               "array<i64: 2, 2>} : (tensor<4x4xf32>, tensor<i32>, tensor<i64>) "
+                               "-> tensor<2x2xf32>")),
+            "2:8: 'stablehlo.dynamic_slice' start indices must share one type, not tensor<i32> "
+            "and tensor<i64>");
 }
 
 TEST(TypeInference, ElementWise) {
@@ -351,6 +358,15 @@ TEST(TypeInference, ControlFlow) {
                                "  %r = func.call @f(%a) : (tensor<2xf32>) -> tensor<3xf32>")),
             "5:8: 'func.call' type (tensor<2xf32>) -> (tensor<3xf32>) does not match @f's "
             "(tensor<2xf32>) -> (tensor<2xf32>)");
+}
+
+TEST(TypeInference, MapMapsEveryAxisInOrder) {
+  const std::string map = "  %r = \"stablehlo.map\"(%a, %a) " + add_region("tensor<f32>") +
+                          " {dimensions = array<i64: ";
+  const std::string sig = ">} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>";
+  EXPECT_EQ(compile_error(prog("%a: tensor<2x3xf32>", "tensor<2x3xf32>", map + "0, 1" + sig)), "");
+  EXPECT_EQ(compile_error(prog("%a: tensor<2x3xf32>", "tensor<2x3xf32>", map + "1, 0" + sig)),
+            "2:8: 'stablehlo.map' dimensions must list the result's 2 axes in order");
 }
 
 // The rules run before planning, in the planner's order: an op this runtime does not run is
