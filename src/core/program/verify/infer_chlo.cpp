@@ -127,8 +127,8 @@ void constant_like_types(const Op& op, const Module&) {
   const Type& like = operand_tensor(op, 0);
   expect_result_type(op, 0, like.dtype, like.shape);
   if (!is_scalar_of(required_attr(op, "value"), like.dtype)) {
-    op_error(op,
-             "value must be a scalar of the operand's element type " + element_type_name(like.dtype));
+    op_error(op, "value must be a scalar of the operand's element type " +
+                     element_type_name(like.dtype));
   }
 }
 

@@ -71,8 +71,8 @@ void map_types(const Op& op, const Module&) {
   std::vector<int64_t> all(result.shape.size());
   for (size_t k = 0; k < all.size(); ++k) all[k] = static_cast<int64_t>(k);
   if (attr_ints_or(op, "dimensions", all) != all) {
-    op_error(op, "dimensions must list the result's " + std::to_string(all.size()) +
-                     " axes in order");
+    op_error(op,
+             "dimensions must list the result's " + std::to_string(all.size()) + " axes in order");
   }
   const Region& region = op.regions[0];
   if (region.arg_types != scalars) op_error(op, "region must take one 0-d tensor per operand");

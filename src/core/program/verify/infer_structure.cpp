@@ -206,8 +206,8 @@ void dynamic_slice_types(const Op& op, const Module&) {
   if (sizes.size() != in.shape.size()) op_error(op, "needs one slice size per axis");
   for (size_t k = 0; k < sizes.size(); ++k) {
     if (sizes[k] < 0 || sizes[k] > in.shape[k]) {
-      op_error(op,
-               "slice size " + std::to_string(sizes[k]) + " does not fit axis " + std::to_string(k));
+      op_error(
+          op, "slice size " + std::to_string(sizes[k]) + " does not fit axis " + std::to_string(k));
     }
   }
   expect_result_type(op, 0, in.dtype, sizes);

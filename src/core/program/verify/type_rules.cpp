@@ -9,10 +9,9 @@ namespace {
 const std::unordered_map<std::string, TypeRule>& rule_table() {
   static const std::unordered_map<std::string, TypeRule> table = [] {
     std::unordered_map<std::string, TypeRule> out;
-    for (auto family : {structure_type_rules, elementwise_type_rules, chlo_type_rules,
-                        indexing_type_rules, convolution_type_rules, reduction_type_rules,
-                        control_type_rules,
-                        linalg_type_rules}) {
+    for (auto family :
+         {structure_type_rules, elementwise_type_rules, chlo_type_rules, indexing_type_rules,
+          convolution_type_rules, reduction_type_rules, control_type_rules, linalg_type_rules}) {
       for (const TypeRuleEntry& entry : family()) out.emplace(entry.name, entry.rule);
     }
     return out;

@@ -19,14 +19,15 @@ using testing::compile_error;
 
 // @main(`args`) -> `result` whose body is `body` (starting on line 2) and returns %r.
 std::string prog(const std::string& args, const std::string& result, const std::string& body) {
-  return "func.func @main(" + args + ") -> " + result + " {\n" + body + "\n  return %r : " +
-         result + "\n}\n";
+  return "func.func @main(" + args + ") -> " + result + " {\n" + body +
+         "\n  return %r : " + result + "\n}\n";
 }
 
 // A region of two 0-d `type` arguments returning their sum.
 std::string add_region(const std::string& type) {
-  return "({\n  ^bb0(%p: " + type + ", %q: " + type + "):\n    %s = stablehlo.add %p, %q : " +
-         type + "\n    stablehlo.return %s : " + type + "\n  })";
+  return "({\n  ^bb0(%p: " + type + ", %q: " + type +
+         "):\n    %s = stablehlo.add %p, %q : " + type + "\n    stablehlo.return %s : " + type +
+         "\n  })";
 }
 
 TEST(TypeInference, EverySupportedOpHasARule) {
@@ -40,8 +41,8 @@ TEST(TypeInference, EverySupportedOpHasARule) {
 TEST(TypeInference, EveryOpWithABuilderHasARule) {
   std::vector<std::string> missing;
   for (auto family : {structure_builders, control_builders, check_builders, elementwise_builders,
-                      indexing_builders, reduction_builders, custom_call_builders,
-                      linalg_builders, fft_builders, chlo_builders, convolution_builders}) {
+                      indexing_builders, reduction_builders, custom_call_builders, linalg_builders,
+                      fft_builders, chlo_builders, convolution_builders}) {
     for (const BuilderEntry& entry : family()) {
       if (find_type_rule(entry.name) == nullptr) missing.emplace_back(entry.name);
     }
@@ -50,10 +51,11 @@ TEST(TypeInference, EveryOpWithABuilderHasARule) {
 }
 
 TEST(TypeInference, RulesAreForSupportedOpsOnly) {
-  for (auto family : {structure_type_rules, elementwise_type_rules, chlo_type_rules,
-                      indexing_type_rules, convolution_type_rules, reduction_type_rules,
-                      control_type_rules, linalg_type_rules}) {
-    for (const TypeRuleEntry& entry : family()) EXPECT_TRUE(is_supported_op(entry.name)) << entry.name;
+  for (auto family :
+       {structure_type_rules, elementwise_type_rules, chlo_type_rules, indexing_type_rules,
+        convolution_type_rules, reduction_type_rules, control_type_rules, linalg_type_rules}) {
+    for (const TypeRuleEntry& entry : family())
+      EXPECT_TRUE(is_supported_op(entry.name)) << entry.name;
   }
   EXPECT_EQ(find_type_rule("stablehlo.all_reduce"), nullptr);
 }
@@ -160,6 +162,9 @@ TEST(TypeInference, Structure) {
                                "  %r = stablehlo.concatenate %a, %b, dim = 1 : "
                                "(tensor<2x3xf32>, tensor<2x4xf32>) -> tensor<2x6xf32>")),
             "2:8: 'stablehlo.concatenate' result type tensor<2x6xf32> should be tensor<2x7xf32>");
+}
+
+TEST(TypeInference, SlicesPaddingAndIota) {
   EXPECT_EQ(compile_error(prog("%a: tensor<2xf32>", "tensor<3xf32>",
                                "  %r = stablehlo.slice %a [0:3] : (tensor<2xf32>) -> "
                                "tensor<3xf32>")),
@@ -187,13 +192,13 @@ TEST(TypeInference, Structure) {
                                "  %r = \"stablehlo.dynamic_slice\"(%a, %i) {slice_sizes = "
                                "array<i64: 2>} : (tensor<4xf32>, tensor<i32>) -> tensor<3xf32>")),
             "2:8: 'stablehlo.dynamic_slice' result type tensor<3xf32> should be tensor<2xf32>");
-  EXPECT_EQ(compile_error(prog("%a: tensor<4x4xf32>, %i: tensor<i32>, %j: tensor<i64>",
-                               "tensor<2x2xf32>",
-                               "  %r = \"stablehlo.dynamic_slice\"(%a, %i, %j) {slice_sizes = "
-                               "array<i64: 2, 2>} : (tensor<4x4xf32>, tensor<i32>, tensor<i64>) "
-                               "-> tensor<2x2xf32>")),
-            "2:8: 'stablehlo.dynamic_slice' start indices must share one type, not tensor<i32> "
-            "and tensor<i64>");
+  EXPECT_EQ(
+      compile_error(prog("%a: tensor<4x4xf32>, %i: tensor<i32>, %j: tensor<i64>", "tensor<2x2xf32>",
+                         "  %r = \"stablehlo.dynamic_slice\"(%a, %i, %j) {slice_sizes = "
+                         "array<i64: 2, 2>} : (tensor<4x4xf32>, tensor<i32>, tensor<i64>) "
+                         "-> tensor<2x2xf32>")),
+      "2:8: 'stablehlo.dynamic_slice' start indices must share one type, not tensor<i32> "
+      "and tensor<i64>");
 }
 
 TEST(TypeInference, ElementWise) {
@@ -205,11 +210,11 @@ TEST(TypeInference, ElementWise) {
                                "  %r = stablehlo.compare LT, %a, %b : (tensor<2xf32>, "
                                "tensor<2xf32>) -> tensor<2xf32>")),
             "2:8: 'stablehlo.compare' result type tensor<2xf32> should be tensor<2xi1>");
-  EXPECT_EQ(compile_error(prog("%p: tensor<3xi1>, %a: tensor<2xf32>, %b: tensor<2xf32>",
-                               "tensor<2xf32>",
-                               "  %r = \"stablehlo.select\"(%p, %a, %b) : (tensor<3xi1>, "
-                               "tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>")),
-            "2:8: 'stablehlo.select' operand 1 tensor<3xi1> must be 0-d or of shape (2)");
+  EXPECT_EQ(
+      compile_error(prog("%p: tensor<3xi1>, %a: tensor<2xf32>, %b: tensor<2xf32>", "tensor<2xf32>",
+                         "  %r = \"stablehlo.select\"(%p, %a, %b) : (tensor<3xi1>, "
+                         "tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>")),
+      "2:8: 'stablehlo.select' operand 1 tensor<3xi1> must be 0-d or of shape (2)");
   // convert keeps the shape; only the element type is the program's choice.
   EXPECT_EQ(compile_error(prog("%a: tensor<2x3xf32>", "tensor<3x2xi32>",
                                "  %r = stablehlo.convert %a : (tensor<2x3xf32>) -> "
@@ -248,32 +253,31 @@ TEST(TypeInference, GatherAndScatter) {
       " {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], "
       "scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : ";
   // Three updates for two indices: these failed only when the program ran.
-  EXPECT_EQ(compile_error(prog("%x: tensor<4xi32>, %i: tensor<2x1xi32>, %u: tensor<3xi32>",
-                               "tensor<4xi32>",
-                               "  %r = \"stablehlo.scatter\"(%x, %i, %u) " +
-                                   add_region("tensor<i32>") + scatter_dims +
-                                   "(tensor<4xi32>, tensor<2x1xi32>, tensor<3xi32>) -> "
-                                   "tensor<4xi32>")),
-            "2:8: 'stablehlo.scatter' scatter: update scatter dims must have the sizes of the "
-            "scatter indices.");
+  EXPECT_EQ(
+      compile_error(prog(
+          "%x: tensor<4xi32>, %i: tensor<2x1xi32>, %u: tensor<3xi32>", "tensor<4xi32>",
+          "  %r = \"stablehlo.scatter\"(%x, %i, %u) " + add_region("tensor<i32>") + scatter_dims +
+              "(tensor<4xi32>, tensor<2x1xi32>, tensor<3xi32>) -> "
+              "tensor<4xi32>")),
+      "2:8: 'stablehlo.scatter' scatter: update scatter dims must have the sizes of the "
+      "scatter indices.");
   // A window of 5 elements cannot lie inside 4.
-  EXPECT_EQ(compile_error(prog("%x: tensor<4xi32>, %i: tensor<2x1xi32>, %u: tensor<2x5xi32>",
-                               "tensor<4xi32>",
-                               "  %r = \"stablehlo.scatter\"(%x, %i, %u) " +
-                                   add_region("tensor<i32>") +
-                                   " {scatter_dimension_numbers = #stablehlo.scatter<"
-                                   "update_window_dims = [1], scatter_dims_to_operand_dims = [0], "
-                                   "index_vector_dim = 1>} : (tensor<4xi32>, tensor<2x1xi32>, "
-                                   "tensor<2x5xi32>) -> tensor<4xi32>")),
+  EXPECT_EQ(compile_error(
+                prog("%x: tensor<4xi32>, %i: tensor<2x1xi32>, %u: tensor<2x5xi32>", "tensor<4xi32>",
+                     "  %r = \"stablehlo.scatter\"(%x, %i, %u) " + add_region("tensor<i32>") +
+                         " {scatter_dimension_numbers = #stablehlo.scatter<"
+                         "update_window_dims = [1], scatter_dims_to_operand_dims = [0], "
+                         "index_vector_dim = 1>} : (tensor<4xi32>, tensor<2x1xi32>, "
+                         "tensor<2x5xi32>) -> tensor<4xi32>")),
             "2:8: 'stablehlo.scatter' scatter: update window dim 1 has size 5, more than input "
             "dim 0 holds (4).");
-  EXPECT_EQ(compile_error(prog("%x: tensor<4xi32>, %i: tensor<2x1xi32>, %u: tensor<2xi32>",
-                               "tensor<5xi32>",
-                               "  %r = \"stablehlo.scatter\"(%x, %i, %u) " +
-                                   add_region("tensor<i32>") + scatter_dims +
-                                   "(tensor<4xi32>, tensor<2x1xi32>, tensor<2xi32>) -> "
-                                   "tensor<5xi32>")),
-            "2:8: 'stablehlo.scatter' results must have the input types");
+  EXPECT_EQ(
+      compile_error(prog(
+          "%x: tensor<4xi32>, %i: tensor<2x1xi32>, %u: tensor<2xi32>", "tensor<5xi32>",
+          "  %r = \"stablehlo.scatter\"(%x, %i, %u) " + add_region("tensor<i32>") + scatter_dims +
+              "(tensor<4xi32>, tensor<2x1xi32>, tensor<2xi32>) -> "
+              "tensor<5xi32>")),
+      "2:8: 'stablehlo.scatter' results must have the input types");
 }
 
 TEST(TypeInference, Reductions) {
@@ -293,12 +297,12 @@ TEST(TypeInference, Reductions) {
             "5:5: region of 'stablehlo.reduce' returns (tensor<f64>) but should return "
             "(tensor<f32>)");
   // Windows of 2 over 4 elements, stride 1: 3 windows.
-  EXPECT_EQ(compile_error(prog("%a: tensor<4xf32>, %z: tensor<f32>", "tensor<4xf32>",
-                               "  %r = \"stablehlo.reduce_window\"(%a, %z) " +
-                                   add_region("tensor<f32>") +
-                                   " {window_dimensions = array<i64: 2>} : (tensor<4xf32>, "
-                                   "tensor<f32>) -> tensor<4xf32>")),
-            "2:8: 'stablehlo.reduce_window' results must have shape (3)");
+  EXPECT_EQ(
+      compile_error(prog("%a: tensor<4xf32>, %z: tensor<f32>", "tensor<4xf32>",
+                         "  %r = \"stablehlo.reduce_window\"(%a, %z) " + add_region("tensor<f32>") +
+                             " {window_dimensions = array<i64: 2>} : (tensor<4xf32>, "
+                             "tensor<f32>) -> tensor<4xf32>")),
+      "2:8: 'stablehlo.reduce_window' results must have shape (3)");
   const std::string comparator =
       "({\n  ^bb0(%p: tensor<f32>, %q: tensor<f32>):\n"
       "    %c = stablehlo.compare LT, %p, %q : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
@@ -319,22 +323,21 @@ TEST(TypeInference, ControlFlow) {
       "  %r = \"stablehlo.while\"(%a) ({\n  ^bb0(%x: tensor<i32>):\n"
       "    %c = stablehlo.compare LT, %x, %x : (tensor<i32>, tensor<i32>) -> tensor<i1>\n";
   // The body turns the i32 loop state into f32.
-  EXPECT_EQ(compile_error(prog("%a: tensor<i32>", "tensor<i32>",
-                               cond +
-                                   "    stablehlo.return %c : tensor<i1>\n  }, {\n"
-                                   "  ^bb0(%x: tensor<i32>):\n"
-                                   "    %n = stablehlo.convert %x : (tensor<i32>) -> tensor<f32>\n"
-                                   "    stablehlo.return %n : tensor<f32>\n"
-                                   "  }) : (tensor<i32>) -> tensor<i32>")),
-            "9:5: region of 'stablehlo.while' returns (tensor<f32>) but should return "
-            "(tensor<i32>)");
+  EXPECT_EQ(
+      compile_error(prog("%a: tensor<i32>", "tensor<i32>",
+                         cond + "    stablehlo.return %c : tensor<i1>\n  }, {\n"
+                                "  ^bb0(%x: tensor<i32>):\n"
+                                "    %n = stablehlo.convert %x : (tensor<i32>) -> tensor<f32>\n"
+                                "    stablehlo.return %n : tensor<f32>\n"
+                                "  }) : (tensor<i32>) -> tensor<i32>")),
+      "9:5: region of 'stablehlo.while' returns (tensor<f32>) but should return "
+      "(tensor<i32>)");
   // The condition returns the i32 state instead of an i1.
   EXPECT_EQ(compile_error(prog("%a: tensor<i32>", "tensor<i32>",
-                               cond +
-                                   "    stablehlo.return %x : tensor<i32>\n  }, {\n"
-                                   "  ^bb0(%x: tensor<i32>):\n"
-                                   "    stablehlo.return %x : tensor<i32>\n"
-                                   "  }) : (tensor<i32>) -> tensor<i32>")),
+                               cond + "    stablehlo.return %x : tensor<i32>\n  }, {\n"
+                                      "  ^bb0(%x: tensor<i32>):\n"
+                                      "    stablehlo.return %x : tensor<i32>\n"
+                                      "  }) : (tensor<i32>) -> tensor<i32>")),
             "5:5: region of 'stablehlo.while' returns (tensor<i32>) but should return "
             "(tensor<i1>)");
   EXPECT_EQ(compile_error(prog("%p: tensor<i1>, %a: tensor<f32>", "tensor<f32>",
