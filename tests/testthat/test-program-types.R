@@ -102,3 +102,17 @@ test_that("a moving sum of window 1000 over 1e6 compiles at once and matches cum
   expected <- sums[(w + 1):(n + 1)] - sums[1:(n - w + 1)]
   expect_identical(as.vector(as_array(pjrt_execute(e, f32(x)))), expected)
 })
+
+test_that("scatter's dimension numbers are checked when the program compiles", {
+  # Three updates for two scatter indices: an error only when the program ran, without a
+  # position in the text.
+  scatter <- program_text(
+    "func.func @main(%x: tensor<4xi32>, %i: tensor<2x1xi32>, %u: tensor<3xi32>) -> tensor<4xi32> {",
+    "  %r = \"stablehlo.scatter\"(%x, %i, %u) ({",
+    "  ^bb0(%p: tensor<i32>, %q: tensor<i32>):",
+    "    %s = stablehlo.add %p, %q : tensor<i32>",
+    "    stablehlo.return %s : tensor<i32>",
+    "  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<4xi32>, tensor<2x1xi32>, tensor<3xi32>) -> tensor<4xi32>",
+    "  return %r : tensor<4xi32>", "}")
+  expect_snapshot(error = TRUE, pjrt_compile(pjrt_program(scatter)))
+})

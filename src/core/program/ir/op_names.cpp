@@ -170,4 +170,8 @@ std::string canonical_op_name(const std::string& name) {
 
 bool is_supported_op(const std::string& name) { return supported_ops().count(name) > 0; }
 
+std::vector<std::string> supported_op_names() {
+  return {std::begin(kSupportedOps), std::end(kSupportedOps)};
+}
+
 }  // namespace ndbuf::program

@@ -1,7 +1,8 @@
-// Module-level checks; op-specific checks (attributes, shapes) run in the op builders.
+// Module-level checks, then each op's type rule (type_rules.hpp).
 #include "program/verify/verifier.hpp"
 
 #include "ndbuf/memory/parallel.hpp"
+#include "program/verify/type_rules.hpp"
 
 namespace ndbuf::program {
 namespace {
@@ -121,6 +122,40 @@ void verify_main(const Module& module) {
   }
 }
 
+// Runs the type rules in the order the planner visits the ops (functions in order, an op's
+// regions before the op), iteratively, and stops at the first op without a rule: the planner
+// reports that op as one this runtime does not run, and that error comes first, as it would
+// without these rules. Returns false when it stopped there.
+bool check_function_types(const Module& module, const Function& fn) {
+  struct Frame {
+    const Region* region;
+    size_t op = 0;
+    size_t nested = 0;  // regions of the current op already walked
+  };
+  std::vector<Frame> stack{{&fn.body}};
+  size_t visited = 0;
+  while (!stack.empty()) {
+    Frame& top = stack.back();
+    if (top.op == top.region->ops.size()) {
+      stack.pop_back();
+      continue;
+    }
+    const Op& op = top.region->ops[top.op];
+    if (top.nested < op.regions.size()) {
+      const Region* nested = &op.regions[top.nested++];
+      stack.push_back({nested});  // `top` dangles from here
+      continue;
+    }
+    if ((++visited & 0x3FFF) == 0) check_interrupt();
+    const TypeRule rule = find_type_rule(op.name);
+    if (rule == nullptr) return false;
+    rule(op, module);
+    ++top.op;
+    top.nested = 0;
+  }
+  return true;
+}
+
 }  // namespace
 
 void verify_module(const Module& module, bool require_main) {
@@ -128,6 +163,9 @@ void verify_module(const Module& module, bool require_main) {
     if (fn.has_body) verify_body(module, fn);
   }
   if (require_main) verify_main(module);
+  for (const Function& fn : module.functions) {
+    if (fn.has_body && !check_function_types(module, fn)) return;
+  }
 }
 
 }  // namespace ndbuf::program

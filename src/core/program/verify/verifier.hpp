@@ -1,5 +1,6 @@
-// Structural verification of a parsed module: @main exists, regions end in a return of the
-// right types, every operand's value has the type the op's signature states.
+// Verification of a parsed module: @main exists, regions end in a return of the right types,
+// every operand's value has the type the op's signature states, then every op's type rule
+// (type_rules.hpp): its constraints and its declared result types against the inferred ones.
 #pragma once
 
 #include "program/ir/module.hpp"

@@ -1,0 +1,204 @@
+// Type rules of dot_general, dot, gather and scatter: dimension numbers decoded from
+// #stablehlo.dot/gather/scatter<...> and the result shapes the spec infers from them.
+#include <algorithm>
+#include <initializer_list>
+#include <utility>
+
+#include "program/exec/attr_access.hpp"
+#include "program/kernels/dot_general.hpp"
+#include "program/kernels/gather.hpp"
+#include "program/kernels/kernel_values.hpp"
+#include "program/kernels/scatter.hpp"
+#include "program/verify/type_rules.hpp"
+
+namespace ndbuf::program {
+namespace {
+
+using Dims = std::vector<int64_t>;
+
+const Attribute& struct_attr(const Op& op, const std::string& key) {
+  const Attribute& attr = required_attr(op, key);
+  if (attr.kind != Attribute::Kind::kStruct) {
+    op_error(op, "attribute '" + key + "' must be a structure");
+  }
+  return attr;
+}
+
+// One element type on both sides (the spec's C13); the result's element type is free (the
+// products accumulate in it), its shape is inferred.
+void dot_result(const Op& op, const DotDimensions& dims) {
+  const Type& lhs = operand_tensor(op, 0);
+  const Type& rhs = operand_tensor(op, 1);
+  if (lhs.dtype != rhs.dtype) {
+    op_error(op, "operands must have one element type, not " + type_to_string(lhs) + " and " +
+                     type_to_string(rhs));
+  }
+  const Shape shape = at_op(op, [&] { return dot_general_shape(lhs.shape, rhs.shape, dims); });
+  expect_result_type(op, 0, result_tensor(op, 0).dtype, shape);
+}
+
+void dot_general_types(const Op& op, const Module&) {
+  expect_counts(op, 2, 1);
+  const Attribute& s = struct_attr(op, "dot_dimension_numbers");
+  const DotDimensions dims{field_ints(op, s, "lhs_batching_dimensions"),
+                           field_ints(op, s, "rhs_batching_dimensions"),
+                           field_ints(op, s, "lhs_contracting_dimensions"),
+                           field_ints(op, s, "rhs_contracting_dimensions")};
+  dot_result(op, dims);
+}
+
+void dot_types(const Op& op, const Module&) {
+  expect_counts(op, 2, 1);
+  const DotDimensions dims = at_op(
+      op, [&] { return dot_dimensions(operand_tensor(op, 0).shape, operand_tensor(op, 1).shape); });
+  dot_result(op, dims);
+}
+
+// Each listed integer-list field of the struct attribute `attr`, then index_vector_dim (0
+// when absent).
+template <class D>
+D read_index_dims(const Op& op, const char* attr,
+                  std::initializer_list<std::pair<const char*, Dims D::*>> lists) {
+  const Attribute& s = struct_attr(op, attr);
+  D dims;
+  for (const auto& [field, member] : lists) dims.*member = field_ints(op, s, field);
+  const Dims index_dim = field_ints(op, s, "index_vector_dim");
+  dims.index_vector_dim = index_dim.empty() ? 0 : index_dim[0];
+  return dims;
+}
+
+void gather_types(const Op& op, const Module&) {
+  expect_counts(op, 2, 1);
+  using G = GatherDimensions;
+  const auto dims =
+      read_index_dims<G>(op, "dimension_numbers",
+                         {{"offset_dims", &G::offset_dims},
+                          {"collapsed_slice_dims", &G::collapsed_slice_dims},
+                          {"operand_batching_dims", &G::operand_batching_dims},
+                          {"start_indices_batching_dims", &G::start_indices_batching_dims},
+                          {"start_index_map", &G::start_index_map}});
+  const Dims sizes = attr_ints(op, "slice_sizes");
+  const Shape shape = at_op(op, [&] {
+    return gather_shape(operand_tensor(op, 0).shape, operand_tensor(op, 1).shape, dims, sizes);
+  });
+  expect_result_type(op, 0, operand_tensor(op, 0).dtype, shape);
+}
+
+bool contains(const Dims& v, int64_t x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+
+// The spec's constraints between the inputs', the indices' and the updates' shapes and the
+// dimension numbers (C2, C4, C8 to C22), in the scatter kernel's words.
+void check_scatter_dims(const Shape& input, const Shape& indices, const Shape& updates,
+                        const ScatterDimensions& dims) {
+  const char* const kOp = "scatter";
+  const int64_t ivd = dims.index_vector_dim;
+  if (ivd < 0 || ivd > static_cast<int64_t>(indices.size())) {
+    kernel_error(kOp, "index_vector_dim " + std::to_string(ivd) + " is outside [0, " +
+                          std::to_string(indices.size()) + "].");
+  }
+  Dims removed = dims.inserted_window_dims;
+  removed.insert(removed.end(), dims.input_batching_dims.begin(), dims.input_batching_dims.end());
+  check_axes(removed, input.size(), kOp, "inserted window or input batching dim");
+  check_axes(dims.update_window_dims, updates.size(), kOp, "update window dim");
+  check_axes(dims.scatter_dims_to_operand_dims, input.size(), kOp,
+             "scatter_dims_to_operand_dims entry");
+  check_axes(dims.scatter_indices_batching_dims, indices.size(), kOp,
+             "scatter indices batching dim");
+  Dims window_input, scatter_update, index_batch;
+  for (int64_t d = 0; d < static_cast<int64_t>(input.size()); ++d) {
+    if (!contains(removed, d)) window_input.push_back(d);
+  }
+  for (int64_t d = 0; d < static_cast<int64_t>(updates.size()); ++d) {
+    if (!contains(dims.update_window_dims, d)) scatter_update.push_back(d);
+  }
+  for (int64_t d = 0; d < static_cast<int64_t>(indices.size()); ++d) {
+    if (d != ivd) index_batch.push_back(d);
+  }
+  if (window_input.size() != dims.update_window_dims.size() ||
+      scatter_update.size() != index_batch.size()) {
+    kernel_error(kOp, "the update dims do not match the window and scatter dims.");
+  }
+  const int64_t index_length = ivd < static_cast<int64_t>(indices.size()) ? indices[ivd] : 1;
+  if (static_cast<int64_t>(dims.scatter_dims_to_operand_dims.size()) != index_length ||
+      dims.input_batching_dims.size() != dims.scatter_indices_batching_dims.size() ||
+      contains(dims.scatter_indices_batching_dims, ivd)) {
+    kernel_error(kOp, "the index vector and batching dims do not match the inputs.");
+  }
+  for (size_t j = 0; j < index_batch.size(); ++j) {
+    if (updates[scatter_update[j]] != indices[index_batch[j]]) {
+      kernel_error(kOp, "update scatter dims must have the sizes of the scatter indices.");
+    }
+  }
+  for (size_t j = 0; j < window_input.size(); ++j) {
+    const int64_t size = updates[dims.update_window_dims[j]];
+    if (size > input[window_input[j]]) {
+      kernel_error(kOp, "update window dim " + std::to_string(dims.update_window_dims[j]) +
+                            " has size " + std::to_string(size) + ", more than input dim " +
+                            std::to_string(window_input[j]) + " holds (" +
+                            std::to_string(input[window_input[j]]) + ").");
+    }
+  }
+}
+
+// Every input of one shape, every update of one shape, integer indices (C1, C3).
+void check_scatter_operands(const Op& op, size_t n) {
+  const Type& indices = operand_tensor(op, n);
+  if (!is_integer(indices.dtype)) {
+    op_error(op, "scatter indices " + type_to_string(indices) + " must be integers");
+  }
+  for (size_t k = 1; k < n; ++k) {
+    if (operand_tensor(op, k).shape != operand_tensor(op, 0).shape) {
+      op_error(op, "inputs must share one shape");
+    }
+    if (operand_tensor(op, n + 1 + k).shape != operand_tensor(op, n + 1).shape) {
+      op_error(op, "updates must share one shape");
+    }
+  }
+}
+
+void scatter_types(const Op& op, const Module&) {
+  const size_t n = op.operands.empty() ? 0 : (op.operands.size() - 1) / 2;
+  if (n == 0 || op.operands.size() != 2 * n + 1 || op.result_types.size() != n ||
+      op.regions.size() != 1) {
+    op_error(op, "needs N inputs, indices, N updates, N results and one region");
+  }
+  using S = ScatterDimensions;
+  const auto dims =
+      read_index_dims<S>(op, "scatter_dimension_numbers",
+                         {{"update_window_dims", &S::update_window_dims},
+                          {"inserted_window_dims", &S::inserted_window_dims},
+                          {"input_batching_dims", &S::input_batching_dims},
+                          {"scatter_indices_batching_dims", &S::scatter_indices_batching_dims},
+                          {"scatter_dims_to_operand_dims", &S::scatter_dims_to_operand_dims}});
+  std::vector<DType> inputs;
+  for (size_t k = 0; k < n; ++k) {
+    if (result_tensor(op, k) != operand_tensor(op, k)) {
+      op_error(op, "results must have the input types");
+    }
+    inputs.push_back(operand_tensor(op, k).dtype);
+  }
+  // The body takes (current values..., updates...) and returns the new values.
+  std::vector<DType> args = inputs;
+  for (size_t k = 0; k < n; ++k) args.push_back(operand_tensor(op, n + 1 + k).dtype);
+  expect_region_args(op, op.regions[0], scalar_types(args));
+  expect_region_returns(op, op.regions[0], scalar_types(inputs));
+  check_scatter_operands(op, n);
+  at_op(op, [&] {
+    check_scatter_dims(operand_tensor(op, 0).shape, operand_tensor(op, n).shape,
+                       operand_tensor(op, n + 1).shape, dims);
+    return 0;
+  });
+}
+
+}  // namespace
+
+std::vector<TypeRuleEntry> indexing_type_rules() {
+  return {
+      {"stablehlo.dot_general", dot_general_types},
+      {"stablehlo.dot", dot_types},
+      {"stablehlo.gather", gather_types},
+      {"stablehlo.scatter", scatter_types},
+  };
+}
+
+}  // namespace ndbuf::program
