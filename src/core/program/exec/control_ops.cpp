@@ -10,6 +10,8 @@ bool is_true(const Value& v) {
   return *static_cast<const uint8_t*>(t.data()) != 0;
 }
 
+}  // namespace
+
 OpFn build_call(const Op& op, const Module& module) {
   const Attribute& callee = required_attr(op, "callee");
   const Function* fn = module.find(callee.text);
@@ -73,15 +75,5 @@ OpFn build_case(const Op& op, const Module&) {
   };
 }
 
-}  // namespace
-
-OpFn build_map(const Op& op, const Module&);
-
-std::vector<BuilderEntry> control_builders() {
-  return {
-      {"func.call", build_call},      {"stablehlo.while", build_while}, {"stablehlo.if", build_if},
-      {"stablehlo.case", build_case}, {"stablehlo.map", build_map},
-  };
-}
 
 }  // namespace ndbuf::program
