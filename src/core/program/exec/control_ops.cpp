@@ -75,5 +75,4 @@ OpFn build_case(const Op& op, const Module&) {
   };
 }
 
-
 }  // namespace ndbuf::program

@@ -149,5 +149,4 @@ OpFn build_concatenate(const Op& op, const Module&) {
   });
 }
 
-
 }  // namespace ndbuf::program

@@ -204,9 +204,8 @@ void check_compare_type(CompareType type, DType dtype) {
                   (type == CompareType::kTotalOrder && is_floating(dtype));
   if (!ok) {
     fail(ErrorKind::kInvalidArgument,
-         "stablehlo.compare cannot use compare_type " +
-             std::string(compare_type_name(type)) + " for operands of type " +
-             std::string(dtype_name(dtype)) + ".");
+         "stablehlo.compare cannot use compare_type " + std::string(compare_type_name(type)) +
+             " for operands of type " + std::string(dtype_name(dtype)) + ".");
   }
 }
 

@@ -10,24 +10,24 @@
 namespace ndbuf::program {
 namespace {
 
-constexpr UnaryOp kNoUnary{};
-constexpr BinaryOp kNoBinary{};
+OpRow row(std::string_view name, OpKind kind, Builder build, PrettyForm pretty, bool fusible,
+          std::string_view attrs, UnaryOp unary = {}, BinaryOp binary = {}) {
+  return {name, kind, build, pretty, fusible, unary, binary, attrs};
+}
+
+constexpr PrettyForm kItems = PrettyForm::kItems;
 
 std::vector<OpRow> make_rows() {
   return {
 #define NDBUF_OP(name, kind, builder, pretty, fusible, attrs) \
-  {name, OpKind::kind, builder, PrettyForm::pretty, fusible, kNoUnary, kNoBinary, attrs},
-#define NDBUF_UNARY(name, enumerator)                                                      \
-  {name,     OpKind::kUnary, build_unary, PrettyForm::kItems, true, UnaryOp::enumerator, \
-   kNoBinary, ""},
-#define NDBUF_BINARY(name, enumerator)                                                    \
-  {name, OpKind::kBinary, build_binary, PrettyForm::kItems, true, kNoUnary, \
-   BinaryOp::enumerator, ""},
-#define NDBUF_BROADCAST(name, enumerator)                                                    \
-  {name, OpKind::kBroadcast, build_broadcast_binary, PrettyForm::kItems, false, kNoUnary, \
-   BinaryOp::enumerator, "broadcast_dimensions"},
-#define NDBUF_TERMINATOR(name) \
-  {name, OpKind::kTerminator, nullptr, PrettyForm::kItems, false, kNoUnary, kNoBinary, ""},
+  row(name, OpKind::kind, builder, PrettyForm::pretty, fusible, attrs),
+#define NDBUF_UNARY(name, e) row(name, OpKind::kUnary, build_unary, kItems, true, "", UnaryOp::e),
+#define NDBUF_BINARY(name, e) \
+  row(name, OpKind::kBinary, build_binary, kItems, true, "", {}, BinaryOp::e),
+#define NDBUF_BROADCAST(name, e)                                                                   \
+  row(name, OpKind::kBroadcast, build_broadcast_binary, kItems, false, "broadcast_dimensions", {}, \
+      BinaryOp::e),
+#define NDBUF_TERMINATOR(name) row(name, OpKind::kTerminator, nullptr, kItems, false, ""),
 #include "program/registry/ops.def"
   };
 }

@@ -28,7 +28,7 @@ enum class OpKind : uint8_t {
   kCustom,       // custom_call
   kLinalg,       // cholesky, triangular_solve, rng_bit_generator
   kFft,
-  kCheck,        // the interpreter's test dialect
+  kCheck,  // the interpreter's test dialect
 };
 
 // How the parser reads an op's pretty form: kItems is the common `op %a, key = v : types`;
@@ -68,8 +68,8 @@ struct OpRow {
   Builder build;  // null only for the terminator
   PrettyForm pretty;
   bool fusible;
-  UnaryOp unary;    // kind == kUnary
-  BinaryOp binary;  // kind == kBinary or kBroadcast (chlo.broadcast_add: kAdd)
+  UnaryOp unary;           // kind == kUnary
+  BinaryOp binary;         // kind == kBinary or kBroadcast (chlo.broadcast_add: kAdd)
   std::string_view attrs;  // ops.def's attribute list; read it through attr_names()
   const TypeRule* type_rule = nullptr;
 };

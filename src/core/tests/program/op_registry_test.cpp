@@ -3,6 +3,8 @@
 // a parser for every special pretty form; and the behaviour the table fixed: unknown
 // #stablehlo.* attributes are errors with a position, NOTYPE compares take the default type,
 // chlo.tan computes tan.
+#include "program/registry/op_registry.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -12,7 +14,6 @@
 #include <vector>
 
 #include "program/ir/op_names.hpp"
-#include "program/registry/op_registry.hpp"
 #include "program/text/parser.hpp"
 #include "program_test_util.hpp"
 
@@ -28,37 +29,71 @@ using testing::values;
 // Every enumerator, listed here by hand (not from ops.def): a row lost from the table
 // fails to compile here, a row added needs its line here.
 const UnaryOp kAllUnary[] = {
-    UnaryOp::kNegate,     UnaryOp::kAbs,
-    UnaryOp::kSign,       UnaryOp::kNot,
-    UnaryOp::kPopcnt,     UnaryOp::kCountLeadingZeros,
-    UnaryOp::kExponential, UnaryOp::kExponentialMinusOne,
-    UnaryOp::kLog,        UnaryOp::kLogPlusOne,
-    UnaryOp::kLogistic,   UnaryOp::kSqrt,
-    UnaryOp::kRsqrt,      UnaryOp::kCbrt,
-    UnaryOp::kSquare,     UnaryOp::kSine,
-    UnaryOp::kCosine,     UnaryOp::kTan,
-    UnaryOp::kTanh,       UnaryOp::kSinh,
-    UnaryOp::kCosh,       UnaryOp::kAsin,
-    UnaryOp::kAcos,       UnaryOp::kAtan,
-    UnaryOp::kAsinh,      UnaryOp::kAcosh,
-    UnaryOp::kAtanh,      UnaryOp::kFloor,
-    UnaryOp::kCeil,       UnaryOp::kRoundNearestEven,
-    UnaryOp::kRoundNearestAfz, UnaryOp::kIsFinite,
-    UnaryOp::kIsInf,      UnaryOp::kIsPosInf,
-    UnaryOp::kIsNegInf,   UnaryOp::kReal,
-    UnaryOp::kImag,       UnaryOp::kErf,
-    UnaryOp::kErfc,       UnaryOp::kErfInv,
-    UnaryOp::kLgamma,     UnaryOp::kDigamma,
-    UnaryOp::kBesselI1e,  UnaryOp::kConj,
+    UnaryOp::kNegate,
+    UnaryOp::kAbs,
+    UnaryOp::kSign,
+    UnaryOp::kNot,
+    UnaryOp::kPopcnt,
+    UnaryOp::kCountLeadingZeros,
+    UnaryOp::kExponential,
+    UnaryOp::kExponentialMinusOne,
+    UnaryOp::kLog,
+    UnaryOp::kLogPlusOne,
+    UnaryOp::kLogistic,
+    UnaryOp::kSqrt,
+    UnaryOp::kRsqrt,
+    UnaryOp::kCbrt,
+    UnaryOp::kSquare,
+    UnaryOp::kSine,
+    UnaryOp::kCosine,
+    UnaryOp::kTan,
+    UnaryOp::kTanh,
+    UnaryOp::kSinh,
+    UnaryOp::kCosh,
+    UnaryOp::kAsin,
+    UnaryOp::kAcos,
+    UnaryOp::kAtan,
+    UnaryOp::kAsinh,
+    UnaryOp::kAcosh,
+    UnaryOp::kAtanh,
+    UnaryOp::kFloor,
+    UnaryOp::kCeil,
+    UnaryOp::kRoundNearestEven,
+    UnaryOp::kRoundNearestAfz,
+    UnaryOp::kIsFinite,
+    UnaryOp::kIsInf,
+    UnaryOp::kIsPosInf,
+    UnaryOp::kIsNegInf,
+    UnaryOp::kReal,
+    UnaryOp::kImag,
+    UnaryOp::kErf,
+    UnaryOp::kErfc,
+    UnaryOp::kErfInv,
+    UnaryOp::kLgamma,
+    UnaryOp::kDigamma,
+    UnaryOp::kBesselI1e,
+    UnaryOp::kConj,
 };
 
 const BinaryOp kAllBinary[] = {
-    BinaryOp::kAdd,       BinaryOp::kSubtract,   BinaryOp::kMultiply,
-    BinaryOp::kDivide,    BinaryOp::kRemainder,  BinaryOp::kPower,
-    BinaryOp::kMaximum,   BinaryOp::kMinimum,    BinaryOp::kAtan2,
-    BinaryOp::kAnd,       BinaryOp::kOr,         BinaryOp::kXor,
-    BinaryOp::kShiftLeft, BinaryOp::kShiftRightArithmetic, BinaryOp::kShiftRightLogical,
-    BinaryOp::kComplex,   BinaryOp::kPolygamma,  BinaryOp::kZeta,
+    BinaryOp::kAdd,
+    BinaryOp::kSubtract,
+    BinaryOp::kMultiply,
+    BinaryOp::kDivide,
+    BinaryOp::kRemainder,
+    BinaryOp::kPower,
+    BinaryOp::kMaximum,
+    BinaryOp::kMinimum,
+    BinaryOp::kAtan2,
+    BinaryOp::kAnd,
+    BinaryOp::kOr,
+    BinaryOp::kXor,
+    BinaryOp::kShiftLeft,
+    BinaryOp::kShiftRightArithmetic,
+    BinaryOp::kShiftRightLogical,
+    BinaryOp::kComplex,
+    BinaryOp::kPolygamma,
+    BinaryOp::kZeta,
     BinaryOp::kNextAfter,
 };
 
