@@ -2,8 +2,6 @@
 // checking attributes and shapes at compile time (errors carry the op's line:column).
 #pragma once
 
-#include <vector>
-
 #include "program/exec/interpreter.hpp"
 #include "program/ir/module.hpp"
 
@@ -11,22 +9,14 @@ namespace ndbuf::program {
 
 using Builder = OpFn (*)(const Op& op, const Module& module);
 
-struct BuilderEntry {
-  const char* name;
-  Builder build;
-};
-
-std::vector<BuilderEntry> structure_builders();
-std::vector<BuilderEntry> control_builders();
-std::vector<BuilderEntry> check_builders();
-std::vector<BuilderEntry> elementwise_builders();
-std::vector<BuilderEntry> indexing_builders();
-std::vector<BuilderEntry> reduction_builders();
-std::vector<BuilderEntry> custom_call_builders();
-std::vector<BuilderEntry> linalg_builders();
-std::vector<BuilderEntry> fft_builders();
-std::vector<BuilderEntry> chlo_builders();
-std::vector<BuilderEntry> convolution_builders();
+// Every builder the op table names (program/registry/ops.def), defined in the *_wiring.cpp /
+// *_ops.cpp file of its family.
+#define NDBUF_OP(name, kind, builder, pretty, fusible, attrs) \
+  OpFn builder(const Op& op, const Module& module);
+#include "program/registry/ops.def"
+OpFn build_unary(const Op& op, const Module& module);
+OpFn build_binary(const Op& op, const Module& module);
+OpFn build_broadcast_binary(const Op& op, const Module& module);
 
 // Sets Op::run for every op of every function (an op without a builder is an error naming
 // it), then, when `fuse`, replaces chains of element-wise ops by fused ops (fusion.hpp).

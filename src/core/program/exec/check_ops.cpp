@@ -141,32 +141,26 @@ OpFn build_check(const Op& op, CheckKind kind, bool constant, double default_tol
 // Default tolerance of expect_almost_eq: relative 1e-4 (absolute for values below 1).
 constexpr double kAlmostTolerance = 1e-4;
 
+}  // namespace
+
 OpFn build_expect_eq(const Op& op, const Module&) {
   return build_check(op, CheckKind::kEqual, false, 0);
 }
+
 OpFn build_expect_eq_const(const Op& op, const Module&) {
   return build_check(op, CheckKind::kEqual, true, 0);
 }
+
 OpFn build_expect_almost_eq(const Op& op, const Module&) {
   return build_check(op, CheckKind::kAlmost, false, kAlmostTolerance);
 }
+
 OpFn build_expect_almost_eq_const(const Op& op, const Module&) {
   return build_check(op, CheckKind::kAlmost, true, kAlmostTolerance);
 }
+
 OpFn build_expect_close(const Op& op, const Module&) {
   return build_check(op, CheckKind::kUlp, false, 1);
-}
-
-}  // namespace
-
-std::vector<BuilderEntry> check_builders() {
-  return {
-      {"check.expect_eq", build_expect_eq},
-      {"check.expect_eq_const", build_expect_eq_const},
-      {"check.expect_almost_eq", build_expect_almost_eq},
-      {"check.expect_almost_eq_const", build_expect_almost_eq_const},
-      {"check.expect_close", build_expect_close},
-  };
 }
 
 }  // namespace ndbuf::program

@@ -11,6 +11,7 @@
 #include "program/exec/builders.hpp"
 #include "program/kernels/elementwise.hpp"
 #include "program/kernels/integer_mulhi.hpp"
+#include "program/registry/op_registry.hpp"
 
 namespace ndbuf::program {
 namespace {
@@ -83,22 +84,11 @@ Broadcast plan_broadcast(const Op& op, size_t operands) {
   return {std::move(shape), std::move(axes)};
 }
 
-// chlo.broadcast_NAME -> the element-wise op it broadcasts.
-std::optional<BinaryOp> broadcast_binary_named(const std::string& name) {
-  static const std::pair<const char*, const char*> kRenames[] = {
-      {"chlo.broadcast_next_after", "chlo.next_after"},
-      {"chlo.broadcast_polygamma", "chlo.polygamma"},
-      {"chlo.broadcast_zeta", "chlo.zeta"},
-  };
-  for (const auto& [from, to] : kRenames) {
-    if (name == from) return binary_op_named(to);
-  }
-  return binary_op_named("stablehlo." + name.substr(std::string("chlo.broadcast_").size()));
-}
+}  // namespace
 
 OpFn build_broadcast_binary(const Op& op, const Module&) {
   expect_counts(op, 2, 1);
-  const BinaryOp kind = *broadcast_binary_named(op.name);
+  const BinaryOp kind = find_op(op.name)->binary;  // the kernel its row names
   const Broadcast b = plan_broadcast(op, 2);
   const DType result = at_op(op, [&] {
     return binary_result_dtype(kind, operand_tensor(op, 0).dtype, operand_tensor(op, 1).dtype);
@@ -118,8 +108,7 @@ OpFn build_broadcast_compare(const Op& op, const Module&) {
   const auto direction = compare_direction_named(dir_name);
   if (!direction) op_error(op, "has an unknown comparison direction '" + dir_name + "'");
   const std::string type_name = attr_word(op, "compare_type");
-  const auto type = type_name.empty() || type_name == "NOTYPE" ? default_compare_type(dtype)
-                                                               : compare_type_named(type_name);
+  const auto type = compare_type_for(type_name, dtype);
   if (!type) op_error(op, "has an unknown compare type '" + type_name + "'");
   at_op(op, [&] {
     check_compare_type(*type, dtype);
@@ -150,6 +139,8 @@ OpFn build_broadcast_select(const Op& op, const Module&) {
                   broadcast_view(a[2].get(), b.shape, b.axes[2]));
   });
 }
+
+namespace {
 
 // The scalar attribute `value` (`1.0 : f32`, `true`, a one-element dense<...>) as a 0-d
 // tensor of `dtype`; its own type must be `dtype`.
@@ -183,6 +174,8 @@ Tensor scalar_value(const Op& op, DType dtype) {
   op_error(op, "value must be a scalar of the operand's element type " + element_type_name(dtype));
 }
 
+}  // namespace
+
 OpFn build_constant_like(const Op& op, const Module&) {
   expect_counts(op, 1, 1);
   const Type& like = operand_tensor(op, 0);
@@ -203,28 +196,6 @@ OpFn build_mulhi(const Op& op, const Module&) {
   }
   expect_result_type(op, 0, lhs.dtype, lhs.shape);
   return tensor_fn([](const Values& a) { return mulhi(a[0].get(), a[1].get()); });
-}
-
-}  // namespace
-
-std::vector<BuilderEntry> chlo_builders() {
-  std::vector<BuilderEntry> table = {
-      {"chlo.constant_like", build_constant_like},
-      {"chlo.broadcast_compare", build_broadcast_compare},
-      {"chlo.broadcast_select", build_broadcast_select},
-      {"chlo.mulhi", build_mulhi},
-  };
-  for (const char* name :
-       {"chlo.broadcast_add", "chlo.broadcast_atan2", "chlo.broadcast_divide",
-        "chlo.broadcast_maximum", "chlo.broadcast_minimum", "chlo.broadcast_multiply",
-        "chlo.broadcast_next_after", "chlo.broadcast_polygamma", "chlo.broadcast_power",
-        "chlo.broadcast_remainder", "chlo.broadcast_shift_left",
-        "chlo.broadcast_shift_right_arithmetic", "chlo.broadcast_shift_right_logical",
-        "chlo.broadcast_subtract", "chlo.broadcast_zeta", "chlo.broadcast_and", "chlo.broadcast_or",
-        "chlo.broadcast_xor", "chlo.broadcast_complex"}) {
-    table.push_back({name, build_broadcast_binary});
-  }
-  return table;
 }
 
 }  // namespace ndbuf::program

@@ -10,6 +10,8 @@ bool is_true(const Value& v) {
   return *static_cast<const uint8_t*>(t.data()) != 0;
 }
 
+}  // namespace
+
 OpFn build_call(const Op& op, const Module& module) {
   const Attribute& callee = required_attr(op, "callee");
   const Function* fn = module.find(callee.text);
@@ -70,17 +72,6 @@ OpFn build_case(const Op& op, const Module&) {
     if (k < 0 || k >= static_cast<int64_t>(regions->size()))
       k = static_cast<int64_t>(regions->size()) - 1;
     return in.run_region((*regions)[k], {});
-  };
-}
-
-}  // namespace
-
-OpFn build_map(const Op& op, const Module&);
-
-std::vector<BuilderEntry> control_builders() {
-  return {
-      {"func.call", build_call},      {"stablehlo.while", build_while}, {"stablehlo.if", build_if},
-      {"stablehlo.case", build_case}, {"stablehlo.map", build_map},
   };
 }
 

@@ -82,6 +82,8 @@ void check_precision_config(const Op& op) {
   if (count > 2) op_error(op, "attribute 'precision_config' must list at most 2 precisions");
 }
 
+}  // namespace
+
 OpFn build_convolution(const Op& op, const Module&) {
   expect_counts(op, 2, 1);
   const Type& lhs = operand_tensor(op, 0);
@@ -108,12 +110,6 @@ OpFn build_convolution(const Op& op, const Module&) {
   expect_result_type(op, 0, result, shape);
   return tensor_fn(
       [c, result](const Values& a) { return convolution(a[0].get(), a[1].get(), c, result); });
-}
-
-}  // namespace
-
-std::vector<BuilderEntry> convolution_builders() {
-  return {{"stablehlo.convolution", build_convolution}};
 }
 
 }  // namespace ndbuf::program

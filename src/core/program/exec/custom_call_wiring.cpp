@@ -150,6 +150,8 @@ CustomCallSite decode_site(const Op& op) {
   return site;
 }
 
+}  // namespace
+
 OpFn build_custom_call(const Op& op, const Module&) {
   const CustomCallSite site = decode_site(op);
   const CustomCallTarget target = find_custom_call(site.target);
@@ -170,12 +172,6 @@ OpFn build_custom_call(const Op& op, const Module&) {
     for (Tensor& t : kernel(operands)) out.emplace_back(std::move(t));
     return out;
   };
-}
-
-}  // namespace
-
-std::vector<BuilderEntry> custom_call_builders() {
-  return {{"stablehlo.custom_call", build_custom_call}};
 }
 
 }  // namespace ndbuf::program

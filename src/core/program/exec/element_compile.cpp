@@ -52,7 +52,7 @@ struct Compiler {
     const DType in = op.operand_types[0].dtype;
     const auto direction = compare_direction_named(attr_word(op, "comparison_direction"));
     const std::string type_name = attr_word(op, "compare_type");
-    const auto type = type_name.empty() ? default_compare_type(in) : compare_type_named(type_name);
+    const auto type = compare_type_for(type_name, in);
     if (!direction || !type) {
       ok = false;
       return;

@@ -11,6 +11,8 @@ void expect_result(const Op& op, DType dtype, const Shape& shape) {
   expect_result_type(op, 0, dtype, shape);
 }
 
+}  // namespace
+
 OpFn build_unary(const Op& op, const Module&) {
   expect_counts(op, 1, 1);
   const UnaryOp kind = *unary_op_named(op.name);
@@ -40,7 +42,7 @@ OpFn build_compare(const Op& op, const Module&) {
   const auto direction = compare_direction_named(dir_name);
   if (!direction) op_error(op, "has an unknown comparison direction '" + dir_name + "'");
   const std::string type_name = attr_word(op, "compare_type");
-  auto type = type_name.empty() ? default_compare_type(lhs.dtype) : compare_type_named(type_name);
+  const auto type = compare_type_for(type_name, lhs.dtype);
   if (!type) op_error(op, "has an unknown compare type '" + type_name + "'");
   at_op(op, [&] {
     check_compare_type(*type, lhs.dtype);
@@ -52,6 +54,8 @@ OpFn build_compare(const Op& op, const Module&) {
   return tensor_fn([d, t](const Values& a) { return compare(d, t, a[0].get(), a[1].get()); });
 }
 
+namespace {
+
 void expect_scalar_or(const Op& op, size_t k, const Type& like, DType dtype) {
   const Type& t = operand_tensor(op, k);
   if (t.dtype != dtype || (!t.shape.empty() && t.shape != like.shape)) {
@@ -59,6 +63,8 @@ void expect_scalar_or(const Op& op, size_t k, const Type& like, DType dtype) {
                      " must be 0-d or of shape " + shape_to_tuple(like.shape));
   }
 }
+
+}  // namespace
 
 OpFn build_select(const Op& op, const Module&) {
   expect_counts(op, 3, 1);
@@ -110,27 +116,6 @@ OpFn build_reduce_precision(const Op& op, const Module&) {
   return tensor_fn([e, m](const Values& a) {
     return reduce_precision(a[0].get(), static_cast<int>(e), static_cast<int>(m));
   });
-}
-
-}  // namespace
-
-std::vector<BuilderEntry> elementwise_builders() {
-  std::vector<BuilderEntry> table = {
-      {"stablehlo.compare", build_compare},
-      {"stablehlo.select", build_select},
-      {"stablehlo.clamp", build_clamp},
-      {"stablehlo.convert", build_convert},
-      {"stablehlo.bitcast_convert", build_bitcast_convert},
-      {"stablehlo.reduce_precision", build_reduce_precision},
-      {"chlo.tan", build_unary},  // the same kernel as stablehlo.tan
-  };
-  for (int k = 0; k <= static_cast<int>(kLastUnaryOp); ++k) {
-    table.push_back({op_name(static_cast<UnaryOp>(k)).data(), build_unary});
-  }
-  for (int k = 0; k <= static_cast<int>(kLastBinaryOp); ++k) {
-    table.push_back({op_name(static_cast<BinaryOp>(k)).data(), build_binary});
-  }
-  return table;
 }
 
 }  // namespace ndbuf::program

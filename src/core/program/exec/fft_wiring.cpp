@@ -7,7 +7,6 @@
 #include "program/kernels/fft.hpp"
 
 namespace ndbuf::program {
-namespace {
 
 OpFn build_fft(const Op& op, const Module&) {
   expect_counts(op, 1, 1);
@@ -27,9 +26,5 @@ OpFn build_fft(const Op& op, const Module&) {
   const FftType t = *type;
   return tensor_fn([t, lengths](const Values& v) { return fft(v[0].get(), t, lengths); });
 }
-
-}  // namespace
-
-std::vector<BuilderEntry> fft_builders() { return {{"stablehlo.fft", build_fft}}; }
 
 }  // namespace ndbuf::program

@@ -49,9 +49,9 @@ struct LeafSource {
   Strides strides;
 };
 
-// The element-wise ops (fusible; each result element computed from the operands' elements at
-// its position, 0-d operands broadcast): unary and binary ops, compare, select, clamp,
-// convert, reduce_precision.
+// The ops the op table marks fusible: element-wise, each result element computed from the
+// operands' elements at its position, 0-d operands broadcast (unary and binary ops, compare,
+// select, clamp, convert, reduce_precision).
 bool is_elementwise_name(const std::string& name);
 
 // The run function of a fused group; its operands are the values the leaves name.

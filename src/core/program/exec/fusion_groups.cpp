@@ -12,6 +12,7 @@
 #include "program/exec/fused_spans.hpp"
 #include "program/exec/fusion.hpp"
 #include "program/kernels/elementwise.hpp"
+#include "program/registry/op_registry.hpp"
 
 namespace ndbuf::program {
 namespace {
@@ -224,10 +225,8 @@ bool feeder_fully_absorbed(int def, const Region& region, const RegionGraph& gra
 }  // namespace
 
 bool is_elementwise_name(const std::string& name) {
-  static const char* const kOthers[] = {"stablehlo.compare", "stablehlo.select", "stablehlo.clamp",
-                                        "stablehlo.convert", "stablehlo.reduce_precision"};
-  if (unary_op_named(name) || binary_op_named(name)) return true;
-  return std::find(std::begin(kOthers), std::end(kOthers), name) != std::end(kOthers);
+  const OpRow* row = find_op(name);
+  return row != nullptr && row->fusible;
 }
 
 void fuse_elementwise(Region& region) {

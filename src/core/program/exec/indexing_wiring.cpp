@@ -40,6 +40,8 @@ OpFn build_dot_common(const Op& op, const DotDimensions& dims) {
   });
 }
 
+}  // namespace
+
 OpFn build_dot_general(const Op& op, const Module&) {
   expect_counts(op, 2, 1);
   const Attribute& s = struct_attr(op, "dot_dimension_numbers");
@@ -57,6 +59,8 @@ OpFn build_dot(const Op& op, const Module&) {
   return build_dot_common(op, dims);
 }
 
+namespace {
+
 // Reads gather's or scatter's dimension numbers from the struct attribute `attr`: each listed
 // integer-list field, in order, then index_vector_dim (0 when absent).
 template <class Dims>
@@ -70,6 +74,8 @@ Dims read_index_dims(
   dims.index_vector_dim = index_dim.empty() ? 0 : index_dim[0];
   return dims;
 }
+
+}  // namespace
 
 OpFn build_gather(const Op& op, const Module&) {
   expect_counts(op, 2, 1);
@@ -125,17 +131,6 @@ OpFn build_scatter(const Op& op, const Module&) {
     const RegionFn update = program ? element_region_fn(*program) : in.region_fn(*body);
     const std::vector<Tensor> out = scatter(inputs, a[n].get(), updates, dims, update, fast);
     return Values(out.begin(), out.end());
-  };
-}
-
-}  // namespace
-
-std::vector<BuilderEntry> indexing_builders() {
-  return {
-      {"stablehlo.dot_general", build_dot_general},
-      {"stablehlo.dot", build_dot},
-      {"stablehlo.gather", build_gather},
-      {"stablehlo.scatter", build_scatter},
   };
 }
 

@@ -21,6 +21,8 @@ bool required_bool(const Op& op, const std::string& key) {
   return attr_bool_or(op, key, false);
 }
 
+}  // namespace
+
 OpFn build_rng_bit_generator(const Op& op, const Module&) {
   expect_counts(op, 1, 2);
   const std::string name = attr_word(op, "rng_algorithm");
@@ -80,16 +82,6 @@ OpFn build_triangular_solve(const Op& op, const Module&) {
   }
   expect_result_type(op, 0, b.dtype, b.shape);
   return tensor_fn([o](const Values& v) { return triangular_solve(v[0].get(), v[1].get(), o); });
-}
-
-}  // namespace
-
-std::vector<BuilderEntry> linalg_builders() {
-  return {
-      {"stablehlo.rng_bit_generator", build_rng_bit_generator},
-      {"stablehlo.cholesky", build_cholesky},
-      {"stablehlo.triangular_solve", build_triangular_solve},
-  };
 }
 
 }  // namespace ndbuf::program

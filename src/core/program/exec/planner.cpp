@@ -5,23 +5,10 @@
 #include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
 #include "program/exec/fusion.hpp"
-#include "program/ir/op_names.hpp"
+#include "program/registry/op_registry.hpp"
 
 namespace ndbuf::program {
 namespace {
-
-const std::unordered_map<std::string, Builder>& builder_table() {
-  static const std::unordered_map<std::string, Builder> table = [] {
-    std::unordered_map<std::string, Builder> t;
-    for (auto family : {structure_builders, control_builders, check_builders, elementwise_builders,
-                        indexing_builders, reduction_builders, custom_call_builders,
-                        linalg_builders, fft_builders, chlo_builders, convolution_builders}) {
-      for (const BuilderEntry& entry : family()) t[entry.name] = entry.build;
-    }
-    return t;
-  }();
-  return table;
-}
 
 // Every value an op reads, its nested regions included.
 void collect_uses(const Op& op, std::vector<int>& uses) {
@@ -58,11 +45,11 @@ void plan_region(Region& region, const Module& module, bool fuse) {
     if ((k & 0xFFF) == 0xFFF) check_interrupt();  // builders may check large attributes
     for (Region& nested : op.regions) plan_region(nested, module, fuse);
     if (op.name == "return") continue;
-    auto it = builder_table().find(op.name);
-    if (it == builder_table().end()) {
+    const OpRow* row = find_op(op.name);
+    if (row == nullptr || row->build == nullptr) {
       fail_at(op.loc, "op '" + op.name + "' is not supported by this runtime");
     }
-    op.run = it->second(op, module);
+    op.run = row->build(op, module);
   }
   if (fuse) fuse_elementwise(region);
   plan_releases(region);

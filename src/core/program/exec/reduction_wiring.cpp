@@ -56,6 +56,8 @@ void expect_variadic_results(const Op& op, size_t n, const Shape& shape) {
   for (size_t k = 0; k < n; ++k) expect_result_type(op, k, operand_tensor(op, n + k).dtype, shape);
 }
 
+}  // namespace
+
 OpFn build_reduce(const Op& op, const Module&) {
   const size_t n = split_variadic(op);
   const std::vector<int64_t> dims = attr_ints(op, "dimensions");
@@ -87,6 +89,8 @@ OpFn build_reduce(const Op& op, const Module&) {
   };
 }
 
+namespace {
+
 WindowConfig window_config(const Op& op, size_t rank) {
   WindowConfig w;
   w.window_dimensions = attr_ints(op, "window_dimensions");
@@ -96,6 +100,8 @@ WindowConfig window_config(const Op& op, size_t rank) {
   w.padding = attr_padding(op, "padding", rank);
   return w;
 }
+
+}  // namespace
 
 OpFn build_reduce_window(const Op& op, const Module&) {
   const size_t n = split_variadic(op);
@@ -116,6 +122,8 @@ OpFn build_reduce_window(const Op& op, const Module&) {
     return values(reduce_window(tensors(a, 0, n), tensors(a, n, n), w, fn, fast));
   };
 }
+
+namespace {
 
 // The kernel calls select with two operand elements and scatter with (result element, source
 // element); windows must not be dilated and the source must hold one element per window.
@@ -149,6 +157,8 @@ void check_select_and_scatter(const Op& op, const WindowConfig& w) {
   expect_region_args(op, op.regions[1], {result, element});
   expect_region_returns(op, op.regions[1], {result});
 }
+
+}  // namespace
 
 OpFn build_select_and_scatter(const Op& op, const Module&) {
   expect_counts(op, 3, 1);
@@ -221,18 +231,6 @@ OpFn build_top_k(const Op& op, const Module&) {
   expect_result_type(op, 0, in.dtype, shape);
   expect_result_type(op, 1, DType::kI32, shape);
   return [k](Interpreter&, const Values& a) { return values(top_k(a[0].get(), k)); };
-}
-
-}  // namespace
-
-std::vector<BuilderEntry> reduction_builders() {
-  return {
-      {"stablehlo.reduce", build_reduce},
-      {"stablehlo.reduce_window", build_reduce_window},
-      {"stablehlo.select_and_scatter", build_select_and_scatter},
-      {"stablehlo.sort", build_sort},
-      {"chlo.top_k", build_top_k},
-  };
 }
 
 }  // namespace ndbuf::program

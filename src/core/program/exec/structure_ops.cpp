@@ -13,6 +13,8 @@ void expect_same_dtype(const Op& op, const Type& a, const Type& b) {
   }
 }
 
+}  // namespace
+
 OpFn build_constant(const Op& op, const Module&) {
   expect_counts(op, 0, 1);
   const Attribute& value = required_attr(op, "value");
@@ -145,34 +147,6 @@ OpFn build_concatenate(const Op& op, const Module&) {
     for (const Value& v : a) xs.push_back(v.get());
     return concatenate(xs, dim);
   });
-}
-
-}  // namespace
-
-OpFn build_pad(const Op& op, const Module&);
-OpFn build_dynamic_slice(const Op& op, const Module&);
-OpFn build_dynamic_update_slice(const Op& op, const Module&);
-OpFn build_tuple_op(const Op& op, const Module&);
-OpFn build_get_tuple_element(const Op& op, const Module&);
-OpFn build_optimization_barrier(const Op& op, const Module&);
-
-std::vector<BuilderEntry> structure_builders() {
-  return {
-      {"stablehlo.constant", build_constant},
-      {"stablehlo.iota", build_iota},
-      {"stablehlo.reshape", build_reshape},
-      {"stablehlo.broadcast_in_dim", build_broadcast_in_dim},
-      {"stablehlo.transpose", build_transpose},
-      {"stablehlo.slice", build_slice},
-      {"stablehlo.reverse", build_reverse},
-      {"stablehlo.concatenate", build_concatenate},
-      {"stablehlo.pad", build_pad},
-      {"stablehlo.dynamic_slice", build_dynamic_slice},
-      {"stablehlo.dynamic_update_slice", build_dynamic_update_slice},
-      {"stablehlo.tuple", build_tuple_op},
-      {"stablehlo.get_tuple_element", build_get_tuple_element},
-      {"stablehlo.optimization_barrier", build_optimization_barrier},
-  };
 }
 
 }  // namespace ndbuf::program

@@ -12,94 +12,43 @@
 
 namespace ndbuf::program {
 
-// One operand in, one result out (same shape). The result dtype is the operand's except for
-// abs / real / imag of complex (the real part type) and the predicates (pred).
+// The element-wise kernels' enums are defined by their rows in the op table
+// (program/registry/ops.def), in row order: adding a row adds the enumerator.
 enum class UnaryOp : uint8_t {
-  kNegate,
-  kAbs,
-  kSign,
-  kNot,
-  kPopcnt,
-  kCountLeadingZeros,
-  kExponential,
-  kExponentialMinusOne,
-  kLog,
-  kLogPlusOne,
-  kLogistic,
-  kSqrt,
-  kRsqrt,
-  kCbrt,
-  kSquare,
-  kSine,
-  kCosine,
-  kTan,
-  kTanh,
-  kSinh,
-  kCosh,
-  kAsin,
-  kAcos,
-  kAtan,
-  kAsinh,
-  kAcosh,
-  kAtanh,
-  kFloor,
-  kCeil,
-  kRoundNearestEven,
-  kRoundNearestAfz,
-  kIsFinite,
-  kIsInf,
-  kIsPosInf,
-  kIsNegInf,
-  kReal,
-  kImag,
-  kErf,
-  kErfc,
-  kErfInv,
-  kLgamma,
-  kDigamma,
-  kBesselI1e,
-  kConj,
+#define NDBUF_UNARY(name, enumerator) enumerator,
+#include "program/registry/ops.def"
 };
-inline constexpr UnaryOp kLastUnaryOp = UnaryOp::kConj;
 
-// Two operands of one shape and dtype in; the result has that dtype, except kComplex
-// (f32 -> c64, f64 -> c128).
 enum class BinaryOp : uint8_t {
-  kAdd,
-  kSubtract,
-  kMultiply,
-  kDivide,
-  kRemainder,
-  kPower,
-  kMaximum,
-  kMinimum,
-  kAtan2,
-  kAnd,
-  kOr,
-  kXor,
-  kShiftLeft,
-  kShiftRightArithmetic,
-  kShiftRightLogical,
-  kComplex,
-  kPolygamma,  // chlo.polygamma(n, x)
-  kZeta,       // chlo.zeta(x, q), the Hurwitz zeta function
-  kNextAfter,
+#define NDBUF_BINARY(name, enumerator) enumerator,
+#include "program/registry/ops.def"
 };
-inline constexpr BinaryOp kLastBinaryOp = BinaryOp::kNextAfter;
 
-enum class CompareDirection : uint8_t { kEQ, kNE, kGE, kGT, kLE, kLT };
-enum class CompareType : uint8_t { kFloat, kTotalOrder, kSigned, kUnsigned };
+enum class CompareDirection : uint8_t {
+#define NDBUF_COMPARE_DIRECTION(word, enumerator) enumerator,
+#include "program/registry/ops.def"
+};
 
-// Op names as they appear in programs, with their dialect: "stablehlo.add", "chlo.erf".
-// Both "stablehlo.tan" and "chlo.tan" name kTan. nullopt for any other name.
+enum class CompareType : uint8_t {
+#define NDBUF_COMPARE_TYPE(word, enumerator) enumerator,
+#include "program/registry/ops.def"
+};
+
+// Op names as they appear in programs, with their dialect: "stablehlo.add", "chlo.erf"
+// (canonical names: aliases such as "chlo.tan" are rewritten by the parser). nullopt for any
+// other name.
 std::optional<UnaryOp> unary_op_named(std::string_view op_name);
 std::optional<BinaryOp> binary_op_named(std::string_view op_name);
 // The canonical name ("stablehlo.add", "chlo.erf") for messages.
 std::string_view op_name(UnaryOp op);
 std::string_view op_name(BinaryOp op);
-// "EQ".."LT" and "FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED".
+// "EQ".."LT" and "FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED", and back.
 std::optional<CompareDirection> compare_direction_named(std::string_view name);
 std::optional<CompareType> compare_type_named(std::string_view name);
+std::string_view compare_type_name(CompareType type);
+// The compare_type a program spells `word` for operands of `dtype`: absent ("") and NOTYPE
+// mean the dtype's default; nullopt for an unknown word.
+std::optional<CompareType> compare_type_for(std::string_view word, DType dtype);
 
 // The result dtype of an op for the given operand dtype(s); throws ndbuf::Error
 // (kInvalidArgument) naming the op and dtype when the spec does not allow that dtype.

@@ -1,5 +1,4 @@
 // Names of the element-wise ops and the dtypes the spec allows each (result dtype rules).
-#include <array>
 #include <string>
 #include <utility>
 
@@ -10,78 +9,48 @@
 namespace ndbuf::program {
 namespace {
 
-constexpr std::array<std::pair<UnaryOp, std::string_view>, 44> kUnaryNames = {{
-    {UnaryOp::kNegate, "stablehlo.negate"},
-    {UnaryOp::kAbs, "stablehlo.abs"},
-    {UnaryOp::kSign, "stablehlo.sign"},
-    {UnaryOp::kNot, "stablehlo.not"},
-    {UnaryOp::kPopcnt, "stablehlo.popcnt"},
-    {UnaryOp::kCountLeadingZeros, "stablehlo.count_leading_zeros"},
-    {UnaryOp::kExponential, "stablehlo.exponential"},
-    {UnaryOp::kExponentialMinusOne, "stablehlo.exponential_minus_one"},
-    {UnaryOp::kLog, "stablehlo.log"},
-    {UnaryOp::kLogPlusOne, "stablehlo.log_plus_one"},
-    {UnaryOp::kLogistic, "stablehlo.logistic"},
-    {UnaryOp::kSqrt, "stablehlo.sqrt"},
-    {UnaryOp::kRsqrt, "stablehlo.rsqrt"},
-    {UnaryOp::kCbrt, "stablehlo.cbrt"},
-    {UnaryOp::kSquare, "chlo.square"},
-    {UnaryOp::kSine, "stablehlo.sine"},
-    {UnaryOp::kCosine, "stablehlo.cosine"},
-    {UnaryOp::kTan, "stablehlo.tan"},
-    {UnaryOp::kTanh, "stablehlo.tanh"},
-    {UnaryOp::kSinh, "chlo.sinh"},
-    {UnaryOp::kCosh, "chlo.cosh"},
-    {UnaryOp::kAsin, "chlo.asin"},
-    {UnaryOp::kAcos, "chlo.acos"},
-    {UnaryOp::kAtan, "chlo.atan"},
-    {UnaryOp::kAsinh, "chlo.asinh"},
-    {UnaryOp::kAcosh, "chlo.acosh"},
-    {UnaryOp::kAtanh, "chlo.atanh"},
-    {UnaryOp::kFloor, "stablehlo.floor"},
-    {UnaryOp::kCeil, "stablehlo.ceil"},
-    {UnaryOp::kRoundNearestEven, "stablehlo.round_nearest_even"},
-    {UnaryOp::kRoundNearestAfz, "stablehlo.round_nearest_afz"},
-    {UnaryOp::kIsFinite, "stablehlo.is_finite"},
-    {UnaryOp::kIsInf, "chlo.is_inf"},
-    {UnaryOp::kIsPosInf, "chlo.is_pos_inf"},
-    {UnaryOp::kIsNegInf, "chlo.is_neg_inf"},
-    {UnaryOp::kReal, "stablehlo.real"},
-    {UnaryOp::kImag, "stablehlo.imag"},
-    {UnaryOp::kErf, "chlo.erf"},
-    {UnaryOp::kErfc, "chlo.erfc"},
-    {UnaryOp::kErfInv, "chlo.erf_inv"},
-    {UnaryOp::kLgamma, "chlo.lgamma"},
-    {UnaryOp::kDigamma, "chlo.digamma"},
-    {UnaryOp::kBesselI1e, "chlo.bessel_i1e"},
-    {UnaryOp::kConj, "chlo.conj"},
-}};
+template <class E>
+struct Named {
+  E value;
+  std::string_view name;
+};
 
-constexpr std::array<std::pair<BinaryOp, std::string_view>, 19> kBinaryNames = {{
-    {BinaryOp::kAdd, "stablehlo.add"},
-    {BinaryOp::kSubtract, "stablehlo.subtract"},
-    {BinaryOp::kMultiply, "stablehlo.multiply"},
-    {BinaryOp::kDivide, "stablehlo.divide"},
-    {BinaryOp::kRemainder, "stablehlo.remainder"},
-    {BinaryOp::kPower, "stablehlo.power"},
-    {BinaryOp::kMaximum, "stablehlo.maximum"},
-    {BinaryOp::kMinimum, "stablehlo.minimum"},
-    {BinaryOp::kAtan2, "stablehlo.atan2"},
-    {BinaryOp::kAnd, "stablehlo.and"},
-    {BinaryOp::kOr, "stablehlo.or"},
-    {BinaryOp::kXor, "stablehlo.xor"},
-    {BinaryOp::kShiftLeft, "stablehlo.shift_left"},
-    {BinaryOp::kShiftRightArithmetic, "stablehlo.shift_right_arithmetic"},
-    {BinaryOp::kShiftRightLogical, "stablehlo.shift_right_logical"},
-    {BinaryOp::kComplex, "stablehlo.complex"},
-    {BinaryOp::kPolygamma, "chlo.polygamma"},
-    {BinaryOp::kZeta, "chlo.zeta"},
-    {BinaryOp::kNextAfter, "chlo.next_after"},
-}};
+constexpr Named<UnaryOp> kUnaryNames[] = {
+#define NDBUF_UNARY(name, enumerator) {UnaryOp::enumerator, name},
+#include "program/registry/ops.def"
+};
 
-constexpr std::array<std::string_view, 6> kDirectionNames = {"EQ", "NE", "GE", "GT", "LE", "LT"};
-constexpr std::array<std::string_view, 4> kCompareTypeNames = {"FLOAT", "TOTALORDER", "SIGNED",
-                                                               "UNSIGNED"};
+constexpr Named<BinaryOp> kBinaryNames[] = {
+#define NDBUF_BINARY(name, enumerator) {BinaryOp::enumerator, name},
+#include "program/registry/ops.def"
+};
+
+constexpr Named<CompareDirection> kDirectionNames[] = {
+#define NDBUF_COMPARE_DIRECTION(word, enumerator) {CompareDirection::enumerator, word},
+#include "program/registry/ops.def"
+};
+
+constexpr Named<CompareType> kCompareTypeNames[] = {
+#define NDBUF_COMPARE_TYPE(word, enumerator) {CompareType::enumerator, word},
+#include "program/registry/ops.def"
+};
+
+template <class E, size_t N>
+std::optional<E> value_named(const Named<E> (&table)[N], std::string_view name) {
+  for (const Named<E>& row : table) {
+    if (row.name == name) return row.value;
+  }
+  return std::nullopt;
+}
+
+// Searched by value, never indexed by it: the tables follow ops.def, not the enum's numbers.
+template <class E, size_t N>
+std::string_view name_of(const Named<E> (&table)[N], E value) {
+  for (const Named<E>& row : table) {
+    if (row.value == value) return row.name;
+  }
+  return "(unknown op)";
+}
 
 bool is_signed_int(DType d) { return dtype_info(d).cls == DTypeClass::kSigned; }
 bool is_pred(DType d) { return d == DType::kPred; }
@@ -131,36 +100,25 @@ bool unary_allows(UnaryOp op, DType d) {
 }  // namespace
 
 std::optional<UnaryOp> unary_op_named(std::string_view name) {
-  if (name == "chlo.tan") return UnaryOp::kTan;
-  for (const auto& [op, op_name] : kUnaryNames) {
-    if (op_name == name) return op;
-  }
-  return std::nullopt;
+  return value_named(kUnaryNames, name);
 }
 
 std::optional<BinaryOp> binary_op_named(std::string_view name) {
-  for (const auto& [op, op_name] : kBinaryNames) {
-    if (op_name == name) return op;
-  }
-  return std::nullopt;
+  return value_named(kBinaryNames, name);
 }
 
-std::string_view op_name(UnaryOp op) { return kUnaryNames[static_cast<size_t>(op)].second; }
-std::string_view op_name(BinaryOp op) { return kBinaryNames[static_cast<size_t>(op)].second; }
+std::string_view op_name(UnaryOp op) { return name_of(kUnaryNames, op); }
+std::string_view op_name(BinaryOp op) { return name_of(kBinaryNames, op); }
 
 std::optional<CompareDirection> compare_direction_named(std::string_view name) {
-  for (size_t i = 0; i < kDirectionNames.size(); ++i) {
-    if (kDirectionNames[i] == name) return static_cast<CompareDirection>(i);
-  }
-  return std::nullopt;
+  return value_named(kDirectionNames, name);
 }
 
 std::optional<CompareType> compare_type_named(std::string_view name) {
-  for (size_t i = 0; i < kCompareTypeNames.size(); ++i) {
-    if (kCompareTypeNames[i] == name) return static_cast<CompareType>(i);
-  }
-  return std::nullopt;
+  return value_named(kCompareTypeNames, name);
 }
+
+std::string_view compare_type_name(CompareType type) { return name_of(kCompareTypeNames, type); }
 
 DType unary_result_dtype(UnaryOp op, DType operand) {
   if (!unary_allows(op, operand)) detail::fail_dtype(op_name(op), operand);
@@ -236,14 +194,18 @@ CompareType default_compare_type(DType dtype) {
   return CompareType::kFloat;
 }
 
+std::optional<CompareType> compare_type_for(std::string_view word, DType dtype) {
+  if (word.empty() || word == "NOTYPE") return default_compare_type(dtype);
+  return compare_type_named(word);
+}
+
 void check_compare_type(CompareType type, DType dtype) {
   const bool ok = type == default_compare_type(dtype) ||
                   (type == CompareType::kTotalOrder && is_floating(dtype));
   if (!ok) {
     fail(ErrorKind::kInvalidArgument,
-         "stablehlo.compare cannot use compare_type " +
-             std::string(kCompareTypeNames[static_cast<size_t>(type)]) + " for operands of type " +
-             std::string(dtype_name(dtype)) + ".");
+         "stablehlo.compare cannot use compare_type " + std::string(compare_type_name(type)) +
+             " for operands of type " + std::string(dtype_name(dtype)) + ".");
   }
 }
 

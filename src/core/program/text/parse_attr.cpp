@@ -1,15 +1,9 @@
 // Attributes: numbers, strings, lists, array<i64: ...>, dense<...>, #stablehlo<...> enums and
-// #stablehlo.gather/scatter/dot/conv<...> structures; locations are skipped.
+// the structured #stablehlo.NAME<...> kinds of the op table; locations are skipped.
+#include "program/registry/op_registry.hpp"
 #include "program/text/parser.hpp"
 
 namespace ndbuf::program {
-namespace {
-
-bool is_structured(const std::string& name) {
-  return name == "stablehlo.gather" || name == "stablehlo.scatter" || name == "stablehlo.dot";
-}
-
-}  // namespace
 
 void Parser::skip_balanced() {
   // Called at an opening bracket; consumes through its matching closing bracket.
@@ -235,13 +229,20 @@ void Parser::parse_hash_attribute(Attribute& attr) {
     expect(">", "to close the enum attribute");
     return;
   }
-  if (token.text == "stablehlo.conv") {
-    parse_conv_attribute(attr);
-    return;
+  // Other dialects' attributes are never read: kept opaque. A #stablehlo.NAME<...> must be
+  // one the table knows, so a misspelt or newer kind is an error, not silently dropped.
+  const bool stablehlo = token.text.rfind("stablehlo.", 0) == 0;
+  const StructuredForm* form = stablehlo ? structured_attr_form(token.text) : nullptr;
+  if (stablehlo && form == nullptr) {
+    fail_at(token.loc, "unknown StableHLO attribute " + quote_text("#" + token.text));
   }
-  if (!is_structured(token.text)) {
+  if (form == nullptr || *form == StructuredForm::kSkipped) {
     attr.kind = Attribute::Kind::kOpaque;
     skip_balanced();
+    return;
+  }
+  if (*form == StructuredForm::kConvolution) {
+    parse_conv_attribute(attr);
     return;
   }
   expect("<", "in a structured attribute");

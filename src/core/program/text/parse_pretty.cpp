@@ -1,33 +1,11 @@
 // Pretty (custom assembly) op forms: `op %a, %b, key = value : types`, with the attribute
-// names of the pretty form mapped to those of the generic form.
+// names of the pretty form mapped to those of the generic form (the op table's spellings).
 #include "program/ir/op_names.hpp"
+#include "program/registry/op_registry.hpp"
 #include "program/text/parser.hpp"
 
 namespace ndbuf::program {
 namespace {
-
-struct Rename {
-  const char* op;
-  const char* key;
-  const char* canonical;
-};
-
-constexpr Rename kRenames[] = {
-    {"stablehlo.iota", "dim", "iota_dimension"},
-    {"stablehlo.broadcast_in_dim", "dims", "broadcast_dimensions"},
-    {"stablehlo.transpose", "dims", "permutation"},
-    {"stablehlo.reverse", "dims", "dimensions"},
-    {"stablehlo.concatenate", "dim", "dimension"},
-    {"stablehlo.dynamic_slice", "sizes", "slice_sizes"},
-    {"stablehlo.pad", "low", "edge_padding_low"},
-    {"stablehlo.pad", "high", "edge_padding_high"},
-    {"stablehlo.pad", "interior", "interior_padding"},
-    {"stablehlo.dot_general", "precision", "precision_config"},
-    {"stablehlo.dot", "precision", "precision_config"},
-    {"stablehlo.rng_bit_generator", "algorithm", "rng_algorithm"},
-    {"stablehlo.fft", "type", "fft_type"},
-    {"stablehlo.fft", "length", "fft_length"},
-};
 
 Attribute int_attr(int64_t value, const Location& loc) {
   Attribute attr;
@@ -67,14 +45,12 @@ void add_precision_format(AttrDict& attrs, const Attribute& format) {
 }
 
 void canonicalize(Op& op, const std::vector<std::pair<std::string, Location>>& words) {
+  const OpRow* row = find_op(op.name);
   AttrDict renamed;
   Attribute dot_numbers;
   dot_numbers.kind = Attribute::Kind::kStruct;
   for (auto& [key, value] : op.attrs) {
-    std::string name = key;
-    for (const Rename& r : kRenames) {
-      if (op.name == r.op && key == r.key) name = r.canonical;
-    }
+    const std::string name = row == nullptr ? key : std::string(generic_attr_name(*row, key));
     if (op.name == "stablehlo.dot_general" &&
         (key == "batching_dims" || key == "contracting_dims")) {
       add_dot_pair(dot_numbers, value, key.substr(0, key.find('_')));

@@ -1,5 +1,7 @@
-// Pretty forms with their own syntax: constant, call, slice, get_tuple_element, while, reduce,
-// chlo.top_k, custom_call (parse_custom_call.cpp), convolution (parse_convolution.cpp).
+// Pretty forms with their own syntax (the op table's PrettyForm): constant, call, slice,
+// get_tuple_element, while, reduce, chlo.top_k, custom_call (parse_custom_call.cpp),
+// convolution (parse_convolution.cpp).
+#include "program/registry/op_registry.hpp"
 #include "program/text/parser.hpp"
 
 namespace ndbuf::program {
@@ -17,27 +19,40 @@ Attribute ints_attr(std::vector<int64_t> values, const Location& loc) {
 
 bool Parser::parse_pretty_special(Op& op, size_t declared) {
   (void)declared;
-  if (op.name == "stablehlo.constant")
-    parse_constant(op);
-  else if (op.name == "func.call")
-    parse_call(op);
-  else if (op.name == "stablehlo.slice")
-    parse_slice(op);
-  else if (op.name == "stablehlo.get_tuple_element")
-    parse_get_tuple_element(op);
-  else if (op.name == "stablehlo.while")
-    parse_while(op);
-  else if (op.name == "stablehlo.reduce")
-    parse_reduce(op);
-  else if (op.name == "chlo.top_k")
-    parse_top_k(op);
-  else if (op.name == "stablehlo.custom_call")
-    parse_custom_call(op);
-  else if (op.name == "stablehlo.convolution")
-    parse_convolution(op);
-  else
-    return false;
-  return true;
+  const OpRow* row = find_op(op.name);
+  // No default: a form added to PrettyForm without its parser here fails to compile.
+  switch (row == nullptr ? PrettyForm::kItems : row->pretty) {
+    case PrettyForm::kItems:
+      return false;
+    case PrettyForm::kConstant:
+      parse_constant(op);
+      return true;
+    case PrettyForm::kCall:
+      parse_call(op);
+      return true;
+    case PrettyForm::kSlice:
+      parse_slice(op);
+      return true;
+    case PrettyForm::kGetTupleElement:
+      parse_get_tuple_element(op);
+      return true;
+    case PrettyForm::kWhile:
+      parse_while(op);
+      return true;
+    case PrettyForm::kReduce:
+      parse_reduce(op);
+      return true;
+    case PrettyForm::kTopK:
+      parse_top_k(op);
+      return true;
+    case PrettyForm::kCustomCall:
+      parse_custom_call(op);
+      return true;
+    case PrettyForm::kConvolution:
+      parse_convolution(op);
+      return true;
+  }
+  return false;
 }
 
 void Parser::finish_functional(Op& op) {

@@ -3,6 +3,7 @@
 // shape; their element type follows the op).
 #include "program/exec/attr_access.hpp"
 #include "program/kernels/elementwise.hpp"
+#include "program/registry/op_registry.hpp"
 #include "program/verify/type_rules.hpp"
 
 namespace ndbuf::program {
@@ -35,7 +36,7 @@ void compare_types(const Op& op, const Module&) {
     op_error(op, "has an unknown comparison direction '" + dir_name + "'");
   }
   const std::string type_name = attr_word(op, "compare_type");
-  auto type = type_name.empty() ? default_compare_type(lhs.dtype) : compare_type_named(type_name);
+  const auto type = compare_type_for(type_name, lhs.dtype);
   if (!type) op_error(op, "has an unknown compare type '" + type_name + "'");
   at_op(op, [&] {
     check_compare_type(*type, lhs.dtype);
@@ -106,13 +107,10 @@ std::vector<TypeRuleEntry> elementwise_type_rules() {
       {"stablehlo.convert", convert_types},
       {"stablehlo.bitcast_convert", bitcast_convert_types},
       {"stablehlo.reduce_precision", reduce_precision_types},
-      {"chlo.tan", unary_types},  // stablehlo.tan's kernel and rule
   };
-  for (int k = 0; k <= static_cast<int>(kLastUnaryOp); ++k) {
-    table.push_back({op_name(static_cast<UnaryOp>(k)).data(), unary_types});
-  }
-  for (int k = 0; k <= static_cast<int>(kLastBinaryOp); ++k) {
-    table.push_back({op_name(static_cast<BinaryOp>(k)).data(), binary_types});
+  for (const OpRow& row : op_rows()) {
+    if (row.kind == OpKind::kUnary) table.push_back({row.name.data(), unary_types});
+    if (row.kind == OpKind::kBinary) table.push_back({row.name.data(), binary_types});
   }
   return table;
 }

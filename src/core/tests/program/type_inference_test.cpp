@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "program/exec/builders.hpp"
 #include "program/ir/op_names.hpp"
 #include "program/verify/type_rules.hpp"
 #include "program_test_util.hpp"
@@ -34,18 +33,6 @@ TEST(TypeInference, EverySupportedOpHasARule) {
   std::vector<std::string> missing;
   for (const std::string& name : supported_op_names()) {
     if (find_type_rule(name) == nullptr) missing.push_back(name);
-  }
-  EXPECT_TRUE(missing.empty()) << "ops without a type rule: " << ::testing::PrintToString(missing);
-}
-
-TEST(TypeInference, EveryOpWithABuilderHasARule) {
-  std::vector<std::string> missing;
-  for (auto family : {structure_builders, control_builders, check_builders, elementwise_builders,
-                      indexing_builders, reduction_builders, custom_call_builders, linalg_builders,
-                      fft_builders, chlo_builders, convolution_builders}) {
-    for (const BuilderEntry& entry : family()) {
-      if (find_type_rule(entry.name) == nullptr) missing.emplace_back(entry.name);
-    }
   }
   EXPECT_TRUE(missing.empty()) << "ops without a type rule: " << ::testing::PrintToString(missing);
 }

@@ -1,0 +1,89 @@
+// The op registry: one row per op the runtime runs (ops.def), read by the parser (names,
+// aliases, pretty-form hooks, attribute spellings, known structured attributes), the planner
+// (builders), loop fusion (which ops it may take) and the element-wise kernels (enum names).
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "program/exec/builders.hpp"
+#include "program/kernels/elementwise.hpp"
+
+namespace ndbuf::program {
+
+enum class OpKind : uint8_t {
+  kTerminator,   // return
+  kStructure,    // data movement and constants
+  kUnary,        // element-wise over a UnaryOp kernel
+  kBinary,       // element-wise over a BinaryOp kernel
+  kCompare,      // stablehlo.compare
+  kElementwise,  // the other element-wise ops (select, clamp, convert, ...)
+  kBroadcast,    // chlo.broadcast_*
+  kReduction,
+  kContraction,  // dot, dot_general, convolution
+  kControl,      // calls, while, if, case, map
+  kIndexing,     // gather, scatter, sort, top_k
+  kCustom,       // custom_call
+  kLinalg,       // cholesky, triangular_solve, rng_bit_generator
+  kFft,
+  kCheck,  // the interpreter's test dialect
+};
+
+// How the parser reads an op's pretty form: kItems is the common `op %a, key = v : types`;
+// the others have syntax of their own (text/parse_special.cpp dispatches on this).
+enum class PrettyForm : uint8_t {
+  kItems,
+  kConstant,
+  kCall,
+  kSlice,
+  kGetTupleElement,
+  kWhile,
+  kReduce,
+  kTopK,
+  kCustomCall,
+  kConvolution,
+};
+
+// How the parser reads a known `#stablehlo.NAME<...>` attribute.
+enum class StructuredForm : uint8_t {
+  kFields,       // `key = value, ...` into Attribute::fields
+  kConvolution,  // #stablehlo.conv<[b, 0, 1, f]x[...]->[...]>
+  kSkipped,      // known, never interpreted: kept opaque
+};
+
+// One attribute an op interprets, and its spelling in the pretty form when that differs.
+struct AttrName {
+  std::string_view name;
+  std::string_view pretty;
+};
+
+struct OpRow {
+  std::string_view name;
+  OpKind kind;
+  Builder build;  // null only for the terminator
+  PrettyForm pretty;
+  bool fusible;
+  UnaryOp unary;           // kind == kUnary
+  BinaryOp binary;         // kind == kBinary or kBroadcast (chlo.broadcast_add: kAdd)
+  std::string_view attrs;  // ops.def's attribute list; read it through attr_names()
+};
+
+// Every row, in ops.def order.
+const std::vector<OpRow>& op_rows();
+// The row of a canonical name (after canonical_op_name()), or nullptr.
+const OpRow* find_op(std::string_view name);
+// The attributes `row` interprets.
+std::vector<AttrName> attr_names(const OpRow& row);
+// The generic name of an attribute the pretty form of `row` spells `pretty` ("dims" of
+// stablehlo.broadcast_in_dim -> "broadcast_dimensions"); `pretty` itself when not renamed.
+std::string_view generic_attr_name(const OpRow& row, std::string_view pretty);
+// The aliases: (alias, canonical name).
+const std::vector<std::pair<std::string_view, std::string_view>>& op_aliases();
+// How a `#name<...>` attribute of the stablehlo dialect is read, or nullptr when unknown.
+const StructuredForm* structured_attr_form(std::string_view name);
+// The names of the known structured attributes, for tests and messages.
+std::vector<std::string_view> structured_attr_names();
+
+}  // namespace ndbuf::program
