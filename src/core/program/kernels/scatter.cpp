@@ -15,6 +15,7 @@ namespace ndbuf::program {
 namespace {
 
 const char kOp[] = "scatter";
+constexpr int64_t kPositionBlock = 2048;  // positions whose offsets serve every window element
 
 bool contains(const std::vector<int64_t>& v, int64_t x) {
   return std::find(v.begin(), v.end(), x) != v.end();
@@ -166,8 +167,8 @@ bool windows_span_inputs(const Shape& input, const ScatterPlan& plan) {
 // The row-major walk's results for windows that span their input dims, reading the updates
 // through their own strides: window elements in parallel runs, positions in order inside each.
 // Where the window is contiguous in both, each position combines a run of a row (vectorised
-// loop); otherwise each window element walks the positions (a column of column-major updates
-// is read in order).
+// loop); otherwise each window element walks a block of positions (a column of column-major
+// updates is read in order).
 template <DType D>
 void scatter_spans(Tensor& result, const Tensor& indices, const Tensor& updates,
                    const ScatterDimensions& dims, const ScatterPlan& plan, FastBody body) {
@@ -178,6 +179,12 @@ void scatter_spans(Tensor& result, const Tensor& indices, const Tensor& updates,
                                          updates.strides(), dims, plan);
   const auto window_count = static_cast<int64_t>(w.in.size());
   std::vector<int64_t> at_in, at_up;
+  int64_t position_count = 1;
+  for (size_t d = 0; d < indices.shape().size(); ++d) {
+    if (static_cast<int64_t>(d) != dims.index_vector_dim) position_count *= indices.shape()[d];
+  }
+  at_in.reserve(position_count);
+  at_up.reserve(position_count);
   for_each_position(result.shape(), indices, updates.strides(), dims, plan,
                     [&](int64_t in_base, int64_t up_base) {
                       at_in.push_back(in_base);
@@ -189,7 +196,7 @@ void scatter_spans(Tensor& result, const Tensor& indices, const Tensor& updates,
   for (int64_t s = 0; s < window_count && contiguous; ++s) {
     contiguous = w.in[s] == s && w.up[s] == s;
   }
-  const int64_t runs = contiguous ? std::min<int64_t>(window_count, max_threads()) : window_count;
+  const int64_t runs = std::min<int64_t>(window_count, std::max(1, max_threads()));
   const int64_t per_run = positions * std::max<int64_t>(1, window_count / runs);
   with_combiner<D>(body, [&](auto combine) {
     for_each_block(
@@ -205,11 +212,14 @@ void scatter_spans(Tensor& result, const Tensor& indices, const Tensor& updates,
               }
               continue;
             }
-            for (int64_t s = s0; s < s1; ++s) {
-              T* rr = r + w.in[s];
-              const T* uu = u + w.up[s];
-              for (int64_t q = 0; q < positions; ++q) {
-                rr[at_in[q]] = store<T>(combine(load(rr[at_in[q]]), load(uu[at_up[q]])));
+            for (int64_t q0 = 0; q0 < positions; q0 += kPositionBlock) {
+              const int64_t q1 = std::min(positions, q0 + kPositionBlock);
+              for (int64_t s = s0; s < s1; ++s) {  // the block's offsets stay in cache
+                T* rr = r + w.in[s];
+                const T* uu = u + w.up[s];
+                for (int64_t q = q0; q < q1; ++q) {
+                  rr[at_in[q]] = store<T>(combine(load(rr[at_in[q]]), load(uu[at_up[q]])));
+                }
               }
             }
           }
