@@ -54,7 +54,8 @@ void radix_order(std::vector<U>& keys, std::vector<int64_t>& perm, int parts = 1
   radix_detail::for_each_run(parts, n, sizeof(U), [&](int p) {
     for (auto& h : first[p]) h.fill(0);
     for (size_t i = begin(p); i < begin(p + 1); ++i) {
-      for (unsigned d = 0; d < kDigits; ++d) ++first[p][d][(keys[i] >> (d * kBits)) & (kBuckets - 1)];
+      for (unsigned d = 0; d < kDigits; ++d)
+        ++first[p][d][(keys[i] >> (d * kBits)) & (kBuckets - 1)];
     }
   });
   std::vector<unsigned> passes;
@@ -79,7 +80,8 @@ void radix_order(std::vector<U>& keys, std::vector<int64_t>& perm, int parts = 1
     } else {
       radix_detail::for_each_run(parts, n, sizeof(U), [&](int p) {
         count[p].fill(0);
-        for (size_t i = begin(p); i < begin(p + 1); ++i) ++count[p][(keys[i] >> shift) & (kBuckets - 1)];
+        for (size_t i = begin(p); i < begin(p + 1); ++i)
+          ++count[p][(keys[i] >> shift) & (kBuckets - 1)];
       });
     }
     uint32_t start = 0;  // offsets: by digit, then by run

@@ -145,8 +145,7 @@ template <class Visit>
 void for_each_update(const Shape& input, const Tensor& indices, const Shape& updates,
                      const ScatterDimensions& dims, const ScatterPlan& plan, Visit&& visit) {
   const Strides up_strides = row_major_strides(updates);
-  const WindowOffsets w =
-      window_offsets(row_major_strides(input), updates, up_strides, dims, plan);
+  const WindowOffsets w = window_offsets(row_major_strides(input), updates, up_strides, dims, plan);
   const auto window_count = static_cast<int64_t>(w.in.size());
   if (window_count == 0) return;
   for_each_position(input, indices, up_strides, dims, plan, [&](int64_t in_base, int64_t up_base) {
@@ -208,7 +207,8 @@ void scatter_spans(Tensor& result, const Tensor& indices, const Tensor& updates,
               for (int64_t q = 0; q < positions; ++q) {
                 T* rr = r + at_in[q];
                 const T* uu = u + at_up[q];
-                for (int64_t s = s0; s < s1; ++s) rr[s] = store<T>(combine(load(rr[s]), load(uu[s])));
+                for (int64_t s = s0; s < s1; ++s)
+                  rr[s] = store<T>(combine(load(rr[s]), load(uu[s])));
               }
               continue;
             }
@@ -283,8 +283,8 @@ std::vector<Tensor> scatter(const std::vector<Tensor>& inputs, const Tensor& sca
   std::vector<Tensor> results, dense_updates;
   for (const Tensor& x : inputs) results.push_back(copy_to(x, Device{}, Order::kRowMajor));
   const Tensor indices = dense_host(scatter_indices);
-  const bool fast_one = fast != FastBody::kNone && inputs.size() == 1 &&
-                        inputs[0].dtype() == updates[0].dtype();
+  const bool fast_one =
+      fast != FastBody::kNone && inputs.size() == 1 && inputs[0].dtype() == updates[0].dtype();
   if (fast_one) check_fast_body(fast, inputs[0].dtype(), kOp);
   if (fast_one && windows_span_inputs(inputs[0].shape(), plan)) {
     const Tensor host_updates = to_host(updates[0]);

@@ -80,8 +80,9 @@ std::optional<Tensor> scan(const Tensor& input, const Tensor& init, ScanAxis s, 
             if (width == 1) {
               const int64_t first = o * e.length * e.inner + j0;
               if (s.reverse) {
-                scan_line(x + first + (e.length - 1) * e.inner, y + first + (e.length - 1) * e.inner,
-                          -e.inner, e.length, start, body, combine);
+                scan_line(x + first + (e.length - 1) * e.inner,
+                          y + first + (e.length - 1) * e.inner, -e.inner, e.length, start, body,
+                          combine);
               } else {
                 scan_line(x + first, y + first, e.inner, e.length, start, body, combine);
               }

@@ -101,9 +101,9 @@ void check_segment_sums(DType dtype, int64_t rows, int64_t width, int64_t segmen
                              std::to_string(width) + " into " + std::to_string(segments);
     EXPECT_EQ(bytes(values<T>(scatter({input}, idx, {up}, by_row, nullptr, body.fast)[0])), want)
         << what << ", row-major updates";
-    EXPECT_EQ(bytes(values<T>(scatter({input}, idx, {column_major(up)}, by_row, nullptr,
-                                      body.fast)[0])),
-              want)
+    EXPECT_EQ(
+        bytes(values<T>(scatter({input}, idx, {column_major(up)}, by_row, nullptr, body.fast)[0])),
+        want)
         << what << ", column-major updates";
     EXPECT_EQ(bytes(values<T>(scatter({input}, idx, {up_t}, by_column, nullptr, body.fast)[0])),
               want)

@@ -121,7 +121,9 @@ TEST(ParallelSort, NegatedF64KeysMoveTwoPayloadsStably) {
   std::vector<float> tags(2 * n);
   for (int64_t i = 0; i < 2 * n; ++i) {
     const uint32_t p = rng() % 8;
-    keys[i] = p == 0 ? -0.0 : p == 1 ? 0.0 : static_cast<double>(static_cast<int>(rng() % 2001) - 1000) / 8;
+    keys[i] = p == 0   ? -0.0
+              : p == 1 ? 0.0
+                       : static_cast<double>(static_cast<int>(rng() % 2001) - 1000) / 8;
     ids[i] = i;
     tags[i] = static_cast<float>(i % 1000) - 0.5f;
   }
@@ -130,14 +132,15 @@ TEST(ParallelSort, NegatedF64KeysMoveTwoPayloadsStably) {
                     kf = "tensor<" + shape + "xf32>", e = "tensor<f64>";
   const std::string text =
       "func.func @main(%x: " + kd + ", %y: " + ki + ", %z: " + kf + ") -> (" + kd + ", " + ki +
-      ", " + kf + ") {\n  %r:3 = \"stablehlo.sort\"(%x, %y, %z) ({\n  ^bb0(%a: " + e + ", %b: " +
-      e + ", %c: tensor<i64>, %d: tensor<i64>, %f: tensor<f32>, %g: tensor<f32>):\n" +
+      ", " + kf + ") {\n  %r:3 = \"stablehlo.sort\"(%x, %y, %z) ({\n  ^bb0(%a: " + e +
+      ", %b: " + e + ", %c: tensor<i64>, %d: tensor<i64>, %f: tensor<f32>, %g: tensor<f32>):\n" +
       "    %na = \"stablehlo.negate\"(%a) : (" + e + ") -> " + e + "\n" +
       "    %nb = \"stablehlo.negate\"(%b) : (" + e + ") -> " + e + "\n" +
       "    %lt = " + jax_compare("%na", "%nb", "LT", "FLOAT", e) +
       "\n    \"stablehlo.return\"(%lt) : (tensor<i1>) -> ()\n  }) {dimension = 1 : i64, "
-      "is_stable = true} : (" + kd + ", " + ki + ", " + kf + ") -> (" + kd + ", " + ki + ", " +
-      kf + ")\n  return %r#0, %r#1, %r#2 : " + kd + ", " + ki + ", " + kf + "\n}\n";
+      "is_stable = true} : (" +
+      kd + ", " + ki + ", " + kf + ") -> (" + kd + ", " + ki + ", " + kf +
+      ")\n  return %r#0, %r#1, %r#2 : " + kd + ", " + ki + ", " + kf + "\n}\n";
   const auto r = execute(*compile(text), {f64({2, n}, keys), i64({2, n}, ids), f32({2, n}, tags)});
   const auto got_keys = values<uint64_t>(r[0]);
   const auto got_ids = values<int64_t>(r[1]);

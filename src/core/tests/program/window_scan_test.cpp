@@ -146,16 +146,19 @@ TEST(ProgramWindowScan, RunningMaximumAndMinimumOfLinesFollowTheFoldBitForBit) {
     for (int64_t i = 0; i < rows * n; ++i) {
       const int p = static_cast<int>(gen() % 40);
       // trial 0 without NaN; rising runs so the running value changes often
-      f[i] = p == 0 && trial > 0 ? nan : p == 1 ? -0.0f : p == 2 ? 0.0f : p == 3 ? -inf
-           : static_cast<float>(p % 7) + 0.01f * static_cast<float>(i % 97);
+      f[i] = p == 0 && trial > 0 ? nan
+             : p == 1            ? -0.0f
+             : p == 2            ? 0.0f
+             : p == 3            ? -inf
+                                 : static_cast<float>(p % 7) + 0.01f * static_cast<float>(i % 97);
       ints[i] = static_cast<int32_t>(gen() % 11) - 5 + static_cast<int32_t>(i % 50);
     }
     for (bool maximum : {true, false}) {
       for (bool reverse : {false, true}) {
         const FastBody body = maximum ? FastBody::kMaximum : FastBody::kMinimum;
         const float finit = maximum ? -inf : inf;
-        const int32_t iinit = maximum ? std::numeric_limits<int32_t>::min()
-                                      : std::numeric_limits<int32_t>::max();
+        const int32_t iinit =
+            maximum ? std::numeric_limits<int32_t>::min() : std::numeric_limits<int32_t>::max();
         const WindowConfig w = cumulative({rows, n}, 1, reverse);
         const auto got = values<float>(
             reduce_window({f32({rows, n}, f)}, {scalar_f32(finit)}, w, nullptr, body)[0]);
