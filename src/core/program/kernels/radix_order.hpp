@@ -34,6 +34,40 @@ void for_each_run(int parts, int64_t n, int64_t bytes_per_element, Body&& body) 
 
 inline size_t run_begin(size_t n, int parts, int p) { return n * p / parts; }
 
+// Every digit's histogram per run (`first`, one entry per run), from one read of the keys in
+// their first order; returns the digits that differ between keys (the passes to make).
+template <class U, size_t kDigits>
+std::vector<unsigned> digits_to_sort(const std::vector<U>& keys, int parts,
+                                     std::vector<std::array<Histogram, kDigits>>& first) {
+  const size_t n = keys.size();
+  for_each_run(parts, n, sizeof(U), [&](int p) {
+    for (auto& h : first[p]) h.fill(0);
+    for (size_t i = run_begin(n, parts, p); i < run_begin(n, parts, p + 1); ++i) {
+      for (unsigned d = 0; d < kDigits; ++d)
+        ++first[p][d][(keys[i] >> (d * kBits)) & (kBuckets - 1)];
+    }
+  });
+  std::vector<unsigned> passes;
+  for (unsigned d = 0; d < kDigits && n > 0; ++d) {
+    uint32_t same = 0;  // elements with the first key's digit d
+    for (int p = 0; p < parts; ++p) same += first[p][d][(keys[0] >> (d * kBits)) & (kBuckets - 1)];
+    if (same != n) passes.push_back(d);
+  }
+  return passes;
+}
+
+// Counts per run -> where each run's first element of each digit goes: by digit, then by run.
+inline void offsets_by_digit_then_run(std::vector<Histogram>& count) {
+  uint32_t start = 0;
+  for (unsigned b = 0; b < kBuckets; ++b) {
+    for (Histogram& run : count) {
+      const uint32_t here = run[b];
+      run[b] = start;
+      start += here;
+    }
+  }
+}
+
 }  // namespace radix_detail
 
 // perm = positions 0..n-1 ordered by keys[p] ascending, ties in position order. n < 2^32.
@@ -49,21 +83,8 @@ void radix_order(std::vector<U>& keys, std::vector<int64_t>& perm, int parts = 1
   const size_t n = keys.size();
   parts = static_cast<int>(std::clamp<size_t>(n / 4096, 1, std::max(parts, 1)));
   const auto begin = [&](int p) { return radix_detail::run_begin(n, parts, p); };
-  // Every digit's histogram per run, from one read of the keys in their first order.
   std::vector<std::array<Histogram, kDigits>> first(parts);
-  radix_detail::for_each_run(parts, n, sizeof(U), [&](int p) {
-    for (auto& h : first[p]) h.fill(0);
-    for (size_t i = begin(p); i < begin(p + 1); ++i) {
-      for (unsigned d = 0; d < kDigits; ++d)
-        ++first[p][d][(keys[i] >> (d * kBits)) & (kBuckets - 1)];
-    }
-  });
-  std::vector<unsigned> passes;
-  for (unsigned d = 0; d < kDigits && n > 0; ++d) {
-    uint32_t same = 0;  // elements with the first key's digit d
-    for (int p = 0; p < parts; ++p) same += first[p][d][(keys[0] >> (d * kBits)) & (kBuckets - 1)];
-    if (same != n) passes.push_back(d);
-  }
+  const std::vector<unsigned> passes = radix_detail::digits_to_sort(keys, parts, first);
   perm.resize(n);
   if (passes.empty()) {
     for (size_t i = 0; i < n; ++i) perm[i] = static_cast<int64_t>(i);
@@ -84,14 +105,7 @@ void radix_order(std::vector<U>& keys, std::vector<int64_t>& perm, int parts = 1
           ++count[p][(keys[i] >> shift) & (kBuckets - 1)];
       });
     }
-    uint32_t start = 0;  // offsets: by digit, then by run
-    for (unsigned b = 0; b < kBuckets; ++b) {
-      for (int p = 0; p < parts; ++p) {
-        const uint32_t here = count[p][b];
-        count[p][b] = start;
-        start += here;
-      }
-    }
+    radix_detail::offsets_by_digit_then_run(count);
     radix_detail::for_each_run(parts, n, kMoveBytes, [&](int p) {
       Histogram& at = count[p];
       for (size_t i = begin(p); i < begin(p + 1); ++i) {
