@@ -33,5 +33,8 @@ void merge_sort(std::vector<int64_t>& perm, std::vector<int64_t>& buffer, Less&&
 // dense results of the same shapes.
 void permute_slice(const std::vector<Tensor>& inputs, std::vector<Tensor>& results, int64_t base,
                    int64_t step, const std::vector<int64_t>& perm);
+// The same for positions [begin, end) of the slice only.
+void permute_range(const std::vector<Tensor>& inputs, std::vector<Tensor>& results, int64_t base,
+                   int64_t step, const std::vector<int64_t>& perm, int64_t begin, int64_t end);
 
 }  // namespace ndbuf::program

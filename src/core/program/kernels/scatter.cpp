@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string>
 
+#include "ndbuf/memory/parallel.hpp"
 #include "ndbuf/memory/transfer.hpp"
 #include "program/kernels/fast_combine.hpp"
 #include "program/kernels/kernel_values.hpp"
@@ -14,6 +15,7 @@ namespace ndbuf::program {
 namespace {
 
 const char kOp[] = "scatter";
+constexpr int64_t kPositionBlock = 2048;  // positions whose offsets serve every window element
 
 bool contains(const std::vector<int64_t>& v, int64_t x) {
   return std::find(v.begin(), v.end(), x) != v.end();
@@ -74,31 +76,41 @@ ScatterPlan plan_scatter(const Shape& input, const Shape& indices, const Shape& 
   return plan;
 }
 
-// Calls visit(input_offset, update_offset) for each element of each window that fits inside
-// the inputs, scatter positions in row-major order, each window in row-major order.
-template <class Visit>
-void for_each_update(const Shape& input, const Tensor& indices, const Shape& updates,
-                     const ScatterDimensions& dims, const ScatterPlan& plan, Visit&& visit) {
-  const Strides in_strides = row_major_strides(input);
-  const Strides ix_strides = row_major_strides(indices.shape());
-  const Strides up_strides = row_major_strides(updates);
+// Offsets of every window element in the row-major inputs and in updates of `up_strides`.
+struct WindowOffsets {
+  std::vector<int64_t> in, up;
+};
+
+WindowOffsets window_offsets(const Strides& in_strides, const Shape& updates,
+                             const Strides& up_strides, const ScatterDimensions& dims,
+                             const ScatterPlan& plan) {
   Shape window_shape;
   for (int64_t d : dims.update_window_dims) window_shape.push_back(updates[d]);
   const int64_t window_count = checked_numel(window_shape);
-  std::vector<int64_t> window_in(window_count), window_up(window_count);
+  WindowOffsets w{std::vector<int64_t>(window_count), std::vector<int64_t>(window_count)};
   std::vector<int64_t> at(window_shape.size(), 0);
   for (int64_t s = 0; s < window_count; ++s, next_index(at, window_shape)) {
-    window_in[s] = window_up[s] = 0;
+    w.in[s] = w.up[s] = 0;
     for (size_t j = 0; j < at.size(); ++j) {
-      window_in[s] += at[j] * in_strides[plan.window_input_dims[j]];
-      window_up[s] += at[j] * up_strides[dims.update_window_dims[j]];
+      w.in[s] += at[j] * in_strides[plan.window_input_dims[j]];
+      w.up[s] += at[j] * up_strides[dims.update_window_dims[j]];
     }
   }
+  return w;
+}
+
+// Calls visit(input_offset, update_offset) with the start of each window that fits inside the
+// inputs (row-major inputs, updates of `up_strides`), scatter positions in row-major order.
+template <class Visit>
+void for_each_position(const Shape& input, const Tensor& indices, const Strides& up_strides,
+                       const ScatterDimensions& dims, const ScatterPlan& plan, Visit&& visit) {
+  const Strides in_strides = row_major_strides(input);
+  const Strides ix_strides = row_major_strides(indices.shape());
   const bool vector_inside = dims.index_vector_dim < static_cast<int64_t>(indices.rank());
   const int64_t vector_step = vector_inside ? ix_strides[dims.index_vector_dim] : 0;
   Shape scatter_shape;
   for (int64_t d : plan.index_batch_dims) scatter_shape.push_back(indices.shape()[d]);
-  if (window_count == 0 || checked_numel(scatter_shape) == 0) return;
+  if (checked_numel(scatter_shape) == 0) return;
   std::vector<int64_t> b(scatter_shape.size(), 0);
   std::vector<int64_t> start(input.size());
   do {
@@ -123,10 +135,97 @@ void for_each_update(const Shape& input, const Tensor& indices, const Shape& upd
       inside = inside && start[d] >= 0 && start[d] <= input[d] - plan.window_extent[d];
       in_base += start[d] * in_strides[d];
     }
-    if (!inside) continue;
-    for (int64_t s = 0; s < window_count; ++s)
-      visit(in_base + window_in[s], up_base + window_up[s]);
+    if (inside) visit(in_base, up_base);
   } while (next_index(b, scatter_shape));
+}
+
+// Calls visit(input_offset, update_offset) for each element of each window that fits inside
+// the inputs, scatter positions in row-major order, each window in row-major order.
+template <class Visit>
+void for_each_update(const Shape& input, const Tensor& indices, const Shape& updates,
+                     const ScatterDimensions& dims, const ScatterPlan& plan, Visit&& visit) {
+  const Strides up_strides = row_major_strides(updates);
+  const WindowOffsets w = window_offsets(row_major_strides(input), updates, up_strides, dims, plan);
+  const auto window_count = static_cast<int64_t>(w.in.size());
+  if (window_count == 0) return;
+  for_each_position(input, indices, up_strides, dims, plan, [&](int64_t in_base, int64_t up_base) {
+    for (int64_t s = 0; s < window_count; ++s) visit(in_base + w.in[s], up_base + w.up[s]);
+  });
+}
+
+// Whether every window spans its input dims whole: two updates then meet in one element only
+// at the same window element, so any loop that keeps the positions' order per window element
+// combines every element in the order of the row-major walk.
+bool windows_span_inputs(const Shape& input, const ScatterPlan& plan) {
+  for (int64_t d : plan.window_input_dims) {
+    if (plan.window_extent[d] != input[d]) return false;
+  }
+  return true;
+}
+
+// The row-major walk's results for windows that span their input dims, reading the updates
+// through their own strides: window elements in parallel runs, positions in order inside each.
+// Where the window is contiguous in both, each position combines a run of a row (vectorised
+// loop); otherwise each window element walks a block of positions (a column of column-major
+// updates is read in order).
+template <DType D>
+void scatter_spans(Tensor& result, const Tensor& indices, const Tensor& updates,
+                   const ScatterDimensions& dims, const ScatterPlan& plan, FastBody body) {
+  using T = typename ElementType<D>::type;
+  T* r = static_cast<T*>(result.data());
+  const T* u = static_cast<const T*>(updates.data());
+  const WindowOffsets w = window_offsets(row_major_strides(result.shape()), updates.shape(),
+                                         updates.strides(), dims, plan);
+  const auto window_count = static_cast<int64_t>(w.in.size());
+  std::vector<int64_t> at_in, at_up;
+  int64_t position_count = 1;
+  for (size_t d = 0; d < indices.shape().size(); ++d) {
+    if (static_cast<int64_t>(d) != dims.index_vector_dim) position_count *= indices.shape()[d];
+  }
+  at_in.reserve(position_count);
+  at_up.reserve(position_count);
+  for_each_position(result.shape(), indices, updates.strides(), dims, plan,
+                    [&](int64_t in_base, int64_t up_base) {
+                      at_in.push_back(in_base);
+                      at_up.push_back(up_base);
+                    });
+  const auto positions = static_cast<int64_t>(at_in.size());
+  if (window_count == 0 || positions == 0) return;
+  bool contiguous = true;
+  for (int64_t s = 0; s < window_count && contiguous; ++s) {
+    contiguous = w.in[s] == s && w.up[s] == s;
+  }
+  const int64_t runs = std::min<int64_t>(window_count, std::max(1, max_threads()));
+  const int64_t per_run = positions * std::max<int64_t>(1, window_count / runs);
+  with_combiner<D>(body, [&](auto combine) {
+    for_each_block(
+        runs, per_run * 3 * static_cast<int64_t>(sizeof(T)),
+        [&](int64_t begin, int64_t end) {
+          for (int64_t run = begin; run < end; ++run) {
+            const int64_t s0 = window_count * run / runs, s1 = window_count * (run + 1) / runs;
+            if (contiguous) {
+              for (int64_t q = 0; q < positions; ++q) {
+                T* rr = r + at_in[q];
+                const T* uu = u + at_up[q];
+                for (int64_t s = s0; s < s1; ++s)
+                  rr[s] = store<T>(combine(load(rr[s]), load(uu[s])));
+              }
+              continue;
+            }
+            for (int64_t q0 = 0; q0 < positions; q0 += kPositionBlock) {
+              const int64_t q1 = std::min(positions, q0 + kPositionBlock);
+              for (int64_t s = s0; s < s1; ++s) {  // the block's offsets stay in cache
+                T* rr = r + w.in[s];
+                const T* uu = u + w.up[s];
+                for (int64_t q = q0; q < q1; ++q) {
+                  rr[at_in[q]] = store<T>(combine(load(rr[at_in[q]]), load(uu[at_up[q]])));
+                }
+              }
+            }
+          }
+        },
+        per_run);
+  });
 }
 
 template <DType D>
@@ -183,10 +282,19 @@ std::vector<Tensor> scatter(const std::vector<Tensor>& inputs, const Tensor& sca
       plan_scatter(inputs[0].shape(), scatter_indices.shape(), updates[0].shape(), dims);
   std::vector<Tensor> results, dense_updates;
   for (const Tensor& x : inputs) results.push_back(copy_to(x, Device{}, Order::kRowMajor));
-  for (const Tensor& u : updates) dense_updates.push_back(dense_host(u));
   const Tensor indices = dense_host(scatter_indices);
-  if (fast != FastBody::kNone && inputs.size() == 1 && inputs[0].dtype() == updates[0].dtype()) {
-    check_fast_body(fast, inputs[0].dtype(), kOp);
+  const bool fast_one =
+      fast != FastBody::kNone && inputs.size() == 1 && inputs[0].dtype() == updates[0].dtype();
+  if (fast_one) check_fast_body(fast, inputs[0].dtype(), kOp);
+  if (fast_one && windows_span_inputs(inputs[0].shape(), plan)) {
+    const Tensor host_updates = to_host(updates[0]);
+    dispatch(inputs[0].dtype(), [&](auto tag) {
+      scatter_spans<decltype(tag)::value>(results[0], indices, host_updates, dims, plan, fast);
+    });
+    return results;
+  }
+  for (const Tensor& u : updates) dense_updates.push_back(dense_host(u));
+  if (fast_one) {
     dispatch(inputs[0].dtype(), [&](auto tag) {
       scatter_fast<decltype(tag)::value>(results[0], indices, dense_updates[0], dims, plan, fast);
     });

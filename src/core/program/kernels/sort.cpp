@@ -73,19 +73,24 @@ void sort_slice_generic(const std::vector<Tensor>& inputs, int64_t base, int64_t
 
 }  // namespace
 
-void permute_slice(const std::vector<Tensor>& inputs, std::vector<Tensor>& results, int64_t base,
-                   int64_t step, const std::vector<int64_t>& perm) {
+void permute_range(const std::vector<Tensor>& inputs, std::vector<Tensor>& results, int64_t base,
+                   int64_t step, const std::vector<int64_t>& perm, int64_t begin, int64_t end) {
   for (size_t i = 0; i < inputs.size(); ++i) {
     with_cell(itemsize(inputs[i].dtype()), [&](auto cell) {
       using Cell = decltype(cell);
       const char* in = static_cast<const char*>(inputs[i].data());
       char* out = static_cast<char*>(results[i].data());
-      for (size_t p = 0; p < perm.size(); ++p) {
-        std::memcpy(out + (base + static_cast<int64_t>(p) * step) * sizeof(Cell),
+      for (int64_t p = begin; p < end; ++p) {
+        std::memcpy(out + (base + p * step) * sizeof(Cell),
                     in + (base + perm[p] * step) * sizeof(Cell), sizeof(Cell));
       }
     });
   }
+}
+
+void permute_slice(const std::vector<Tensor>& inputs, std::vector<Tensor>& results, int64_t base,
+                   int64_t step, const std::vector<int64_t>& perm) {
+  permute_range(inputs, results, base, step, perm, 0, static_cast<int64_t>(perm.size()));
 }
 
 SortOperands sort_operands(const std::vector<Tensor>& inputs, int64_t dimension) {

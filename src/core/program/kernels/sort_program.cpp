@@ -23,6 +23,7 @@ namespace {
 
 const char kOp[] = "sort";
 constexpr int64_t kKeyLanes = 1024;
+constexpr int64_t kBytesPerPosition = 16;  // key, position and the moves, roughly
 
 // One slice of the dense inputs: elements base + p * step, p < length.
 struct Slice {
@@ -36,6 +37,10 @@ void gather_slice(const Tensor& x, const Slice& s, int64_t first, int64_t count,
     C* o = static_cast<C*>(out);
     for (int64_t i = 0; i < count; ++i) o[i] = data[i * s.step];
   });
+}
+
+void identity(std::vector<int64_t>& perm) {
+  for (size_t p = 0; p < perm.size(); ++p) perm[p] = static_cast<int64_t>(p);
 }
 
 // Which arguments a program reads (argsort's iota operand usually is not).
@@ -54,43 +59,66 @@ std::vector<bool> used_arguments(const ElementProgram& program) {
   return used;
 }
 
-// The key of every element of the slice, as bytes of the key's dtype.
+// The key of every element of the slice, as bytes of the key's dtype; tiles in parallel when
+// `parallel` (each run of tiles with its own ElementTile).
 std::vector<unsigned char> slice_keys(const std::vector<Tensor>& inputs, const Slice& s,
-                                      const ElementProgram& key, const std::vector<bool>& used) {
+                                      const ElementProgram& key, const std::vector<bool>& used,
+                                      bool parallel) {
   const DType dtype = key.steps[key.results[0]].dtype;
   const size_t size = itemsize(dtype);
   std::vector<unsigned char> keys(static_cast<size_t>(s.length) * size);
-  ElementTile tile(key, std::min(kKeyLanes, s.length));
-  for (int64_t first = 0; first < s.length; first += tile.lanes()) {
-    const int64_t count = std::min(tile.lanes(), s.length - first);
-    for (size_t k = 0; k < inputs.size(); ++k) {
-      if (used[k]) gather_slice(inputs[k], s, first, count, tile.argument(k));
-    }
-    tile.run(count);
-    std::memcpy(keys.data() + first * size, tile.result(0), count * size);
-  }
+  const int64_t lanes = std::min(kKeyLanes, s.length);
+  const int64_t tiles = (s.length + lanes - 1) / lanes;
+  std::atomic<bool> failed{false};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  for_each_block(
+      tiles, parallel ? lanes * 2 * static_cast<int64_t>(size) : 0,
+      [&](int64_t begin, int64_t end) {
+        try {  // a tile throws only when an allocation fails
+          ElementTile tile(key, lanes);
+          for (int64_t t = begin; t < end && !failed.load(); ++t) {
+            const int64_t first = t * lanes, count = std::min(lanes, s.length - first);
+            for (size_t k = 0; k < inputs.size(); ++k) {
+              if (used[k]) gather_slice(inputs[k], s, first, count, tile.argument(k));
+            }
+            tile.run(count);
+            std::memcpy(keys.data() + first * size, tile.result(0), count * size);
+          }
+        } catch (...) {
+          const std::lock_guard<std::mutex> lock(error_mutex);
+          if (!failed.exchange(true)) error = std::current_exception();
+        }
+      },
+      lanes);
+  if (error) std::rethrow_exception(error);
   return keys;
 }
 
 // Unsigned keys in the comparator's order (ascending for LT, descending for GT): floats by
 // total order, with -0 as +0 for IEEE compares (they are equal there).
 template <class T, class U>
-std::vector<U> ordered_keys(const T* keys, int64_t n, CompareType type, bool descending) {
+std::vector<U> ordered_keys(const T* keys, int64_t n, CompareType type, bool descending,
+                            bool parallel) {
   std::vector<U> out(n);
   constexpr U kSign = U(1) << (sizeof(U) * 8 - 1);
-  for (int64_t i = 0; i < n; ++i) {
-    U u;
-    if constexpr (std::is_floating_point_v<Compute<T>>) {
-      auto c = load(keys[i]);
-      if (type != CompareType::kTotalOrder && c == 0) c = 0;
-      u = static_cast<U>(detail::total_order_key(c)) ^ kSign;
-    } else if constexpr (std::is_signed_v<T>) {
-      u = static_cast<U>(static_cast<std::make_signed_t<U>>(keys[i])) ^ kSign;
-    } else {
-      u = static_cast<U>(keys[i]);
-    }
-    out[i] = descending ? static_cast<U>(~u) : u;
-  }
+  const U flip = descending ? static_cast<U>(~U(0)) : U(0);
+  for_each_block(n, parallel ? static_cast<int64_t>(sizeof(T) + sizeof(U)) : 0,
+                 [&](int64_t begin, int64_t end) {
+                   for (int64_t i = begin; i < end; ++i) {
+                     U u;
+                     if constexpr (std::is_floating_point_v<Compute<T>>) {
+                       auto c = load(keys[i]);
+                       if (type != CompareType::kTotalOrder && c == 0) c = 0;
+                       u = static_cast<U>(detail::total_order_key(c)) ^ kSign;
+                     } else if constexpr (std::is_signed_v<T>) {
+                       u = static_cast<U>(static_cast<std::make_signed_t<U>>(keys[i])) ^ kSign;
+                     } else {
+                       u = static_cast<U>(keys[i]);
+                     }
+                     out[i] = u ^ flip;
+                   }
+                 });
   return out;
 }
 
@@ -108,21 +136,23 @@ bool strict_weak(const T* keys, int64_t n, const ComparatorKeys& c) {
   return true;
 }
 
+// `parts` > 1: the slice is sorted by that many threads (one slice at a time).
 template <class T>
 void order_by_keys(const T* keys, int64_t n, const ComparatorKeys& c, std::vector<int64_t>& perm,
-                   std::vector<int64_t>& buffer) {
+                   std::vector<int64_t>& buffer, int parts) {
   if (strict_weak(keys, n, c) && n <= int64_t{UINT32_MAX}) {
     const bool descending = c.direction == CompareDirection::kGT;
     using C = Compute<T>;
     if constexpr (sizeof(C) <= 4) {
-      auto u = ordered_keys<T, uint32_t>(keys, n, c.type, descending);
-      radix_order(u, perm);
+      auto u = ordered_keys<T, uint32_t>(keys, n, c.type, descending, parts > 1);
+      radix_order(u, perm, parts);
     } else {
-      auto u = ordered_keys<T, uint64_t>(keys, n, c.type, descending);
-      radix_order(u, perm);
+      auto u = ordered_keys<T, uint64_t>(keys, n, c.type, descending, parts > 1);
+      radix_order(u, perm, parts);
     }
     return;
   }
+  identity(perm);
   with_relation(c.direction, [&](auto rel) {
     merge_sort(perm, buffer,
                [&](int64_t a, int64_t b) { return compare_real(rel, c.type, keys[a], keys[b]); });
@@ -130,20 +160,21 @@ void order_by_keys(const T* keys, int64_t n, const ComparatorKeys& c, std::vecto
 }
 
 void order_slice(const std::vector<Tensor>& inputs, const Slice& s, const SortComparator& sc,
-                 std::vector<int64_t>& perm, std::vector<int64_t>& buffer) {
-  for (int64_t p = 0; p < s.length; ++p) perm[p] = p;
+                 std::vector<int64_t>& perm, std::vector<int64_t>& buffer, int parts) {
   if (sc.keys) {
     const std::vector<unsigned char> keys =
-        slice_keys(inputs, s, sc.keys->key, used_arguments(sc.keys->key));
+        slice_keys(inputs, s, sc.keys->key, used_arguments(sc.keys->key), parts > 1);
     const DType dtype = sc.keys->key.steps[sc.keys->key.results[0]].dtype;
     dispatch(dtype, [&](auto tag) {
       using T = typename decltype(tag)::type;
       if constexpr (!kIsComplex<T>) {
-        order_by_keys(reinterpret_cast<const T*>(keys.data()), s.length, *sc.keys, perm, buffer);
+        order_by_keys(reinterpret_cast<const T*>(keys.data()), s.length, *sc.keys, perm, buffer,
+                      parts);
       }
     });
     return;
   }
+  identity(perm);
   ElementTile tile(sc.comparator, 1);
   merge_sort(perm, buffer, [&](int64_t a, int64_t b) {
     for (size_t k = 0; k < inputs.size(); ++k) {
@@ -185,18 +216,31 @@ std::vector<Tensor> sort_program(const std::vector<Tensor>& inputs, int64_t dime
   const int64_t length = shape[dimension];
   const int64_t step = row_major_strides(shape)[dimension];
   const int64_t slices = inputs[0].numel() / length;
+  // Fewer slices than threads: one slice at a time, each sorted by the threads together.
+  const int inside = slices < max_threads() ? threads_for(length * kBytesPerPosition) : 1;
+  if (inside > 1) {
+    std::vector<int64_t> perm(length), buffer;
+    for (int64_t q = 0; q < slices; ++q) {
+      const Slice s{(q / step) * length * step + q % step, step, length};
+      order_slice(dense, s, comparator, perm, buffer, inside);
+      for_each_block(length, kBytesPerPosition, [&](int64_t begin, int64_t end) {
+        permute_range(dense, results, s.base, step, perm, begin, end);
+      });
+    }
+    return std::move(results);
+  }
   std::atomic<bool> failed{false};
   std::exception_ptr error;
   std::mutex error_mutex;
   for_each_block(
-      slices, length * 16,
+      slices, length * kBytesPerPosition,
       [&](int64_t begin, int64_t end) {
         if (failed.load()) return;
         try {
           std::vector<int64_t> perm(length), buffer;
           for (int64_t q = begin; q < end; ++q) {
             const Slice s{(q / step) * length * step + q % step, step, length};
-            order_slice(dense, s, comparator, perm, buffer);
+            order_slice(dense, s, comparator, perm, buffer, 1);
             permute_slice(dense, results, s.base, step, perm);
           }
         } catch (...) {

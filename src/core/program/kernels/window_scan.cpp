@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 #include "ndbuf/memory/parallel.hpp"
 #include "ndbuf/memory/transfer.hpp"
@@ -18,6 +19,36 @@ constexpr int64_t kChunk = 512;  // inner elements scanned together (accumulator
 
 bool untouched(const WindowAxis& a, int64_t n) {
   return a.size == 1 && a.stride == 1 && a.base == 1 && a.low == 0 && a.count == n;
+}
+
+// One line of n elements `step` apart, the running value in a register. A maximum or minimum
+// of real values passes over, by a branch, each element that leaves it as it is (v < a: the
+// maximum of a and v is a; a < v for the minimum), so the loop is no chain of dependent
+// operations while the running value rarely changes.
+template <class T, class A, class Combine>
+void scan_line(const T* x, T* y, int64_t step, int64_t n, A a, FastBody body, Combine combine) {
+  if constexpr (std::is_arithmetic_v<A>) {
+    if (body == FastBody::kMaximum) {
+      for (int64_t k = 0; k < n; ++k) {
+        const A v = load(x[k * step]);
+        if (!(v < a)) a = combine(a, v);
+        y[k * step] = store<T>(a);
+      }
+      return;
+    }
+    if (body == FastBody::kMinimum) {
+      for (int64_t k = 0; k < n; ++k) {
+        const A v = load(x[k * step]);
+        if (!(a < v)) a = combine(a, v);
+        y[k * step] = store<T>(a);
+      }
+      return;
+    }
+  }
+  for (int64_t k = 0; k < n; ++k) {
+    a = combine(a, load(x[k * step]));
+    y[k * step] = store<T>(a);
+  }
 }
 
 template <DType D>
@@ -46,6 +77,17 @@ std::optional<Tensor> scan(const Tensor& input, const Tensor& init, ScanAxis s, 
             const int64_t o = item / chunks;
             const int64_t j0 = (item % chunks) * kChunk;
             const int64_t width = std::min(kChunk, e.inner - j0);
+            if (width == 1) {
+              const int64_t first = o * e.length * e.inner + j0;
+              if (s.reverse) {
+                scan_line(x + first + (e.length - 1) * e.inner,
+                          y + first + (e.length - 1) * e.inner, -e.inner, e.length, start, body,
+                          combine);
+              } else {
+                scan_line(x + first, y + first, e.inner, e.length, start, body, combine);
+              }
+              continue;
+            }
             std::fill(acc, acc + width, start);
             for (int64_t step = 0; step < e.length; ++step) {
               const int64_t t = s.reverse ? e.length - 1 - step : step;

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <random>
 
@@ -104,6 +105,71 @@ TEST(ProgramWindowScan, ForwardScanMatchesTheWindowWalkBitForBit) {
     const auto scanned = reduce_window({x}, {scalar_f32(0)}, w, nullptr, FastBody::kAdd)[0];
     const auto walked = reduce_window({x}, {scalar_f32(0)}, w, add, FastBody::kNone)[0];
     EXPECT_EQ(values<float>(scanned), values<float>(walked)) << "axis " << axis;
+  }
+}
+
+// The running maximum / minimum of one line, folded one element at a time as the fast bodies
+// define them: a NaN running value stays, a NaN element replaces it, otherwise the element
+// replaces it only when strictly beyond it (so the first of equal values, -0 / +0, stays).
+template <class T>
+std::vector<T> running_extreme(const std::vector<T>& v, int64_t rows, int64_t n, bool maximum,
+                               bool reverse, T start) {
+  std::vector<T> out(v.size());
+  for (int64_t r = 0; r < rows; ++r) {
+    T a = start;
+    for (int64_t k = 0; k < n; ++k) {
+      const int64_t at = r * n + (reverse ? n - 1 - k : k);
+      const T x = v[at];
+      const bool a_nan = a != a, x_nan = x != x;
+      if (!a_nan && (x_nan || (maximum ? a < x : x < a))) a = x;
+      out[at] = a;
+    }
+  }
+  return out;
+}
+
+template <class T>
+std::vector<uint8_t> raw(const std::vector<T>& v) {
+  std::vector<uint8_t> b(v.size() * sizeof(T));
+  std::memcpy(b.data(), v.data(), b.size());
+  return b;
+}
+
+TEST(ProgramWindowScan, RunningMaximumAndMinimumOfLinesFollowTheFoldBitForBit) {
+  std::mt19937 gen(3);
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  const int64_t rows = 4, n = 300;
+  for (int trial = 0; trial < 3; ++trial) {
+    std::vector<float> f(rows * n);
+    std::vector<int32_t> ints(rows * n);
+    for (int64_t i = 0; i < rows * n; ++i) {
+      const int p = static_cast<int>(gen() % 40);
+      // trial 0 without NaN; rising runs so the running value changes often
+      f[i] = p == 0 && trial > 0 ? nan
+             : p == 1            ? -0.0f
+             : p == 2            ? 0.0f
+             : p == 3            ? -inf
+                                 : static_cast<float>(p % 7) + 0.01f * static_cast<float>(i % 97);
+      ints[i] = static_cast<int32_t>(gen() % 11) - 5 + static_cast<int32_t>(i % 50);
+    }
+    for (bool maximum : {true, false}) {
+      for (bool reverse : {false, true}) {
+        const FastBody body = maximum ? FastBody::kMaximum : FastBody::kMinimum;
+        const float finit = maximum ? -inf : inf;
+        const int32_t iinit =
+            maximum ? std::numeric_limits<int32_t>::min() : std::numeric_limits<int32_t>::max();
+        const WindowConfig w = cumulative({rows, n}, 1, reverse);
+        const auto got = values<float>(
+            reduce_window({f32({rows, n}, f)}, {scalar_f32(finit)}, w, nullptr, body)[0]);
+        EXPECT_EQ(raw(got), raw(running_extreme(f, rows, n, maximum, reverse, finit)))
+            << "f32, maximum " << maximum << ", reverse " << reverse << ", trial " << trial;
+        const auto goti = values<int32_t>(
+            reduce_window({i32({rows, n}, ints)}, {scalar_i32(iinit)}, w, nullptr, body)[0]);
+        EXPECT_EQ(goti, running_extreme(ints, rows, n, maximum, reverse, iinit))
+            << "i32, maximum " << maximum << ", reverse " << reverse;
+      }
+    }
   }
 }
 
