@@ -96,7 +96,7 @@ std::optional<BinaryOp> broadcast_binary_named(const std::string& name) {
   return binary_op_named("stablehlo." + name.substr(std::string("chlo.broadcast_").size()));
 }
 
-OpFn build_broadcast_binary(const Op& op, const Module&) {
+OpFn build_broadcast_binary(const Op& op, const Planning&) {
   expect_counts(op, 2, 1);
   const BinaryOp kind = *broadcast_binary_named(op.name);
   const Broadcast b = plan_broadcast(op, 2);
@@ -110,7 +110,7 @@ OpFn build_broadcast_binary(const Op& op, const Module&) {
   });
 }
 
-OpFn build_broadcast_compare(const Op& op, const Module&) {
+OpFn build_broadcast_compare(const Op& op, const Planning&) {
   expect_counts(op, 2, 1);
   const DType dtype = operand_tensor(op, 0).dtype;
   if (operand_tensor(op, 1).dtype != dtype) op_error(op, "operands must have one element type");
@@ -135,7 +135,7 @@ OpFn build_broadcast_compare(const Op& op, const Module&) {
   });
 }
 
-OpFn build_broadcast_select(const Op& op, const Module&) {
+OpFn build_broadcast_select(const Op& op, const Planning&) {
   expect_counts(op, 3, 1);
   if (operand_tensor(op, 0).dtype != DType::kPred) op_error(op, "operand 1 must be of type pred");
   const DType dtype = operand_tensor(op, 1).dtype;
@@ -183,7 +183,7 @@ Tensor scalar_value(const Op& op, DType dtype) {
   op_error(op, "value must be a scalar of the operand's element type " + element_type_name(dtype));
 }
 
-OpFn build_constant_like(const Op& op, const Module&) {
+OpFn build_constant_like(const Op& op, const Planning&) {
   expect_counts(op, 1, 1);
   const Type& like = operand_tensor(op, 0);
   expect_result_type(op, 0, like.dtype, like.shape);
@@ -194,7 +194,7 @@ OpFn build_constant_like(const Op& op, const Module&) {
   return [splat](Interpreter&, const Values&) -> Values { return {Value(splat)}; };
 }
 
-OpFn build_mulhi(const Op& op, const Module&) {
+OpFn build_mulhi(const Op& op, const Planning&) {
   expect_counts(op, 2, 1);
   const Type& lhs = operand_tensor(op, 0);
   if (operand_tensor(op, 1) != lhs) op_error(op, "operands must have the same type");

@@ -82,7 +82,7 @@ void check_precision_config(const Op& op) {
   if (count > 2) op_error(op, "attribute 'precision_config' must list at most 2 precisions");
 }
 
-OpFn build_convolution(const Op& op, const Module&) {
+OpFn build_convolution(const Op& op, const Planning&) {
   expect_counts(op, 2, 1);
   const Type& lhs = operand_tensor(op, 0);
   const Type& rhs = operand_tensor(op, 1);

@@ -1,4 +1,4 @@
-// Binds every op to its builder's run function (the execution plan).
+// Makes the execution plan (plan.hpp): every op bound to its builder's run function.
 #include <unordered_map>
 
 #include "ndbuf/memory/parallel.hpp"
@@ -31,47 +31,80 @@ void collect_uses(const Op& op, std::vector<int>& uses) {
   }
 }
 
-// Marks, for each value defined in `region`, the op after which it is no longer read, so the
-// interpreter frees intermediates as soon as possible (peak memory stays near the live set).
-void plan_releases(Region& region) {
+// Marks, for each value defined in the region, the step after which it is no longer read, so
+// the interpreter frees intermediates as soon as possible (peak memory stays near the live
+// set). A value the terminator returns is never released.
+void plan_releases(const Region& region, RegionPlan& plan) {
   std::unordered_map<int, size_t> last_use;
   std::vector<int> uses;
-  for (size_t k = 0; k < region.ops.size(); ++k) {
-    if (region.ops[k].absorbed) continue;
-    uses.clear();
-    collect_uses(region.ops[k], uses);
+  for (size_t k = 0; k < plan.steps.size(); ++k) {
+    const Step& step = plan.steps[k];
+    uses.assign(step.operands.begin(), step.operands.end());
+    for (const Region& nested : step.op->regions) {
+      for (const Op& inner : nested.ops) collect_uses(inner, uses);
+    }
     for (int id : uses) last_use[id] = k;
   }
+  for (int id : plan.returns) last_use[id] = plan.steps.size();
   std::unordered_map<int, bool> local;
   for (int id : region.args) local[id] = true;
   for (const Op& op : region.ops) {
     for (int id : op.results) local[id] = true;
   }
   for (const auto& [id, k] : last_use) {
-    if (local.count(id) > 0 && region.ops[k].name != "return") region.ops[k].release.push_back(id);
+    if (local.count(id) > 0 && k < plan.steps.size()) plan.steps[k].release.push_back(id);
   }
 }
 
-void plan_region(Region& region, const Module& module, bool fuse) {
+void plan_region(const Region& region, Plan& plan, bool fuse);
+
+void plan_nested(const Op& op, Plan& plan, bool fuse) {
+  for (const Region& nested : op.regions) {
+    plan.add_region(nested);
+    plan_region(nested, plan, fuse);
+  }
+}
+
+// One step per op in program order (the terminator excluded), then fusion, then releases.
+void plan_region(const Region& region, Plan& plan, bool fuse) {
+  RegionPlan& out = plan.mutable_region(region);
+  out.args = region.args;
+  out.line = region.loc.line;
+  const Planning planning{plan.module(), plan};
+  std::vector<Step> steps;
   for (size_t k = 0; k < region.ops.size(); ++k) {
-    Op& op = region.ops[k];
+    const Op& op = region.ops[k];
     if ((k & 0xFFF) == 0xFFF) check_interrupt();  // builders may check large attributes
-    for (Region& nested : op.regions) plan_region(nested, module, fuse);
-    if (op.name == "return") continue;
+    plan_nested(op, plan, fuse);
+    if (op.name == "return") {
+      out.returns = op.operands;
+      continue;
+    }
     auto it = builder_table().find(op.name);
     if (it == builder_table().end()) {
       fail_at(op.loc, "op '" + op.name + "' is not supported by this runtime");
     }
-    op.run = it->second(op, module);
+    Step step;
+    step.run = it->second(op, planning);
+    step.op = &op;
+    step.operands = op.operands;
+    step.results = op.results;
+    steps.push_back(std::move(step));
   }
-  if (fuse) fuse_elementwise(region);
-  plan_releases(region);
+  out.steps = fuse ? fuse_elementwise(region, std::move(steps)) : std::move(steps);
+  plan_releases(region, out);
 }
 
 }  // namespace
 
-void plan_module(Module& module, bool fuse) {
-  for (Function& fn : module.functions) plan_region(fn.body, module, fuse);
+std::unique_ptr<Plan> plan_module(const Module& module, bool fuse) {
+  auto plan = std::make_unique<Plan>(module);
+  // Every function's plan first: a call planned before its callee's body holds its plan.
+  for (const Function& fn : module.functions) {
+    plan->add_function(fn).body = &plan->add_region(fn.body);
+  }
+  for (const Function& fn : module.functions) plan_region(fn.body, *plan, fuse);
+  return plan;
 }
 
 int64_t scalar_index(const Tensor& t) {
