@@ -34,8 +34,10 @@ OpFn build_while(const Op& op, const Planning& planning) {
   const RegionPlan* cond = &planning.plan.region(op.regions[0]);
   const RegionPlan* body = &planning.plan.region(op.regions[1]);
   return [cond, body](Interpreter& in, const Values& a) {
+    // The state is moved into the body, so a value it carries is held by the body alone and
+    // can be updated in place (a scan's dynamic_update_slice into its output).
     Values state = a;
-    while (is_true(in.run_region(*cond, state)[0])) state = in.run_region(*body, state);
+    while (is_true(in.run_region(*cond, state)[0])) state = in.run_region(*body, std::move(state));
     return state;
   };
 }

@@ -41,7 +41,7 @@ Values Interpreter::run_region(const RegionPlan& region, Values args) {
   for (const Step& step : region.steps) {
     operands.clear();
     for (int id : step.operands) operands.push_back(frame[id]);
-    Values results = step.in_place_argument >= 0 && !in_place_.empty()
+    Values results = step.in_place_argument >= 0 || step.in_place_operand >= 0
                          ? run_in_place(step, operands, frame)
                          : step.run(*this, operands);
     check_op_results(*step.op, results);
@@ -51,6 +51,7 @@ Values Interpreter::run_region(const RegionPlan& region, Values args) {
   Values out;
   out.reserve(region.returns.size());
   for (int id : region.returns) out.push_back(frame[id]);
+  for (int id : region.exit_release) frame[id] = Value();
   return out;
 }
 
@@ -63,13 +64,14 @@ void Interpreter::allow_in_place(std::vector<InPlaceWrite> writes) {
   }
 }
 
-// The value's memory when `step` may write its result there: after the caller's hold is
-// released, the frame and this step's operands are all that hold the storage (no view, other
-// argument or caller shares it), and it is writable host memory, dense row-major from its
-// first element, of the step's result type.
-std::optional<Tensor> Interpreter::donated_memory(const Step& step, const InPlaceWrite& write,
+// The memory of value `id` when `step` may write its result there: after `release` (the
+// caller's hold on a donated argument, if any) is called, the frame and this step's operands
+// are all that hold the storage (no view, other argument or caller shares it), and it is
+// writable host memory, dense row-major from its first element, of the step's result type.
+std::optional<Tensor> Interpreter::donated_memory(const Step& step, int id,
+                                                  const std::function<void()>* release,
                                                   const Values& frame) {
-  const Value& value = frame[write.value];
+  const Value& value = frame[id];
   if (!value.tensor) return std::nullopt;
   const Tensor& t = *value.tensor;
   const Type& type = step.op->result_types[0];
@@ -78,24 +80,29 @@ std::optional<Tensor> Interpreter::donated_memory(const Step& step, const InPlac
     return std::nullopt;
   }
   long holders = 1;  // the frame
-  for (int id : step.operands) holders += id == write.value ? 1 : 0;
+  for (int operand : step.operands) holders += operand == id ? 1 : 0;
   const long count = t.storage().use_count();
-  if (count == holders + 1 && write.release) {
-    write.release();  // the caller's hold
+  if (count == holders + 1 && release != nullptr && *release) {
+    (*release)();  // the caller's hold
   }
   if (t.storage().use_count() != holders) return std::nullopt;
   return Tensor::dense(t.storage(), t.dtype(), t.shape(), Order::kRowMajor);
 }
 
+// A donated argument first (its result must land in the caller's memory when it can), then
+// an operand the region no longer needs.
 Values Interpreter::run_in_place(const Step& step, const Values& operands, const Values& frame) {
+  std::optional<Tensor> memory;
   const auto k = static_cast<size_t>(step.in_place_argument);
-  if (k < in_place_.size() && in_place_[k].value >= 0) {
-    std::optional<Tensor> memory = donated_memory(step, in_place_[k], frame);
-    if (memory) {
-      const OfferedMemoryScope offer(std::move(*memory));
-      return step.run(*this, operands);
-    }
+  if (step.in_place_argument >= 0 && k < in_place_.size() && in_place_[k].value >= 0) {
+    memory = donated_memory(step, in_place_[k].value, &in_place_[k].release, frame);
   }
+  if (!memory && step.in_place_operand >= 0) {
+    memory = donated_memory(step, step.operands[static_cast<size_t>(step.in_place_operand)],
+                            nullptr, frame);
+  }
+  if (!memory) return step.run(*this, operands);
+  const OfferedMemoryScope offer(std::move(*memory));
   return step.run(*this, operands);
 }
 

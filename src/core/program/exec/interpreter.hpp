@@ -54,7 +54,8 @@ class Interpreter {
     const Function* fn;
   };
   Values run_in_place(const Step& step, const Values& operands, const Values& frame);
-  static std::optional<Tensor> donated_memory(const Step& step, const InPlaceWrite& write,
+  static std::optional<Tensor> donated_memory(const Step& step, int id,
+                                              const std::function<void()>* release,
                                               const Values& frame);
 
   const Plan& plan_;

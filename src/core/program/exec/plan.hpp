@@ -29,12 +29,20 @@ struct Step {
   // Donation: the argument of @main whose memory this step may write its one result into
   // (donation.hpp); -1 when none.
   int in_place_argument = -1;
+  // Reuse inside the program: the operand (index into `operands`) whose memory this step may
+  // write its one result into, a value of the region read here for the last time (planner.cpp);
+  // -1 when none. Taken only when the run holds that memory alone (Interpreter).
+  int in_place_operand = -1;
 };
 
 struct RegionPlan {
   std::vector<int> args;     // the block arguments' value ids
   std::vector<Step> steps;   // in program order, the terminator excluded
   std::vector<int> returns;  // the terminator's operands: what the region gives back
+  // Values of a nested region that no step releases (unused, or returned): dropped when the
+  // region returns, so the frame does not hold them while the caller carries on (a while
+  // loop's state then stays held only by the loop, and its body can update it in place).
+  std::vector<int> exit_release;
   int line = 0;              // the region's line, for the recursion error
 };
 
