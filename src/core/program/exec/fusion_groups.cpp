@@ -237,8 +237,9 @@ bool is_elementwise_name(const std::string& name) {
 
 std::vector<Step> fuse_elementwise(const Region& region, std::vector<Step> steps) {
   if (steps.size() + 1 != region.ops.size()) {
-    fail_at(region.loc, "internal error: fusion needs one step per op; this is a bug in the "
-                        "runtime, please report it");
+    fail_at(region.loc,
+            "internal error: fusion needs one step per op; this is a bug in the "
+            "runtime, please report it");
   }
   const RegionGraph graph = region_graph(region);
   std::vector<std::vector<int>> members;

@@ -43,7 +43,7 @@ struct RegionPlan {
   // region returns, so the frame does not hold them while the caller carries on (a while
   // loop's state then stays held only by the loop, and its body can update it in place).
   std::vector<int> exit_release;
-  int line = 0;              // the region's line, for the recursion error
+  int line = 0;  // the region's line, for the recursion error
 };
 
 struct FunctionPlan {

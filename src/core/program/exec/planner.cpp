@@ -86,7 +86,8 @@ void plan_reuse(const Region& region, const Function& fn, bool function_body, Re
       const bool released =
           std::find(step.release.begin(), step.release.end(), id) != step.release.end();
       if (!released || lent.count(id) > 0) continue;
-      if (static_cast<size_t>(id) >= fn.value_types.size() || fn.value_types[id] != result) continue;
+      if (static_cast<size_t>(id) >= fn.value_types.size() || fn.value_types[id] != result)
+        continue;
       if (step.op->name == "stablehlo.dynamic_update_slice" && j != 0) break;
       step.in_place_operand = static_cast<int>(j);
       break;

@@ -168,8 +168,7 @@ OpFn build_select_and_scatter(const Op& op, const Planning& planning) {
       fast_scatter == FastBody::kNone ? compile_element_program(*scatter) : std::nullopt;
   const RegionPlan* select_plan = &planning.plan.region(*select);
   const RegionPlan* scatter_plan = &planning.plan.region(*scatter);
-  return [w, select_plan, scatter_plan, fast_select, fast_scatter, select_program,
-          scatter_program](
+  return [w, select_plan, scatter_plan, fast_select, fast_scatter, select_program, scatter_program](
              Interpreter& in, const Values& a) -> Values {
     const RegionFn select_fn =
         select_program ? element_region_fn(*select_program) : in.region_fn(*select_plan);
