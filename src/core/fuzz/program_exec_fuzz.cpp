@@ -178,8 +178,8 @@ bool past_deadline() { return std::chrono::steady_clock::now() > g_deadline; }
 void run(const std::string& text, std::mt19937_64& rng) {
   std::shared_ptr<const program::Executable> exe;
   try {
-    const auto module = program::compile_module(text, true);
-    if (!small_enough(*module)) return;
+    const auto planned = program::compile_module(text, true);
+    if (!small_enough(*planned.module)) return;
     exe = program::compile(text);
   } catch (const Error& e) {
     if (!starts_with_location(e.what())) std::abort();  // every compile error has a location

@@ -50,19 +50,19 @@ std::vector<std::string> function_names(const std::string& chunk) {
 }
 
 void run_chunk(const std::string& chunk, Counts& counts) {
-  std::unique_ptr<const Module> module;
+  ndbuf::program::PlannedModule program;
   try {
-    module = ndbuf::program::compile_module(chunk, false);
+    program = ndbuf::program::compile_module(chunk, false);
   } catch (const std::exception& e) {
     for (const std::string& name : function_names(chunk)) record(counts, name, e.what());
     return;
   }
-  for (const Function& fn : module->functions) {
+  for (const Function& fn : program.module->functions) {
     if (!fn.has_body || !fn.body.args.empty()) continue;
     std::string error;
     try {
-      ndbuf::program::Interpreter interpreter(*module);
-      interpreter.call(fn, {});
+      ndbuf::program::Interpreter interpreter(*program.plan);
+      interpreter.call(program.plan->function(fn), {});
     } catch (const std::exception& e) {
       error = e.what();
       if (error.empty()) error = "unknown error";

@@ -3,24 +3,36 @@
 #pragma once
 
 #include "program/exec/interpreter.hpp"
+#include "program/exec/plan.hpp"
 #include "program/ir/module.hpp"
 
 namespace ndbuf::program {
 
-using Builder = OpFn (*)(const Op& op, const Module& module);
+// What a builder sees besides its op: the module, and the plan being made. An op's own
+// regions are planned before the op, and every function's plan exists (perhaps not yet filled)
+// before any op is planned, so a run function finds the RegionPlan / FunctionPlan it calls
+// once, here, and holds a pointer to it.
+struct Planning {
+  const Module& module;
+  const Plan& plan;
+};
+
+using Builder = OpFn (*)(const Op& op, const Planning& planning);
 
 // Every builder the op table names (program/registry/ops.def), defined in the *_wiring.cpp /
 // *_ops.cpp file of its family.
 #define NDBUF_OP(name, kind, builder, pretty, fusible, attrs) \
-  OpFn builder(const Op& op, const Module& module);
+  OpFn builder(const Op& op, const Planning& planning);
 #include "program/registry/ops.def"
-OpFn build_unary(const Op& op, const Module& module);
-OpFn build_binary(const Op& op, const Module& module);
-OpFn build_broadcast_binary(const Op& op, const Module& module);
+OpFn build_unary(const Op& op, const Planning& planning);
+OpFn build_binary(const Op& op, const Planning& planning);
+OpFn build_broadcast_binary(const Op& op, const Planning& planning);
 
-// Sets Op::run for every op of every function (an op without a builder is an error naming
-// it), then, when `fuse`, replaces chains of element-wise ops by fused ops (fusion.hpp).
-void plan_module(Module& module, bool fuse = true);
+// The plan of every region of every function: one step per op, bound to its builder's run
+// function (an op without a builder is an error naming it), then, when `fuse`, one step per
+// group of element-wise ops in place of its members (fusion.hpp), then the values each step
+// reads for the last time. The module is only read; the plan points into it.
+std::unique_ptr<Plan> plan_module(const Module& module, bool fuse = true);
 
 // Adapters from tensor kernels to run functions.
 template <class F>

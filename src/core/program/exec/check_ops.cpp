@@ -143,23 +143,23 @@ constexpr double kAlmostTolerance = 1e-4;
 
 }  // namespace
 
-OpFn build_expect_eq(const Op& op, const Module&) {
+OpFn build_expect_eq(const Op& op, const Planning&) {
   return build_check(op, CheckKind::kEqual, false, 0);
 }
 
-OpFn build_expect_eq_const(const Op& op, const Module&) {
+OpFn build_expect_eq_const(const Op& op, const Planning&) {
   return build_check(op, CheckKind::kEqual, true, 0);
 }
 
-OpFn build_expect_almost_eq(const Op& op, const Module&) {
+OpFn build_expect_almost_eq(const Op& op, const Planning&) {
   return build_check(op, CheckKind::kAlmost, false, kAlmostTolerance);
 }
 
-OpFn build_expect_almost_eq_const(const Op& op, const Module&) {
+OpFn build_expect_almost_eq_const(const Op& op, const Planning&) {
   return build_check(op, CheckKind::kAlmost, true, kAlmostTolerance);
 }
 
-OpFn build_expect_close(const Op& op, const Module&) {
+OpFn build_expect_close(const Op& op, const Planning&) {
   return build_check(op, CheckKind::kUlp, false, 1);
 }
 

@@ -86,7 +86,7 @@ Broadcast plan_broadcast(const Op& op, size_t operands) {
 
 }  // namespace
 
-OpFn build_broadcast_binary(const Op& op, const Module&) {
+OpFn build_broadcast_binary(const Op& op, const Planning&) {
   expect_counts(op, 2, 1);
   const BinaryOp kind = find_op(op.name)->binary;  // the kernel its row names
   const Broadcast b = plan_broadcast(op, 2);
@@ -100,7 +100,7 @@ OpFn build_broadcast_binary(const Op& op, const Module&) {
   });
 }
 
-OpFn build_broadcast_compare(const Op& op, const Module&) {
+OpFn build_broadcast_compare(const Op& op, const Planning&) {
   expect_counts(op, 2, 1);
   const DType dtype = operand_tensor(op, 0).dtype;
   if (operand_tensor(op, 1).dtype != dtype) op_error(op, "operands must have one element type");
@@ -124,7 +124,7 @@ OpFn build_broadcast_compare(const Op& op, const Module&) {
   });
 }
 
-OpFn build_broadcast_select(const Op& op, const Module&) {
+OpFn build_broadcast_select(const Op& op, const Planning&) {
   expect_counts(op, 3, 1);
   if (operand_tensor(op, 0).dtype != DType::kPred) op_error(op, "operand 1 must be of type pred");
   const DType dtype = operand_tensor(op, 1).dtype;
@@ -176,7 +176,7 @@ Tensor scalar_value(const Op& op, DType dtype) {
 
 }  // namespace
 
-OpFn build_constant_like(const Op& op, const Module&) {
+OpFn build_constant_like(const Op& op, const Planning&) {
   expect_counts(op, 1, 1);
   const Type& like = operand_tensor(op, 0);
   expect_result_type(op, 0, like.dtype, like.shape);
@@ -187,7 +187,7 @@ OpFn build_constant_like(const Op& op, const Module&) {
   return [splat](Interpreter&, const Values&) -> Values { return {Value(splat)}; };
 }
 
-OpFn build_mulhi(const Op& op, const Module&) {
+OpFn build_mulhi(const Op& op, const Planning&) {
   expect_counts(op, 2, 1);
   const Type& lhs = operand_tensor(op, 0);
   if (operand_tensor(op, 1) != lhs) op_error(op, "operands must have the same type");

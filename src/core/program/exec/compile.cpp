@@ -13,24 +13,30 @@
 
 namespace ndbuf::program {
 
-std::unique_ptr<const Module> compile_module(std::string_view text, bool require_main,
-                                             const CompileOptions& options) {
-  auto module = std::make_unique<Module>(parse_program(text));
-  verify_module(*module, require_main);
+PlannedModule compile_module(std::string_view text, bool require_main,
+                             const CompileOptions& options) {
+  PlannedModule out;
+  out.module = std::make_unique<const Module>(parse_program(text));
+  verify_module(*out.module, require_main);
+  std::unique_ptr<Plan> plan;
   {
     const InterpretRegionBodiesScope interpret(!options.compile_region_bodies);
-    plan_module(*module, options.fuse_elementwise);
+    plan = plan_module(*out.module, options.fuse_elementwise);
   }
-  return module;
+  if (const Function* main = out.module->find("main"); main != nullptr && main->has_body) {
+    plan_in_place_writes(*main, plan->mutable_region(main->body));
+  }
+  out.plan = std::move(plan);
+  return out;
 }
 
 class Executable {
  public:
-  std::unique_ptr<const Module> module;
+  PlannedModule program;  // immutable: executions share it
   const Function* main = nullptr;
+  const FunctionPlan* main_plan = nullptr;
   Signature signature;
   Device device;
-  std::vector<const Op*> in_place;  // per argument (donation.hpp)
 };
 
 namespace {
@@ -84,8 +90,9 @@ std::shared_ptr<const Executable> compile(std::string_view text, Device device,
   }
   const DeviceScope on_device(device);  // the program's constants live on its device
   auto e = std::make_shared<Executable>();
-  e->module = compile_module(text, true, options);
-  e->main = e->module->find("main");
+  e->program = compile_module(text, true, options);
+  e->main = e->program.module->find("main");
+  e->main_plan = &e->program.plan->function(*e->main);
   e->device = device;
   for (size_t k = 0; k < e->main->body.arg_types.size(); ++k) {
     e->signature.inputs.push_back(tensor_type(e->main->body.arg_types[k]));
@@ -94,7 +101,6 @@ std::shared_ptr<const Executable> compile(std::string_view text, Device device,
                                                  : std::nullopt);
   }
   for (const Type& t : e->main->result_types) e->signature.outputs.push_back(tensor_type(t));
-  e->in_place = in_place_writers(*e->main);
   return e;
 }
 
@@ -159,11 +165,11 @@ std::vector<Tensor> execute(const Executable& e, std::vector<Tensor> inputs,
     released[k] = true;
     if (options.on_donated) options.on_donated(k);
   };
-  Interpreter interpreter(*e.module);
+  Interpreter interpreter(*e.program.plan);
   std::vector<InPlaceWrite> writes;
   for (size_t k = 0; k < donated.size(); ++k) {
-    if (donated[k] && e.in_place[k] != nullptr) {
-      writes.push_back({e.in_place[k], e.main->body.args[k], [&release, k] { release(k); }});
+    if (donated[k]) {
+      writes.push_back({static_cast<int>(k), e.main->body.args[k], [&release, k] { release(k); }});
     }
   }
   interpreter.allow_in_place(std::move(writes));
@@ -171,7 +177,7 @@ std::vector<Tensor> execute(const Executable& e, std::vector<Tensor> inputs,
   for (Tensor& input : inputs) args.emplace_back(std::move(input));
   inputs.clear();
   const DeviceScope on_device(e.device);
-  Values results = interpreter.call(*e.main, std::move(args));
+  Values results = interpreter.call(*e.main_plan, std::move(args));
   for (size_t k = 0; k < donated.size(); ++k) release(k);
   return hand_out(e, std::move(results));
 }

@@ -6,12 +6,22 @@
 #include <string_view>
 
 #include "ndbuf/program/program.hpp"
+#include "program/exec/plan.hpp"
 #include "program/ir/module.hpp"
 
 namespace ndbuf::program {
 
-// Parses, verifies and plans. The module's ops hold pointers into it: keep it where it is.
-std::unique_ptr<const Module> compile_module(std::string_view text, bool require_main,
-                                             const CompileOptions& options = {});
+// A verified module and its plan, made together and read-only from then on. The plan points
+// into the module (ops, regions, functions) and run functions point into the plan (the plans
+// of the regions and functions they call), so both stay where they were made (behind these
+// pointers; moving a PlannedModule moves neither) and the plan goes first.
+struct PlannedModule {
+  std::unique_ptr<const Module> module;
+  std::unique_ptr<const Plan> plan;
+};
+
+// Parses, verifies and plans (donation's in-place writes of @main included).
+PlannedModule compile_module(std::string_view text, bool require_main,
+                             const CompileOptions& options = {});
 
 }  // namespace ndbuf::program

@@ -84,7 +84,7 @@ void check_precision_config(const Op& op) {
 
 }  // namespace
 
-OpFn build_convolution(const Op& op, const Module&) {
+OpFn build_convolution(const Op& op, const Planning&) {
   expect_counts(op, 2, 1);
   const Type& lhs = operand_tensor(op, 0);
   const Type& rhs = operand_tensor(op, 1);

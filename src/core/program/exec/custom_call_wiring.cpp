@@ -152,7 +152,7 @@ CustomCallSite decode_site(const Op& op) {
 
 }  // namespace
 
-OpFn build_custom_call(const Op& op, const Module&) {
+OpFn build_custom_call(const Op& op, const Planning&) {
   const CustomCallSite site = decode_site(op);
   const CustomCallTarget target = find_custom_call(site.target);
   if (!target) op_error(op, "target " + quote_text(site.target) + " is not registered");

@@ -12,40 +12,37 @@ bool contains(const std::vector<int>& ids, int id) {
   return std::find(ids.begin(), ids.end(), id) != ids.end();
 }
 
-// The op of `region` defining `value` (nullptr for an argument or a value it does not define).
-const Op* defining_op(const Region& region, int value) {
-  for (const Op& op : region.ops) {
-    if (!op.absorbed && contains(op.results, value)) return &op;
+// The step of `body` defining `value` (nullptr for an argument or a value it does not define).
+Step* defining_step(RegionPlan& body, int value) {
+  for (Step& step : body.steps) {
+    if (contains(step.results, value)) return &step;
   }
   return nullptr;
 }
 
-const Op* writer_of(const Function& main, size_t k, const Op& ret) {
+Step* writer_of(const Function& main, RegionPlan& body, size_t k) {
   const auto& alias = main.aliasing_output[k];
-  if (!alias || *alias < 0 || static_cast<size_t>(*alias) >= ret.operands.size()) return nullptr;
+  if (!alias || *alias < 0 || static_cast<size_t>(*alias) >= body.returns.size()) return nullptr;
   const int argument = main.body.args[k];
-  const Op* op = defining_op(main.body, ret.operands[static_cast<size_t>(*alias)]);
-  if (op == nullptr || op->results.size() != 1) return nullptr;
-  if (op->name != "fusion" && !is_elementwise_name(op->name)) return nullptr;
-  if (!contains(op->operands, argument) || !contains(op->release, argument)) return nullptr;
-  if (op->result_types[0] != main.body.arg_types[k]) return nullptr;
-  return op;
+  Step* step = defining_step(body, body.returns[static_cast<size_t>(*alias)]);
+  if (step == nullptr || step->results.size() != 1) return nullptr;
+  if (!step->fused && !is_elementwise_name(step->op->name)) return nullptr;
+  if (!contains(step->operands, argument) || !contains(step->release, argument)) return nullptr;
+  if (step->op->result_types[0] != main.body.arg_types[k]) return nullptr;
+  return step;
 }
 
 }  // namespace
 
-std::vector<const Op*> in_place_writers(const Function& main) {
-  std::vector<const Op*> writers(main.body.args.size(), nullptr);
-  if (main.body.ops.empty() || main.body.ops.back().name != "return") return writers;
-  const Op& ret = main.body.ops.back();
-  for (size_t k = 0; k < writers.size(); ++k) {
-    const Op* op = writer_of(main, k, ret);
-    // One argument per op: a second argument aliased to the same result keeps its memory.
-    if (op != nullptr && std::find(writers.begin(), writers.end(), op) == writers.end()) {
-      writers[k] = op;
+void plan_in_place_writes(const Function& main, RegionPlan& body) {
+  if (main.body.ops.empty() || main.body.ops.back().name != "return") return;
+  for (size_t k = 0; k < main.body.args.size(); ++k) {
+    Step* step = writer_of(main, body, k);
+    // One argument per step: a second argument aliased to the same result keeps its memory.
+    if (step != nullptr && step->in_place_argument < 0) {
+      step->in_place_argument = static_cast<int>(k);
     }
   }
-  return writers;
 }
 
 }  // namespace ndbuf::program

@@ -13,7 +13,7 @@ void expect_result(const Op& op, DType dtype, const Shape& shape) {
 
 }  // namespace
 
-OpFn build_unary(const Op& op, const Module&) {
+OpFn build_unary(const Op& op, const Planning&) {
   expect_counts(op, 1, 1);
   const UnaryOp kind = *unary_op_named(op.name);
   const Type& in = operand_tensor(op, 0);
@@ -22,7 +22,7 @@ OpFn build_unary(const Op& op, const Module&) {
   return tensor_fn([kind, result](const Values& a) { return unary(kind, a[0].get(), result); });
 }
 
-OpFn build_binary(const Op& op, const Module&) {
+OpFn build_binary(const Op& op, const Planning&) {
   expect_counts(op, 2, 1);
   const BinaryOp kind = *binary_op_named(op.name);
   const Type& lhs = operand_tensor(op, 0);
@@ -34,7 +34,7 @@ OpFn build_binary(const Op& op, const Module&) {
       [kind, result](const Values& a) { return binary(kind, a[0].get(), a[1].get(), result); });
 }
 
-OpFn build_compare(const Op& op, const Module&) {
+OpFn build_compare(const Op& op, const Planning&) {
   expect_counts(op, 2, 1);
   const Type& lhs = operand_tensor(op, 0);
   if (operand_tensor(op, 1) != lhs) op_error(op, "operands must have the same type");
@@ -66,7 +66,7 @@ void expect_scalar_or(const Op& op, size_t k, const Type& like, DType dtype) {
 
 }  // namespace
 
-OpFn build_select(const Op& op, const Module&) {
+OpFn build_select(const Op& op, const Planning&) {
   expect_counts(op, 3, 1);
   const Type& on_true = operand_tensor(op, 1);
   if (operand_tensor(op, 2) != on_true) op_error(op, "both branches must have the same type");
@@ -75,7 +75,7 @@ OpFn build_select(const Op& op, const Module&) {
   return tensor_fn([](const Values& a) { return select(a[0].get(), a[1].get(), a[2].get()); });
 }
 
-OpFn build_clamp(const Op& op, const Module&) {
+OpFn build_clamp(const Op& op, const Planning&) {
   expect_counts(op, 3, 1);
   const Type& x = operand_tensor(op, 1);
   expect_scalar_or(op, 0, x, x.dtype);
@@ -84,7 +84,7 @@ OpFn build_clamp(const Op& op, const Module&) {
   return tensor_fn([](const Values& a) { return clamp(a[0].get(), a[1].get(), a[2].get()); });
 }
 
-OpFn build_convert(const Op& op, const Module&) {
+OpFn build_convert(const Op& op, const Planning&) {
   expect_counts(op, 1, 1);
   const Type& x = operand_tensor(op, 0);
   const DType to = result_tensor(op, 0).dtype;
@@ -92,7 +92,7 @@ OpFn build_convert(const Op& op, const Module&) {
   return tensor_fn([to](const Values& a) { return convert(a[0].get(), to); });
 }
 
-OpFn build_bitcast_convert(const Op& op, const Module&) {
+OpFn build_bitcast_convert(const Op& op, const Planning&) {
   expect_counts(op, 1, 1);
   const Type& x = operand_tensor(op, 0);
   const Type result = result_tensor(op, 0);
@@ -106,7 +106,7 @@ OpFn build_bitcast_convert(const Op& op, const Module&) {
   });
 }
 
-OpFn build_reduce_precision(const Op& op, const Module&) {
+OpFn build_reduce_precision(const Op& op, const Planning&) {
   expect_counts(op, 1, 1);
   const Type& x = operand_tensor(op, 0);
   expect_result(op, x.dtype, x.shape);

@@ -8,7 +8,7 @@
 
 namespace ndbuf::program {
 
-OpFn build_fft(const Op& op, const Module&) {
+OpFn build_fft(const Op& op, const Planning&) {
   expect_counts(op, 1, 1);
   required_attr(op, "fft_type");
   const std::string name = attr_word(op, "fft_type");

@@ -194,7 +194,10 @@ std::vector<ResolvedStep<T>> resolve_steps(const SpanProgram& program) {
 
 template <class T>
 bool run_typed(const SpanProgram& program, const std::vector<LeafSource>& sources, Tensor& out) {
-  const int64_t tile = kTileBytes / static_cast<int64_t>(sizeof(T));
+  // No tile longer than the output: registers and tiled leaves are filled per run, which
+  // would cost more than the work itself for a small output (a loop body's vector).
+  const int64_t tile =
+      std::min(kTileBytes / static_cast<int64_t>(sizeof(T)), std::max<int64_t>(out.numel(), 1));
   std::vector<LeafSpan<T>> leaves(sources.size());
   for (size_t k = 0; k < sources.size(); ++k) {
     if (!leaf_span(sources[k], out.shape(), tile, leaves[k])) return false;

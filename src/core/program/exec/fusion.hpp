@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "program/exec/plan.hpp"
 #include "program/ir/module.hpp"
 
 namespace ndbuf::program {
@@ -57,9 +58,10 @@ bool is_elementwise_name(const std::string& name);
 // The run function of a fused group; its operands are the values the leaves name.
 OpFn fused_run(FusedPlan plan);
 
-// Rewrites `region` (whose ops are already planned): every group of two or more element-wise
-// ops, or of one fed by broadcasts or constants, becomes one op at the group's root; the other
-// members, and feeders read only in place, are marked `absorbed` (skipped when running).
-void fuse_elementwise(Region& region);
+// `steps`: the region's planned steps, one per op in program order (the terminator excluded).
+// Returns the steps to run: every group of two or more element-wise ops, or of one fed by
+// broadcasts or constants, becomes one fused step at the group's root; the other members,
+// and feeders read only in place, are left out. The region itself is not changed.
+std::vector<Step> fuse_elementwise(const Region& region, std::vector<Step> steps);
 
 }  // namespace ndbuf::program

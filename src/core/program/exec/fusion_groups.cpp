@@ -98,9 +98,10 @@ std::vector<int> assign_groups(const Region& region, const RegionGraph& graph,
   return group_of;
 }
 
-// Builds one group's plan: leaves (deduplicated), steps, and the fused op's operand list.
+// Builds one group's plan: leaves (deduplicated), steps, and the fused step's operand list.
 struct GroupBuilder {
   const Region& region;
+  const std::vector<Step>& planned;  // one per op of the region, the terminator excluded
   const RegionGraph& graph;
   const std::vector<int>& group_of;
   int group;
@@ -170,7 +171,7 @@ struct GroupBuilder {
     for (int m : members) {
       const Op& op = region.ops[m];
       FusedStep step;
-      step.run = op.run;
+      step.run = planned[m].run;
       for (size_t j = 0; j < op.operands.size(); ++j) {
         const int value = op.operands[j];
         step.inputs.push_back(is_member(value) ? slot_of_value.at(value)
@@ -195,17 +196,21 @@ struct GroupBuilder {
     }
   }
 
-  // The root becomes the fused op in place; its run function reads the leaves' values.
-  void make_fused(Op& root, const std::vector<int>& members) {
+  // The group's one step, at its root's place; its run function reads the leaves' values.
+  Step make_fused(const std::vector<int>& members) {
     std::vector<const Op*> ops;
     for (int m : members) ops.push_back(&region.ops[m]);
     if (auto spans = span_program(plan, ops)) {
       plan.spans = std::make_shared<const SpanProgram>(std::move(*spans));
     }
-    root.name = "fusion";
-    root.operands = operands;
-    root.operand_types = operand_types;
-    root.run = fused_run(std::move(plan));
+    const Op& root = region.ops[members.back()];
+    Step step;
+    step.run = fused_run(std::move(plan));
+    step.op = &root;
+    step.operands = operands;
+    step.results = root.results;
+    step.fused = true;
+    return step;
   }
 };
 
@@ -229,29 +234,40 @@ bool is_elementwise_name(const std::string& name) {
   return row != nullptr && row->fusible;
 }
 
-void fuse_elementwise(Region& region) {
+std::vector<Step> fuse_elementwise(const Region& region, std::vector<Step> steps) {
+  if (steps.size() + 1 != region.ops.size()) {
+    fail_at(region.loc,
+            "internal error: fusion needs one step per op; this is a bug in the "
+            "runtime, please report it");
+  }
   const RegionGraph graph = region_graph(region);
   std::vector<std::vector<int>> members;
   std::vector<int> group_of = assign_groups(region, graph, members);
   std::map<int, std::vector<int>> absorbed_by;  // feeder op -> fused groups reading it in place
+  std::vector<bool> absorbed(steps.size(), false);
   for (size_t g = 0; g < members.size(); ++g) {
-    GroupBuilder builder{region, graph, group_of, static_cast<int>(g), {}, {}, {}, {}, {}};
+    GroupBuilder builder{region, steps, graph, group_of, static_cast<int>(g), {}, {}, {}, {}, {}};
     builder.build(members[g]);
     if (members[g].size() < 2 && builder.absorbed.empty()) {
       for (int m : members[g]) group_of[m] = -1;  // left as it is
       continue;
     }
     for (int def : builder.absorbed) absorbed_by[def].push_back(static_cast<int>(g));
-    for (int m : members[g]) region.ops[m].absorbed = true;
-    Op& root = region.ops[members[g].back()];
-    root.absorbed = false;
-    builder.make_fused(root, members[g]);
+    for (int m : members[g]) absorbed[m] = true;
+    const int root = members[g].back();
+    steps[root] = builder.make_fused(members[g]);
+    absorbed[root] = false;
   }
   for (const auto& entry : absorbed_by) {
     if (feeder_fully_absorbed(entry.first, region, graph, group_of, absorbed_by)) {
-      region.ops[entry.first].absorbed = true;
+      absorbed[entry.first] = true;
     }
   }
+  std::vector<Step> kept;
+  for (size_t k = 0; k < steps.size(); ++k) {
+    if (!absorbed[k]) kept.push_back(std::move(steps[k]));
+  }
+  return kept;
 }
 
 }  // namespace ndbuf::program

@@ -42,7 +42,7 @@ OpFn build_dot_common(const Op& op, const DotDimensions& dims) {
 
 }  // namespace
 
-OpFn build_dot_general(const Op& op, const Module&) {
+OpFn build_dot_general(const Op& op, const Planning&) {
   expect_counts(op, 2, 1);
   const Attribute& s = struct_attr(op, "dot_dimension_numbers");
   const DotDimensions dims{field_ints(op, s, "lhs_batching_dimensions"),
@@ -52,7 +52,7 @@ OpFn build_dot_general(const Op& op, const Module&) {
   return build_dot_common(op, dims);
 }
 
-OpFn build_dot(const Op& op, const Module&) {
+OpFn build_dot(const Op& op, const Planning&) {
   expect_counts(op, 2, 1);
   const DotDimensions dims = at_op(
       op, [&] { return dot_dimensions(operand_tensor(op, 0).shape, operand_tensor(op, 1).shape); });
@@ -77,7 +77,7 @@ Dims read_index_dims(
 
 }  // namespace
 
-OpFn build_gather(const Op& op, const Module&) {
+OpFn build_gather(const Op& op, const Planning&) {
   expect_counts(op, 2, 1);
   using G = GatherDimensions;
   const auto dims =
@@ -96,7 +96,7 @@ OpFn build_gather(const Op& op, const Module&) {
       [dims, sizes](const Values& a) { return gather(a[0].get(), a[1].get(), dims, sizes); });
 }
 
-OpFn build_scatter(const Op& op, const Module&) {
+OpFn build_scatter(const Op& op, const Planning& planning) {
   const size_t n = (op.operands.size() - 1) / 2;
   if (n == 0 || op.operands.size() != 2 * n + 1 || op.result_types.size() != n ||
       op.regions.size() != 1) {
@@ -124,11 +124,12 @@ OpFn build_scatter(const Op& op, const Module&) {
   const Region* body = &op.regions[0];
   const FastBody fast = n == 1 ? recognise_body(*body) : FastBody::kNone;
   auto program = fast == FastBody::kNone ? compile_element_program(*body) : std::nullopt;
-  return [n, dims, body, fast, program](Interpreter& in, const Values& a) {
+  const RegionPlan* plan = &planning.plan.region(*body);
+  return [n, dims, plan, fast, program](Interpreter& in, const Values& a) {
     std::vector<Tensor> inputs, updates;
     for (size_t k = 0; k < n; ++k) inputs.push_back(a[k].get());
     for (size_t k = 0; k < n; ++k) updates.push_back(a[n + 1 + k].get());
-    const RegionFn update = program ? element_region_fn(*program) : in.region_fn(*body);
+    const RegionFn update = program ? element_region_fn(*program) : in.region_fn(*plan);
     const std::vector<Tensor> out = scatter(inputs, a[n].get(), updates, dims, update, fast);
     return Values(out.begin(), out.end());
   };

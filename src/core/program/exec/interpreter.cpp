@@ -1,4 +1,4 @@
-// The evaluation loop over planned ops.
+// The evaluation loop over planned steps.
 #include "program/exec/interpreter.hpp"
 
 #include "ndbuf/memory/parallel.hpp"
@@ -7,7 +7,8 @@
 
 namespace ndbuf::program {
 
-Values Interpreter::call(const Function& fn, Values args) {
+Values Interpreter::call(const FunctionPlan& plan, Values args) {
+  const Function& fn = *plan.function;
   if (static_cast<int>(frames_.size()) >= kMaxCallDepth) {
     fail(ErrorKind::kInvalidArgument, "calls nested more than " + std::to_string(kMaxCallDepth) +
                                           " deep (at @" + fn.name + "): is the program recursive?");
@@ -18,14 +19,14 @@ Values Interpreter::call(const Function& fn, Values args) {
     std::vector<Frame>& frames;
     ~Pop() { frames.pop_back(); }
   } pop{frames_};
-  return run_region(fn.body, std::move(args));
+  return run_region(*plan.body, std::move(args));
 }
 
-Values Interpreter::run_region(const Region& region, Values args) {
+Values Interpreter::run_region(const RegionPlan& region, Values args) {
   if (region_depth_ >= kMaxRegionDepth) {
     fail(ErrorKind::kInvalidArgument,
          "calls and regions nested more than " + std::to_string(kMaxRegionDepth) + " deep (at @" +
-             frames_.back().fn->name + ", line " + std::to_string(region.loc.line) +
+             frames_.back().fn->name + ", line " + std::to_string(region.line) +
              "): is the program recursive?");
   }
   if ((++region_entries_ & 0x3FF) == 0) check_interrupt();
@@ -37,57 +38,78 @@ Values Interpreter::run_region(const Region& region, Values args) {
   Values& frame = *frames_.back().values;
   for (size_t k = 0; k < region.args.size(); ++k) frame[region.args[k]] = std::move(args[k]);
   Values operands;
-  for (const Op& op : region.ops) {
-    if (op.absorbed) continue;
+  for (const Step& step : region.steps) {
     operands.clear();
-    for (int id : op.operands) operands.push_back(frame[id]);
-    if (op.name == "return") return operands;
-    Values results = in_place_.empty() ? op.run(*this, operands) : run_op(op, operands, frame);
-    check_op_results(op, results);
-    for (size_t k = 0; k < op.results.size(); ++k) frame[op.results[k]] = std::move(results[k]);
-    for (int id : op.release) frame[id] = Value();
+    for (int id : step.operands) operands.push_back(frame[id]);
+    Values results = step.in_place_argument >= 0 || step.in_place_operand >= 0
+                         ? run_in_place(step, operands, frame)
+                         : step.run(*this, operands);
+    check_op_results(*step.op, results);
+    for (size_t k = 0; k < step.results.size(); ++k) frame[step.results[k]] = std::move(results[k]);
+    for (int id : step.release) frame[id] = Value();
   }
-  return {};
+  Values out;
+  out.reserve(region.returns.size());
+  for (int id : region.returns) out.push_back(frame[id]);
+  for (int id : region.exit_release) frame[id] = Value();
+  return out;
 }
 
-// The value's memory when `write.op` may write its result there: after the caller's hold is
-// released, the frame and this op's operands are all that hold the storage (no view, other
-// argument or caller shares it), and it is writable host memory, dense row-major from its
-// first element, of the op's result type.
-std::optional<Tensor> Interpreter::donated_memory(const InPlaceWrite& write, const Values& frame) {
-  const Value& value = frame[write.value];
+void Interpreter::allow_in_place(std::vector<InPlaceWrite> writes) {
+  in_place_.clear();
+  for (InPlaceWrite& write : writes) {
+    const auto k = static_cast<size_t>(write.argument);
+    if (in_place_.size() <= k) in_place_.resize(k + 1);
+    in_place_[k] = std::move(write);
+  }
+}
+
+// The memory of value `id` when `step` may write its result there: after `release` (the
+// caller's hold on a donated argument, if any) is called, the frame and this step's operands
+// are all that hold the storage (no view, other argument or caller shares it), and it is
+// writable host memory, dense row-major from its first element, of the step's result type.
+std::optional<Tensor> Interpreter::donated_memory(const Step& step, int id,
+                                                  const std::function<void()>* release,
+                                                  const Values& frame) {
+  const Value& value = frame[id];
   if (!value.tensor) return std::nullopt;
   const Tensor& t = *value.tensor;
-  const Type& type = write.op->result_types[0];
+  const Type& type = step.op->result_types[0];
   if (t.storage()->read_only() || !is_host(t.device()) || t.offset() != 0 ||
       !t.is_contiguous(Order::kRowMajor) || t.dtype() != type.dtype || t.shape() != type.shape) {
     return std::nullopt;
   }
   long holders = 1;  // the frame
-  for (int id : write.op->operands) holders += id == write.value ? 1 : 0;
+  for (int operand : step.operands) holders += operand == id ? 1 : 0;
   const long count = t.storage().use_count();
-  if (count == holders + 1 && write.release) {
-    write.release();  // the caller's hold
+  if (count == holders + 1 && release != nullptr && *release) {
+    (*release)();  // the caller's hold
   }
   if (t.storage().use_count() != holders) return std::nullopt;
   return Tensor::dense(t.storage(), t.dtype(), t.shape(), Order::kRowMajor);
 }
 
-Values Interpreter::run_op(const Op& op, const Values& operands, const Values& frame) {
-  for (const InPlaceWrite& write : in_place_) {
-    if (write.op != &op) continue;
-    std::optional<Tensor> memory = donated_memory(write, frame);
-    if (!memory) break;
-    const OfferedMemoryScope offer(std::move(*memory));
-    return op.run(*this, operands);
+// A donated argument first (its result must land in the caller's memory when it can), then
+// an operand the region no longer needs.
+Values Interpreter::run_in_place(const Step& step, const Values& operands, const Values& frame) {
+  std::optional<Tensor> memory;
+  const auto k = static_cast<size_t>(step.in_place_argument);
+  if (step.in_place_argument >= 0 && k < in_place_.size() && in_place_[k].value >= 0) {
+    memory = donated_memory(step, in_place_[k].value, &in_place_[k].release, frame);
   }
-  return op.run(*this, operands);
+  if (!memory && step.in_place_operand >= 0) {
+    memory = donated_memory(step, step.operands[static_cast<size_t>(step.in_place_operand)],
+                            nullptr, frame);
+  }
+  if (!memory) return step.run(*this, operands);
+  const OfferedMemoryScope offer(std::move(*memory));
+  return step.run(*this, operands);
 }
 
-RegionFn Interpreter::region_fn(const Region& region) {
-  return [this, &region](const std::vector<Tensor>& args) {
+RegionFn Interpreter::region_fn(const RegionPlan& region) {
+  return [this, region = &region](const std::vector<Tensor>& args) {
     Values values(args.begin(), args.end());
-    const Values results = run_region(region, values);
+    const Values results = run_region(*region, values);
     std::vector<Tensor> out;
     out.reserve(results.size());
     for (const Value& v : results) out.push_back(v.get());

@@ -1,12 +1,13 @@
 // Runs planned functions: one value table (frame) per call, regions evaluated in the frame of
-// the function that holds them. Execution never looks at program text.
+// the function that holds them. Execution walks the plan's steps (plan.hpp) and never looks at
+// program text.
 #pragma once
 
 #include <functional>
 #include <optional>
 #include <vector>
 
-#include "program/ir/module.hpp"
+#include "program/exec/plan.hpp"
 
 namespace ndbuf::program {
 
@@ -23,39 +24,42 @@ inline constexpr int kMaxCallDepth = 256;
 // execute(), never on worker threads, whose stacks are smaller.
 inline constexpr int kMaxRegionDepth = 512;
 
-// Donation (execute()): `op` reads `value`, a donated argument of @main, for the last time and
-// may write its result into the value's memory. Just before `op` runs, when `release` (the
-// caller's hold on the argument) is all that holds the value besides the run, it is called
-// and the memory is offered to the op (OfferedMemoryScope, block_scratch.hpp).
+// Donation (execute()): argument `argument` of @main (value `value` of its frame) is donated
+// in this run. A step planned to write into it (Step::in_place_argument) may, when it reads
+// the value for the last time: just before it runs, when `release` (the caller's hold on the
+// argument) is all that holds the value besides the run, `release` is called and the memory
+// is offered to the step (OfferedMemoryScope, block_scratch.hpp).
 struct InPlaceWrite {
-  const Op* op = nullptr;
+  int argument = -1;
   int value = -1;
   std::function<void()> release;
 };
 
 class Interpreter {
  public:
-  explicit Interpreter(const Module& module) : module_(module) {}
+  explicit Interpreter(const Plan& plan) : plan_(plan) {}
 
   // Arguments are taken by value: moved in, the run holds them alone.
-  Values call(const Function& fn, Values args);
+  Values call(const FunctionPlan& fn, Values args);
   // Binds `args` to the region's block arguments and runs it; returns what its terminator
   // returns.
-  Values run_region(const Region& region, Values args);
-  RegionFn region_fn(const Region& region);
-  const Module& module() const { return module_; }
-  void allow_in_place(std::vector<InPlaceWrite> writes) { in_place_ = std::move(writes); }
+  Values run_region(const RegionPlan& region, Values args);
+  RegionFn region_fn(const RegionPlan& region);
+  const Plan& plan() const { return plan_; }
+  void allow_in_place(std::vector<InPlaceWrite> writes);
 
  private:
   struct Frame {
     Values* values;
     const Function* fn;
   };
-  Values run_op(const Op& op, const Values& operands, const Values& frame);
-  static std::optional<Tensor> donated_memory(const InPlaceWrite& write, const Values& frame);
+  Values run_in_place(const Step& step, const Values& operands, const Values& frame);
+  static std::optional<Tensor> donated_memory(const Step& step, int id,
+                                              const std::function<void()>* release,
+                                              const Values& frame);
 
-  const Module& module_;
-  std::vector<InPlaceWrite> in_place_;
+  const Plan& plan_;
+  std::vector<InPlaceWrite> in_place_;  // by argument of @main; value -1 when not donated
   std::vector<Frame> frames_;
   int region_depth_ = 0;
   uint32_t region_entries_ = 0;  // every 1024th polls for a user interrupt (a long while loop)

@@ -23,7 +23,7 @@ bool required_bool(const Op& op, const std::string& key) {
 
 }  // namespace
 
-OpFn build_rng_bit_generator(const Op& op, const Module&) {
+OpFn build_rng_bit_generator(const Op& op, const Planning&) {
   expect_counts(op, 1, 2);
   const std::string name = attr_word(op, "rng_algorithm");
   const auto algorithm = rng_algorithm_named(name);
@@ -47,7 +47,7 @@ OpFn build_rng_bit_generator(const Op& op, const Module&) {
   };
 }
 
-OpFn build_cholesky(const Op& op, const Module&) {
+OpFn build_cholesky(const Op& op, const Planning&) {
   expect_counts(op, 1, 1);
   const Type& a = operand_tensor(op, 0);
   expect_float_or_complex(op, a);
@@ -58,7 +58,7 @@ OpFn build_cholesky(const Op& op, const Module&) {
   return tensor_fn([lower](const Values& v) { return cholesky(v[0].get(), lower); });
 }
 
-OpFn build_triangular_solve(const Op& op, const Module&) {
+OpFn build_triangular_solve(const Op& op, const Planning&) {
   expect_counts(op, 2, 1);
   const Type& a = operand_tensor(op, 0);
   const Type& b = operand_tensor(op, 1);

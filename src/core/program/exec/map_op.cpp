@@ -9,7 +9,7 @@
 
 namespace ndbuf::program {
 
-OpFn build_map(const Op& op, const Module&) {
+OpFn build_map(const Op& op, const Planning& planning) {
   if (op.regions.size() != 1 || op.operands.empty() || op.result_types.size() != 1) {
     op_error(op, "needs operands, one region and one result");
   }
@@ -32,7 +32,7 @@ OpFn build_map(const Op& op, const Module&) {
       return {Value(map_program(inputs, result.dtype, program))};
     };
   }
-  const Region* body = &region;
+  const RegionPlan* body = &planning.plan.region(region);
   return [body, result](Interpreter& in, const Values& a) -> Values {
     std::vector<Tensor> dense;
     for (const Value& v : a) dense.push_back(make_dense(v.get(), Order::kRowMajor));

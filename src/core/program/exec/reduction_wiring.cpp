@@ -58,7 +58,7 @@ void expect_variadic_results(const Op& op, size_t n, const Shape& shape) {
 
 }  // namespace
 
-OpFn build_reduce(const Op& op, const Module&) {
+OpFn build_reduce(const Op& op, const Planning& planning) {
   const size_t n = split_variadic(op);
   const std::vector<int64_t> dims = attr_ints(op, "dimensions");
   const Type& in = operand_tensor(op, 0);
@@ -84,8 +84,9 @@ OpFn build_reduce(const Op& op, const Module&) {
       };
     }
   }
-  return [n, dims, body, fast](Interpreter& in, const Values& a) {
-    return values(reduce(tensors(a, 0, n), tensors(a, n, n), dims, in.region_fn(*body), fast));
+  const RegionPlan* plan = &planning.plan.region(*body);
+  return [n, dims, plan, fast](Interpreter& in, const Values& a) {
+    return values(reduce(tensors(a, 0, n), tensors(a, n, n), dims, in.region_fn(*plan), fast));
   };
 }
 
@@ -103,7 +104,7 @@ WindowConfig window_config(const Op& op, size_t rank) {
 
 }  // namespace
 
-OpFn build_reduce_window(const Op& op, const Module&) {
+OpFn build_reduce_window(const Op& op, const Planning& planning) {
   const size_t n = split_variadic(op);
   const Type& in = operand_tensor(op, 0);
   const WindowConfig w = window_config(op, in.shape.size());
@@ -117,8 +118,9 @@ OpFn build_reduce_window(const Op& op, const Module&) {
   const Region* body = &op.regions[0];
   const FastBody fast = n == 1 ? recognise_body(*body) : FastBody::kNone;
   auto program = fast == FastBody::kNone ? compile_element_program(*body) : std::nullopt;
-  return [n, w, body, fast, program](Interpreter& in, const Values& a) {
-    const RegionFn fn = program ? element_region_fn(*program) : in.region_fn(*body);
+  const RegionPlan* plan = &planning.plan.region(*body);
+  return [n, w, plan, fast, program](Interpreter& in, const Values& a) {
+    const RegionFn fn = program ? element_region_fn(*program) : in.region_fn(*plan);
     return values(reduce_window(tensors(a, 0, n), tensors(a, n, n), w, fn, fast));
   };
 }
@@ -160,7 +162,7 @@ void check_select_and_scatter(const Op& op, const WindowConfig& w) {
 
 }  // namespace
 
-OpFn build_select_and_scatter(const Op& op, const Module&) {
+OpFn build_select_and_scatter(const Op& op, const Planning& planning) {
   expect_counts(op, 3, 1);
   if (op.regions.size() != 2) op_error(op, "needs a select and a scatter region");
   const WindowConfig w = window_config(op, operand_tensor(op, 0).shape.size());
@@ -174,18 +176,20 @@ OpFn build_select_and_scatter(const Op& op, const Module&) {
                             : std::nullopt;
   auto scatter_program =
       fast_scatter == FastBody::kNone ? compile_element_program(*scatter) : std::nullopt;
-  return [w, select, scatter, fast_select, fast_scatter, select_program, scatter_program](
+  const RegionPlan* select_plan = &planning.plan.region(*select);
+  const RegionPlan* scatter_plan = &planning.plan.region(*scatter);
+  return [w, select_plan, scatter_plan, fast_select, fast_scatter, select_program, scatter_program](
              Interpreter& in, const Values& a) -> Values {
     const RegionFn select_fn =
-        select_program ? element_region_fn(*select_program) : in.region_fn(*select);
+        select_program ? element_region_fn(*select_program) : in.region_fn(*select_plan);
     const RegionFn scatter_fn =
-        scatter_program ? element_region_fn(*scatter_program) : in.region_fn(*scatter);
+        scatter_program ? element_region_fn(*scatter_program) : in.region_fn(*scatter_plan);
     return {Value(select_and_scatter(a[0].get(), a[1].get(), a[2].get(), w, select_fn, scatter_fn,
                                      fast_select, fast_scatter))};
   };
 }
 
-OpFn build_sort(const Op& op, const Module&) {
+OpFn build_sort(const Op& op, const Planning& planning) {
   if (op.operands.empty() || op.regions.size() != 1 || op.result_types != op.operand_types) {
     op_error(op, "needs operands, one comparator region and results of the operand types");
   }
@@ -216,12 +220,13 @@ OpFn build_sort(const Op& op, const Module&) {
       };
     }
   }
-  return [n, dim, stable, body, fast](Interpreter& in, const Values& a) {
-    return values(sort(tensors(a, 0, n), dim, stable, in.region_fn(*body), fast));
+  const RegionPlan* plan = &planning.plan.region(*body);
+  return [n, dim, stable, plan, fast](Interpreter& in, const Values& a) {
+    return values(sort(tensors(a, 0, n), dim, stable, in.region_fn(*plan), fast));
   };
 }
 
-OpFn build_top_k(const Op& op, const Module&) {
+OpFn build_top_k(const Op& op, const Planning&) {
   expect_counts(op, 1, 2);
   const Type& in = operand_tensor(op, 0);
   const int64_t k = attr_int(op, "k");

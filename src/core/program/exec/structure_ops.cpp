@@ -15,7 +15,7 @@ void expect_same_dtype(const Op& op, const Type& a, const Type& b) {
 
 }  // namespace
 
-OpFn build_constant(const Op& op, const Module&) {
+OpFn build_constant(const Op& op, const Planning&) {
   expect_counts(op, 0, 1);
   const Attribute& value = required_attr(op, "value");
   if (value.kind != Attribute::Kind::kDense || !value.dense) op_error(op, "needs a dense value");
@@ -27,7 +27,7 @@ OpFn build_constant(const Op& op, const Module&) {
   return [tensor](Interpreter&, const Values&) -> Values { return {Value(tensor)}; };
 }
 
-OpFn build_iota(const Op& op, const Module&) {
+OpFn build_iota(const Op& op, const Planning&) {
   expect_counts(op, 0, 1);
   const Type result = result_tensor(op, 0);
   // The spec (and XLA's verifier) allow integer, floating-point and complex results only: a
@@ -41,7 +41,7 @@ OpFn build_iota(const Op& op, const Module&) {
   return tensor_fn([result, dim](const Values&) { return iota(result.dtype, result.shape, dim); });
 }
 
-OpFn build_reshape(const Op& op, const Module&) {
+OpFn build_reshape(const Op& op, const Planning&) {
   expect_counts(op, 1, 1);
   const Type& in = operand_tensor(op, 0);
   const Type result = result_tensor(op, 0);
@@ -53,7 +53,7 @@ OpFn build_reshape(const Op& op, const Module&) {
   return tensor_fn([result](const Values& a) { return reshape(a[0].get(), result.shape); });
 }
 
-OpFn build_broadcast_in_dim(const Op& op, const Module&) {
+OpFn build_broadcast_in_dim(const Op& op, const Planning&) {
   expect_counts(op, 1, 1);
   const Type& in = operand_tensor(op, 0);
   const Type result = result_tensor(op, 0);
@@ -72,7 +72,7 @@ OpFn build_broadcast_in_dim(const Op& op, const Module&) {
       [result, dims](const Values& a) { return broadcast_in_dim(a[0].get(), result.shape, dims); });
 }
 
-OpFn build_transpose(const Op& op, const Module&) {
+OpFn build_transpose(const Op& op, const Planning&) {
   expect_counts(op, 1, 1);
   const Type& in = operand_tensor(op, 0);
   expect_same_dtype(op, in, result_tensor(op, 0));
@@ -85,7 +85,7 @@ OpFn build_transpose(const Op& op, const Module&) {
   return tensor_fn([perm](const Values& a) { return transpose(a[0].get(), perm); });
 }
 
-OpFn build_slice(const Op& op, const Module&) {
+OpFn build_slice(const Op& op, const Planning&) {
   expect_counts(op, 1, 1);
   const Type& in = operand_tensor(op, 0);
   expect_same_dtype(op, in, result_tensor(op, 0));
@@ -111,7 +111,7 @@ OpFn build_slice(const Op& op, const Module&) {
       [start, limit, stride](const Values& a) { return slice(a[0].get(), start, limit, stride); });
 }
 
-OpFn build_reverse(const Op& op, const Module&) {
+OpFn build_reverse(const Op& op, const Planning&) {
   expect_counts(op, 1, 1);
   const Type& in = operand_tensor(op, 0);
   const Dims dims = attr_ints(op, "dimensions");
@@ -120,7 +120,7 @@ OpFn build_reverse(const Op& op, const Module&) {
   return tensor_fn([dims](const Values& a) { return reverse(a[0].get(), dims); });
 }
 
-OpFn build_concatenate(const Op& op, const Module&) {
+OpFn build_concatenate(const Op& op, const Planning&) {
   if (op.operands.empty() || op.result_types.size() != 1)
     op_error(op, "needs operands and one result");
   const Type& first = operand_tensor(op, 0);

@@ -25,7 +25,7 @@ Dims read_indices(const Values& a, size_t first) {
 
 }  // namespace
 
-OpFn build_pad(const Op& op, const Module&) {
+OpFn build_pad(const Op& op, const Planning&) {
   expect_counts(op, 2, 1);
   const Type& in = operand_tensor(op, 0);
   const Type& value = operand_tensor(op, 1);
@@ -62,7 +62,7 @@ OpFn build_pad(const Op& op, const Module&) {
   });
 }
 
-OpFn build_dynamic_slice(const Op& op, const Module&) {
+OpFn build_dynamic_slice(const Op& op, const Planning&) {
   if (op.operands.empty() || op.result_types.size() != 1)
     op_error(op, "needs an operand and one result");
   const Type& in = operand_tensor(op, 0);
@@ -80,7 +80,7 @@ OpFn build_dynamic_slice(const Op& op, const Module&) {
       [sizes](const Values& a) { return dynamic_slice(a[0].get(), read_indices(a, 1), sizes); });
 }
 
-OpFn build_dynamic_update_slice(const Op& op, const Module&) {
+OpFn build_dynamic_update_slice(const Op& op, const Planning&) {
   if (op.operands.size() < 2 || op.result_types.size() != 1)
     op_error(op, "needs an operand, an update and one result");
   const Type& in = operand_tensor(op, 0);
@@ -100,7 +100,7 @@ OpFn build_dynamic_update_slice(const Op& op, const Module&) {
   });
 }
 
-OpFn build_tuple_op(const Op& op, const Module&) {
+OpFn build_tuple_op(const Op& op, const Planning&) {
   if (op.result_types.size() != 1 || op.result_types[0].kind != Type::Kind::kTuple ||
       op.result_types[0].elements != op.operand_types) {
     op_error(op, "result must be the tuple of the operand types");
@@ -112,7 +112,7 @@ OpFn build_tuple_op(const Op& op, const Module&) {
   };
 }
 
-OpFn build_get_tuple_element(const Op& op, const Module&) {
+OpFn build_get_tuple_element(const Op& op, const Planning&) {
   expect_counts(op, 1, 1);
   const Type& t = op.operand_types[0];
   const int64_t index = attr_int(op, "index");
@@ -128,7 +128,7 @@ OpFn build_get_tuple_element(const Op& op, const Module&) {
   };
 }
 
-OpFn build_optimization_barrier(const Op& op, const Module&) {
+OpFn build_optimization_barrier(const Op& op, const Planning&) {
   if (op.operand_types != op.result_types) op_error(op, "results must have the operand types");
   return [](Interpreter&, const Values& a) -> Values { return a; };
 }

@@ -1,7 +1,8 @@
-// The typed IR: ops with operands and results numbered per function, regions, functions.
+// The typed IR: ops with operands and results numbered per function, regions, functions. Only
+// the parser builds it; from verification on it is read-only (the plan, exec/plan.hpp, points
+// into it).
 #pragma once
 
-#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -13,10 +14,6 @@
 #include "program/ir/value.hpp"
 
 namespace ndbuf::program {
-
-class Interpreter;
-// An op's planned execution: decoded attributes bound at compile time; operands in, results out.
-using OpFn = std::function<Values(Interpreter&, const Values&)>;
 
 struct Op;
 
@@ -37,11 +34,6 @@ struct Op {
   std::vector<Type> result_types;
   AttrDict attrs;
   std::vector<Region> regions;
-  OpFn run;                  // set by the planner
-  std::vector<int> release;  // values of this region last used here: dropped after the op runs
-  // Runs inside a fused op later in the region (loop fusion): the interpreter skips it. Ops are
-  // marked rather than removed because planned run functions may point at ops and regions.
-  bool absorbed = false;
 };
 
 struct Function {

@@ -40,12 +40,14 @@ class BlockScratchScope {
 // The index of the calling thread in the current parallel loop (0 outside one).
 int current_thread_index();
 
-// Donated memory offered to one op (program.hpp, execute()): the interpreter offers a donated
-// input that the run holds alone to the op that reads it last, so that the op writes its
-// result there instead of allocating. Only consumers whose every output element is computed
-// from the inputs' elements at the same position take it: allocate_result() below (the
-// element-wise kernels) and fused ops that read it only in place (fused_run.cpp). The offer
-// is for the calling thread, until the scope ends or the first take_offered_memory().
+// Memory offered to one op: the interpreter offers a value that the run holds alone (a donated
+// input of execute(), program.hpp, or a value of the program read for the last time) to the
+// op that reads it last, so that the op writes its result there instead of allocating. Only
+// consumers whose every output element is computed from the inputs' elements at the same
+// position take it: allocate_result() below (the element-wise kernels), fused ops that read it
+// only in place (fused_run.cpp), and dynamic_update_slice when it is the operand being updated
+// (structure_compose.cpp). The offer is for the calling thread, until the scope ends or the
+// first take_offered_memory().
 class OfferedMemoryScope {
  public:
   // `memory`: the input as a dense row-major tensor of the op's result type.

@@ -4,6 +4,7 @@
 #include <complex>
 #include <cstring>
 
+#include "program/kernels/block_scratch.hpp"
 #include "program/kernels/structure.hpp"
 
 namespace ndbuf::program {
@@ -95,8 +96,23 @@ Tensor pad(const Tensor& x, const Tensor& value, const Dims& low, const Dims& hi
   return out;
 }
 
+namespace {
+
+// `x`'s own memory when the interpreter offers it (the run holds it alone, block_scratch.hpp)
+// and the update is not a view of it; otherwise a copy of `x`.
+Tensor updatable_copy(const Tensor& x, const Tensor& update) {
+  std::optional<Tensor> offered = take_offered_memory(x.dtype(), x.shape());
+  if (offered && offered->storage() == x.storage() && offered->offset() == x.offset() &&
+      offered->strides() == x.strides() && update.storage() != x.storage()) {
+    return *offered;
+  }
+  return copy_view(x, 0, x.shape(), x.strides());
+}
+
+}  // namespace
+
 Tensor dynamic_update_slice(const Tensor& x, const Tensor& update, Dims start) {
-  Tensor out = copy_view(x, 0, x.shape(), x.strides());
+  Tensor out = updatable_copy(x, update);
   for (size_t k = 0; k < x.rank(); ++k) {
     start[k] = std::clamp<int64_t>(start[k], 0, x.shape()[k] - update.shape()[k]);
   }

@@ -31,6 +31,47 @@ TEST(ProgramControlFlow, WhileSumsOneToTen) {
   EXPECT_EQ(values<int64_t>(out[1]), (std::vector<int64_t>{55}));
 }
 
+// A scan writes row i of its carried output each step (updated in place once the loop holds
+// it alone); the old output is also read after the update in the second loop, so there the
+// update must not land in the memory that read still sees.
+TEST(ProgramControlFlow, ScanUpdatesItsCarriedOutputRowByRow) {
+  const std::string loop_head =
+      "  %i0 = stablehlo.constant dense<0> : tensor<i32>\n"
+      "  %zero = stablehlo.constant dense<0.0> : tensor<f32>\n"
+      "  %buf0 = stablehlo.broadcast_in_dim %zero, dims = [] : (tensor<f32>) -> tensor<3x2xf32>\n"
+      "  %one = stablehlo.constant dense<1> : tensor<i32>\n"
+      "  %three = stablehlo.constant dense<3> : tensor<i32>\n"
+      "  %c0 = stablehlo.constant dense<0> : tensor<i32>\n"
+      "  %i, %buf, %acc = stablehlo.while(%a = %i0, %b = %buf0, %s = %buf0) : tensor<i32>, "
+      "tensor<3x2xf32>, tensor<3x2xf32>\n"
+      "  cond {\n"
+      "    %c = stablehlo.compare LT, %a, %three : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+      "    stablehlo.return %c : tensor<i1>\n"
+      "  } do {\n"
+      "    %j = stablehlo.add %a, %one : tensor<i32>\n"
+      "    %f = stablehlo.convert %j : (tensor<i32>) -> tensor<f32>\n"
+      "    %row = stablehlo.broadcast_in_dim %f, dims = [] : (tensor<f32>) -> tensor<1x2xf32>\n"
+      "    %u = stablehlo.dynamic_update_slice %b, %row, %a, %c0 : (tensor<3x2xf32>, "
+      "tensor<1x2xf32>, tensor<i32>, tensor<i32>) -> tensor<3x2xf32>\n";
+  const std::string tail =
+      "  }\n"
+      "  return %buf, %acc : tensor<3x2xf32>, tensor<3x2xf32>\n}\n";
+  // Rows 1, 2, 3 after three steps (by hand); the accumulator stays zero.
+  const auto plain = run("func.func @main() -> (tensor<3x2xf32>, tensor<3x2xf32>) {\n" + loop_head +
+                         "    stablehlo.return %j, %u, %s : tensor<i32>, " +
+                         "tensor<3x2xf32>, tensor<3x2xf32>\n" + tail);
+  EXPECT_EQ(values<float>(plain[0]), (std::vector<float>{1, 1, 2, 2, 3, 3}));
+  EXPECT_EQ(values<float>(plain[1]), (std::vector<float>(6, 0.0f)));
+  // acc += the output as it was before this step's update: 0, then row 1, then rows 1 and 2,
+  // so acc = [1+1, 1+1; 2, 2; 0, 0] after three steps (by hand).
+  const auto reread = run("func.func @main() -> (tensor<3x2xf32>, tensor<3x2xf32>) {\n" +
+                          loop_head + "    %t = stablehlo.add %s, %b : tensor<3x2xf32>\n" +
+                          "    stablehlo.return %j, %u, %t : tensor<i32>, tensor<3x2xf32>, " +
+                          "tensor<3x2xf32>\n" + tail);
+  EXPECT_EQ(values<float>(reread[0]), (std::vector<float>{1, 1, 2, 2, 3, 3}));
+  EXPECT_EQ(values<float>(reread[1]), (std::vector<float>{2, 2, 2, 2, 0, 0}));
+}
+
 TEST(ProgramControlFlow, LongWhileLoopRuns) {
   const auto out =
       run("func.func @main(%limit: tensor<i32>) -> tensor<i32> {\n"

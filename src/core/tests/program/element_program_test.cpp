@@ -245,12 +245,12 @@ const Region& region_of(const Module& module, const std::string& name) {
 
 TEST(ElementPrograms, JaxBodiesCompileAndOthersKeepTheInterpreter) {
   const auto argmax = compile_module(jax_argminmax("4x5", "4", 1, "f32", "i32", "GT", "0.0"), true);
-  const auto program = compile_element_program(region_of(*argmax, "stablehlo.reduce"));
+  const auto program = compile_element_program(region_of(*argmax.module, "stablehlo.reduce"));
   ASSERT_TRUE(program.has_value());
   EXPECT_EQ(program->arguments.size(), 4u);
   EXPECT_EQ(program->results.size(), 2u);
   const auto sort = compile_module(jax_sort(8, "f32", "0x7FC00000", true), true);
-  const auto comparator = compile_element_program(region_of(*sort, "stablehlo.sort"));
+  const auto comparator = compile_element_program(region_of(*sort.module, "stablehlo.sort"));
   ASSERT_TRUE(comparator.has_value());
   const auto keys = comparator_keys(*comparator);
   ASSERT_TRUE(keys.has_value());  // the key is the canonicalised first operand
@@ -267,7 +267,7 @@ TEST(ElementPrograms, JaxBodiesCompileAndOthersKeepTheInterpreter) {
       "    \"stablehlo.return\"(%c) : (tensor<f32>) -> ()\n  }) {dimensions = array<i64: 0>} : "
       "(tensor<4xf32>, tensor<f32>) -> tensor<f32>\n  return %r : tensor<f32>\n}\n";
   const auto module = compile_module(call, true);
-  EXPECT_FALSE(compile_element_program(region_of(*module, "stablehlo.reduce")).has_value());
+  EXPECT_FALSE(compile_element_program(region_of(*module.module, "stablehlo.reduce")).has_value());
   EXPECT_EQ(values<float>(run(call, {f32({4}, {1, 2, 3, 4}), f32({}, {0.5f})})[0]),
             std::vector<float>{10.5f});
   // Nor is a comparator whose sides differ (a key form needs the same computation on both).

@@ -38,13 +38,15 @@ inline std::vector<Tensor> expect_fusion_exact(const std::string& text,
   return fused;
 }
 
-// The op names @main's body runs after planning (ops absorbed into a fused op are skipped).
+// The op names of the steps @main's body runs after planning ("fusion" for a fused group,
+// "return" last, as in the program).
 inline std::vector<std::string> planned_ops(const std::string& text) {
-  const auto module = compile_module(text, true);
+  const PlannedModule program = compile_module(text, true);
   std::vector<std::string> names;
-  for (const Op& op : module->find("main")->body.ops) {
-    if (!op.absorbed) names.push_back(op.name);
+  for (const Step& step : program.plan->find("main")->body->steps) {
+    names.push_back(step.fused ? "fusion" : step.op->name);
   }
+  names.push_back("return");
   return names;
 }
 
