@@ -130,7 +130,13 @@ void strided_tile(const LeafFeed& feed, const Shape& shape, int64_t start, int64
     C* dst = static_cast<C*>(own);
     while (count > 0) {
       const int64_t run = std::min(count, shape[rank - 1] - index[rank - 1]);
-      for (int64_t i = 0; i < run; ++i) dst[i] = src[offset + i * last_stride];
+      if (last_stride == 0) {  // a column broadcast: one element per row
+        std::fill(dst, dst + run, src[offset]);
+      } else if (last_stride == 1) {
+        std::copy(src + offset, src + offset + run, dst);
+      } else {
+        for (int64_t i = 0; i < run; ++i) dst[i] = src[offset + i * last_stride];
+      }
       dst += run;
       count -= run;
       offset += run * last_stride;

@@ -38,7 +38,6 @@ const std::vector<SweepType>& sweep_types() {
 bool is_float(DType d) {
   return d == DType::kF16 || d == DType::kBF16 || d == DType::kF32 || d == DType::kF64;
 }
-bool is_complex(DType d) { return d == DType::kC64 || d == DType::kC128; }
 bool is_unsigned(DType d) {
   return d == DType::kU8 || d == DType::kU16 || d == DType::kU32 || d == DType::kU64;
 }
