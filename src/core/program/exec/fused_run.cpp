@@ -200,33 +200,29 @@ struct FeedTiles {
   }
 };
 
-// Runs every tile, in parallel when the output is large, with one register set per thread
-// made on its first tile (not per block: a register set is a few tiles of memory). The first
+// Runs every tile, in parallel when the output is large: blocks of the flat output as the
+// element-wise kernels cut them, each walked a tile at a time, with one register set per
+// thread made on its first block (a register set is a few tiles of memory). The first
 // exception is kept and rethrown once the loop is done (none may leave a parallel region).
 void run_tiles(const ElementProgram& program, int64_t items, int64_t lanes,
                int64_t bytes_per_item, const FeedTiles& body) {
-  const int64_t tiles = (items + lanes - 1) / lanes;
   std::vector<std::unique_ptr<ElementTile>> registers(static_cast<size_t>(max_threads()));
   std::atomic<bool> failed{false};
   std::exception_ptr error;
   std::mutex error_mutex;
-  for_each_block(
-      tiles, bytes_per_item * lanes,
-      [&](int64_t begin, int64_t end) {
-        if (failed.load(std::memory_order_relaxed)) return;
-        try {
-          auto& tile = registers[static_cast<size_t>(current_thread_index()) % registers.size()];
-          if (!tile) tile = std::make_unique<ElementTile>(program, lanes);
-          for (int64_t t = begin; t < end; ++t) {
-            const int64_t first = t * lanes;
-            body(first, std::min(lanes, items - first), *tile);
-          }
-        } catch (...) {
-          const std::lock_guard<std::mutex> lock(error_mutex);
-          if (!failed.exchange(true)) error = std::current_exception();
-        }
-      },
-      lanes * std::max<int64_t>(1, bytes_per_item / 4));
+  for_each_block(items, bytes_per_item, [&](int64_t begin, int64_t end) {
+    if (failed.load(std::memory_order_relaxed)) return;
+    try {
+      auto& tile = registers[static_cast<size_t>(current_thread_index()) % registers.size()];
+      if (!tile) tile = std::make_unique<ElementTile>(program, lanes);
+      for (int64_t first = begin; first < end; first += lanes) {
+        body(first, std::min(lanes, end - first), *tile);
+      }
+    } catch (...) {
+      const std::lock_guard<std::mutex> lock(error_mutex);
+      if (!failed.exchange(true)) error = std::current_exception();
+    }
+  });
   if (error) std::rethrow_exception(error);
 }
 
