@@ -151,11 +151,11 @@ void strided_tile(const LeafFeed& feed, const Shape& shape, int64_t start, int64
   });
 }
 
-void feed_argument(const LeafFeed& feed, size_t k, const Shape& shape, int64_t start,
-                   int64_t count, ElementTile& tile) {
+void feed_argument(const LeafFeed& feed, size_t k, const Shape& shape, int64_t start, int64_t count,
+                   ElementTile& tile) {
   if (!feed.repeated.empty()) {
-    tile.bind_argument(k, feed.repeated.data() +
-                              (start % feed.period) * static_cast<int64_t>(feed.item));
+    tile.bind_argument(
+        k, feed.repeated.data() + (start % feed.period) * static_cast<int64_t>(feed.item));
   } else if (feed.period > 0) {
     tile.bind_argument(k, periodic_tile(feed, start, count, tile.argument(k)));
   } else {
@@ -204,8 +204,8 @@ struct FeedTiles {
 // element-wise kernels cut them, each walked a tile at a time, with one register set per
 // thread made on its first block (a register set is a few tiles of memory). The first
 // exception is kept and rethrown once the loop is done (none may leave a parallel region).
-void run_tiles(const ElementProgram& program, int64_t items, int64_t lanes,
-               int64_t bytes_per_item, const FeedTiles& body) {
+void run_tiles(const ElementProgram& program, int64_t items, int64_t lanes, int64_t bytes_per_item,
+               const FeedTiles& body) {
   std::vector<std::unique_ptr<ElementTile>> registers(static_cast<size_t>(max_threads()));
   std::atomic<bool> failed{false};
   std::exception_ptr error;

@@ -180,8 +180,8 @@ struct GroupBuilder {
       if (!step) return false;
       for (size_t j = 0; j < op.operands.size(); ++j) {
         const int value = op.operands[j];
-        step->operands[j] = is_member(value) ? register_of_value.at(value)
-                                             : leaf_slot(value, op.operand_types[j]);
+        step->operands[j] =
+            is_member(value) ? register_of_value.at(value) : leaf_slot(value, op.operand_types[j]);
       }
       if (!element_operands_fit(program, *step)) return false;
       register_of_value[op.results[0]] = static_cast<int32_t>(program.steps.size());

@@ -229,8 +229,9 @@ void ElementTile::assign_storage() {
     slot_of[r] = -1;
   };
   for (size_t r = 0; r < n; ++r) {
-    const size_t bytes = (static_cast<size_t>(lanes_) * itemsize(steps[r].dtype) + kRegisterAlign -
-                          1) / kRegisterAlign * kRegisterAlign;
+    const size_t bytes =
+        (static_cast<size_t>(lanes_) * itemsize(steps[r].dtype) + kRegisterAlign - 1) /
+        kRegisterAlign * kRegisterAlign;
     const bool pooled = steps[r].op != ElementOp::kArgument && steps[r].op != ElementOp::kConstant;
     int slot = -1;
     for (size_t f = 0; pooled && f < free_slots.size(); ++f) {
@@ -269,7 +270,8 @@ void* ElementTile::argument(size_t k) {
 
 void ElementTile::bind_argument(size_t k, const void* lanes) {
   // Argument registers are never written by a step, so reading the caller's memory is safe.
-  regs_[argument_register_[k]] = const_cast<unsigned char*>(static_cast<const unsigned char*>(lanes));
+  regs_[argument_register_[k]] =
+      const_cast<unsigned char*>(static_cast<const unsigned char*>(lanes));
 }
 
 void ElementTile::run_steps(int64_t count) {

@@ -16,14 +16,14 @@ namespace ndbuf::program {
 class BlockScratch;  // block_scratch.hpp
 
 enum class ElementOp : uint8_t {
-  kArgument,  // register = argument `argument` (written by the caller before a run)
-  kConstant,  // register = `constant` in every lane
-  kUnary,     // unary(operands[0])
-  kBinary,    // binary(operands[0], operands[1])
-  kCompare,   // compare direction, compare_type (operands[0], operands[1]) -> pred
-  kSelect,    // operands[0] ? operands[1] : operands[2]
-  kClamp,     // clamp(min = operands[0], x = operands[1], max = operands[2])
-  kConvert,   // convert(operands[0]) to dtype
+  kArgument,         // register = argument `argument` (written by the caller before a run)
+  kConstant,         // register = `constant` in every lane
+  kUnary,            // unary(operands[0])
+  kBinary,           // binary(operands[0], operands[1])
+  kCompare,          // compare direction, compare_type (operands[0], operands[1]) -> pred
+  kSelect,           // operands[0] ? operands[1] : operands[2]
+  kClamp,            // clamp(min = operands[0], x = operands[1], max = operands[2])
+  kConvert,          // convert(operands[0]) to dtype
   kReducePrecision,  // reduce_precision(operands[0], exponent_bits, mantissa_bits)
 };
 
@@ -82,8 +82,8 @@ class ElementTile {
   const ElementProgram* program_;
   int64_t lanes_;
   std::unique_ptr<unsigned char[]> storage_;  // uninitialised: lanes are written before read
-  std::vector<unsigned char*> home_;  // each register's own memory
-  std::vector<unsigned char*> regs_;  // where each register is read and written this run
+  std::vector<unsigned char*> home_;          // each register's own memory
+  std::vector<unsigned char*> regs_;          // where each register is read and written this run
   std::vector<int32_t> argument_register_;
   std::vector<std::vector<unsigned char>> results_;
   std::shared_ptr<BlockScratch> scratch_;  // the kernels' results, reused tile after tile

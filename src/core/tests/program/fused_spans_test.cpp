@@ -1,8 +1,6 @@
 // The tiles of fused groups: every group runs as one element program, with the unfused bits
 // across tile edges (8 KiB tiles: 2048 f32, 1024 f64), periods shorter and longer than a
 // tile, other layouts, NaN and signed zeros, and registers reused along a long chain.
-#include "program/exec/fusion.hpp"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -12,6 +10,7 @@
 
 #include "fusion_checks.hpp"
 #include "kernel_tensors.hpp"
+#include "program/exec/fusion.hpp"
 
 namespace ndbuf::program::testing {
 namespace {
@@ -54,10 +53,10 @@ TEST(FusedSpans, ArithmeticAtTileEdgesInBothFloatTypes) {
   for (int64_t n : {1, 1023, 1024, 1025, 2047, 2048, 2049, 16385, 50001}) {
     std::vector<float> xf = ramp(n, 0.013f, 0.2f), yf = ramp(n, 0.007f, -0.4f);
     std::vector<double> xd(xf.begin(), xf.end()), yd(yf.begin(), yf.end());
-    const auto f = expect_spans(arithmetic_program(n, "f32"),
-                                {f32({n}, xf), f32({n}, yf), f32({}, {1.5f})});
-    const auto d = expect_spans(arithmetic_program(n, "f64"),
-                                {f64({n}, xd), f64({n}, yd), f64({}, {1.5})});
+    const auto f =
+        expect_spans(arithmetic_program(n, "f32"), {f32({n}, xf), f32({n}, yf), f32({}, {1.5f})});
+    const auto d =
+        expect_spans(arithmetic_program(n, "f64"), {f64({n}, xd), f64({n}, yd), f64({}, {1.5})});
     const auto* yf32 = static_cast<const float*>(f[0].data());
     const auto* yf64 = static_cast<const double*>(d[0].data());
     for (int64_t i = 0; i < n; i += 61) {

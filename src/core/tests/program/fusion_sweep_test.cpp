@@ -26,11 +26,14 @@ struct SweepType {
 
 const std::vector<SweepType>& sweep_types() {
   static const std::vector<SweepType> types = {
-      {DType::kPred, "i1"},          {DType::kI8, "i8"},           {DType::kI16, "i16"},
-      {DType::kI32, "i32"},          {DType::kI64, "i64"},         {DType::kU8, "ui8"},
-      {DType::kU16, "ui16"},         {DType::kU32, "ui32"},        {DType::kU64, "ui64"},
-      {DType::kF16, "f16"},          {DType::kBF16, "bf16"},       {DType::kF32, "f32"},
-      {DType::kF64, "f64"},          {DType::kC64, "complex<f32>"}, {DType::kC128, "complex<f64>"},
+      {DType::kPred, "i1"},           {DType::kI8, "i8"},
+      {DType::kI16, "i16"},           {DType::kI32, "i32"},
+      {DType::kI64, "i64"},           {DType::kU8, "ui8"},
+      {DType::kU16, "ui16"},          {DType::kU32, "ui32"},
+      {DType::kU64, "ui64"},          {DType::kF16, "f16"},
+      {DType::kBF16, "bf16"},         {DType::kF32, "f32"},
+      {DType::kF64, "f64"},           {DType::kC64, "complex<f32>"},
+      {DType::kC128, "complex<f64>"},
   };
   return types;
 }
@@ -45,16 +48,8 @@ bool is_unsigned(DType d) {
 // Doubles with the awkward values every few elements.
 std::vector<double> float_values(int64_t n, uint32_t seed) {
   const double inf = std::numeric_limits<double>::infinity();
-  const std::vector<double> special = {std::numeric_limits<double>::quiet_NaN(),
-                                       -0.0,
-                                       0.0,
-                                       inf,
-                                       -inf,
-                                       1e-40,
-                                       -3e38,
-                                       1.0,
-                                       -1.0,
-                                       0.5};
+  const std::vector<double> special = {
+      std::numeric_limits<double>::quiet_NaN(), -0.0, 0.0, inf, -inf, 1e-40, -3e38, 1.0, -1.0, 0.5};
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> uniform(-6.0, 6.0);
   std::vector<double> v(static_cast<size_t>(n));
@@ -109,83 +104,117 @@ std::string tensor_type(int64_t n, const char* element) {
   return "tensor<" + std::to_string(n) + "x" + element + ">";
 }
 
-// The body of a chain over %x, %y (tensors) and %s (0-d) of one dtype; its last value is %r.
+// Writes a chain over %x, %y (tensors of type t) and %s (0-d, type s, broadcast as %sb) whose
+// last value is %r; p is the predicate type of t's shape.
+struct Chain {
+  std::string t, s, p, bin;
+  bool is_unsigned_type = false;
+  std::vector<std::string> body;
+  void line(const std::string& text) { body.push_back(text); }
+};
+
+void pred_chain(Chain& c) {
+  const std::string &t = c.t, &p = c.p, &bin = c.bin;
+  const auto line = [&](const std::string& text) { c.line(text); };
+  line("%1 = stablehlo.and %x, %sb" + bin);
+  line("%2 = stablehlo.xor %1, %y" + bin);
+  line("%3 = stablehlo.not %2" + bin);
+  line("%4 = stablehlo.or %3, %x" + bin);
+  line("%c = stablehlo.compare LT, %4, %y : (" + t + ", " + t + ") -> " + p);
+  line("%r = stablehlo.select %c, %2, %4 : " + p + ", " + t);
+}
+
+void complex_chain(Chain& c) {
+  const std::string &t = c.t, &p = c.p, &bin = c.bin;
+  const auto line = [&](const std::string& text) { c.line(text); };
+  line("%1 = stablehlo.multiply %x, %sb" + bin);
+  line("%2 = stablehlo.add %1, %y" + bin);
+  line("%3 = stablehlo.divide %2, %x" + bin);
+  line("%4 = stablehlo.exponential %3" + bin);
+  line("%5 = stablehlo.negate %4" + bin);
+  line("%6 = stablehlo.sqrt %5" + bin);
+  line("%7 = stablehlo.subtract %6, %y" + bin);
+  line("%c = stablehlo.compare EQ, %x, %y : (" + t + ", " + t + ") -> " + p);
+  line("%r = stablehlo.select %c, %3, %7 : " + p + ", " + t);
+}
+
+void float_chain(Chain& c) {
+  const std::string &t = c.t, &s = c.s, &p = c.p, &bin = c.bin;
+  const auto line = [&](const std::string& text) { c.line(text); };
+  line("%1 = stablehlo.multiply %x, %sb" + bin);
+  line("%2 = stablehlo.add %1, %y" + bin);
+  line("%3 = stablehlo.divide %2, %x" + bin);
+  line("%4 = stablehlo.tanh %3" + bin);
+  line("%5 = stablehlo.exponential %y" + bin);
+  line("%6 = stablehlo.log %5" + bin);
+  line("%7 = stablehlo.maximum %4, %6" + bin);
+  line("%8 = stablehlo.minimum %7, %x" + bin);
+  line("%9 = stablehlo.sqrt %8" + bin);
+  line("%10 = stablehlo.logistic %2" + bin);
+  line("%11 = stablehlo.remainder %10, %y" + bin);
+  line("%12 = stablehlo.reduce_precision %11, format = e5m7" + bin);
+  line("%c = stablehlo.compare LT, %8, %y : (" + t + ", " + t + ") -> " + p);
+  line("%13 = stablehlo.select %c, %9, %12 : " + p + ", " + t);
+  line("%14 = stablehlo.clamp %s, %13, %y : (" + s + ", " + t + ", " + t + ") -> " + t);
+  line("%15 = stablehlo.round_nearest_even %14" + bin);
+  line("%16 = stablehlo.abs %15" + bin);
+  line("%17 = stablehlo.negate %16" + bin);
+  line("%18 = stablehlo.rsqrt %x" + bin);
+  line("%r = stablehlo.add %17, %18" + bin);
+}
+
+void integer_chain(Chain& c) {
+  const std::string &t = c.t, &s = c.s, &p = c.p, &bin = c.bin;
+  const bool unsigned_type = c.is_unsigned_type;
+  const auto line = [&](const std::string& text) { c.line(text); };
+  line("%1 = stablehlo.add %x, %y" + bin);
+  line("%2 = stablehlo.multiply %1, %x" + bin);
+  line("%3 = stablehlo.subtract %2, %sb" + bin);
+  line("%4 = stablehlo.divide %3, %y" + bin);
+  line("%5 = stablehlo.remainder %x, %y" + bin);
+  line("%6 = stablehlo.maximum %4, %5" + bin);
+  line("%7 = stablehlo.minimum %6, %y" + bin);
+  line("%8 = stablehlo.xor %7, %x" + bin);
+  line("%9 = stablehlo.shift_left %8, %y" + bin);
+  line("%10 = stablehlo.shift_right_arithmetic %9, %x" + bin);
+  line("%11 = stablehlo.shift_right_logical %10, %y" + bin);
+  line("%12 = stablehlo.popcnt %11" + bin);
+  line("%13 = stablehlo.count_leading_zeros %10" + bin);
+  line("%14 = stablehlo.add %12, %13" + bin);
+  line("%15 = stablehlo.negate %14" + bin);
+  line("%c = stablehlo.compare LT, %15, %y : (" + t + ", " + t + ") -> " + p);
+  line("%16 = stablehlo.select %c, %15, %8 : " + p + ", " + t);
+  line("%17 = stablehlo.clamp %s, %16, %y : (" + s + ", " + t + ", " + t + ") -> " + t);
+  line("%18 = stablehlo.and %17, %2" + bin);
+  line(std::string("%r = stablehlo.") + (unsigned_type ? "or" : "abs") + " %18" +
+       (unsigned_type ? ", %x" : "") + bin);
+}
+
 std::vector<std::string> chain_body(const SweepType& type, const std::string& t) {
-  const std::string s = std::string("tensor<") + type.name + ">";
-  const std::string p = "tensor<" + t.substr(7, t.find('x') - 7) + "xi1>";
-  const std::string bin = " : " + t;
-  std::vector<std::string> body = {"%sb = stablehlo.broadcast_in_dim %s, dims = [] : (" + s +
-                                   ") -> " + t};
-  const auto line = [&](const std::string& text) { body.push_back(text); };
+  Chain c;
+  c.t = t;
+  c.s = std::string("tensor<") + type.name + ">";
+  c.p = "tensor<" + t.substr(7, t.find('x') - 7) + "xi1>";
+  c.bin = " : " + t;
+  c.is_unsigned_type = is_unsigned(type.dtype);
+  c.line("%sb = stablehlo.broadcast_in_dim %s, dims = [] : (" + c.s + ") -> " + t);
   if (type.dtype == DType::kPred) {
-    line("%1 = stablehlo.and %x, %sb" + bin);
-    line("%2 = stablehlo.xor %1, %y" + bin);
-    line("%3 = stablehlo.not %2" + bin);
-    line("%4 = stablehlo.or %3, %x" + bin);
-    line("%c = stablehlo.compare LT, %4, %y : (" + t + ", " + t + ") -> " + p);
-    line("%r = stablehlo.select %c, %2, %4 : " + p + ", " + t);
+    pred_chain(c);
   } else if (is_complex(type.dtype)) {
-    line("%1 = stablehlo.multiply %x, %sb" + bin);
-    line("%2 = stablehlo.add %1, %y" + bin);
-    line("%3 = stablehlo.divide %2, %x" + bin);
-    line("%4 = stablehlo.exponential %3" + bin);
-    line("%5 = stablehlo.negate %4" + bin);
-    line("%6 = stablehlo.sqrt %5" + bin);
-    line("%7 = stablehlo.subtract %6, %y" + bin);
-    line("%c = stablehlo.compare EQ, %x, %y : (" + t + ", " + t + ") -> " + p);
-    line("%r = stablehlo.select %c, %3, %7 : " + p + ", " + t);
+    complex_chain(c);
   } else if (is_float(type.dtype)) {
-    line("%1 = stablehlo.multiply %x, %sb" + bin);
-    line("%2 = stablehlo.add %1, %y" + bin);
-    line("%3 = stablehlo.divide %2, %x" + bin);
-    line("%4 = stablehlo.tanh %3" + bin);
-    line("%5 = stablehlo.exponential %y" + bin);
-    line("%6 = stablehlo.log %5" + bin);
-    line("%7 = stablehlo.maximum %4, %6" + bin);
-    line("%8 = stablehlo.minimum %7, %x" + bin);
-    line("%9 = stablehlo.sqrt %8" + bin);
-    line("%10 = stablehlo.logistic %2" + bin);
-    line("%11 = stablehlo.remainder %10, %y" + bin);
-    line("%12 = stablehlo.reduce_precision %11, format = e5m7" + bin);
-    line("%c = stablehlo.compare LT, %8, %y : (" + t + ", " + t + ") -> " + p);
-    line("%13 = stablehlo.select %c, %9, %12 : " + p + ", " + t);
-    line("%14 = stablehlo.clamp %s, %13, %y : (" + s + ", " + t + ", " + t + ") -> " + t);
-    line("%15 = stablehlo.round_nearest_even %14" + bin);
-    line("%16 = stablehlo.abs %15" + bin);
-    line("%17 = stablehlo.negate %16" + bin);
-    line("%18 = stablehlo.rsqrt %x" + bin);
-    line("%r = stablehlo.add %17, %18" + bin);
+    float_chain(c);
   } else {
-    line("%1 = stablehlo.add %x, %y" + bin);
-    line("%2 = stablehlo.multiply %1, %x" + bin);
-    line("%3 = stablehlo.subtract %2, %sb" + bin);
-    line("%4 = stablehlo.divide %3, %y" + bin);
-    line("%5 = stablehlo.remainder %x, %y" + bin);
-    line("%6 = stablehlo.maximum %4, %5" + bin);
-    line("%7 = stablehlo.minimum %6, %y" + bin);
-    line("%8 = stablehlo.xor %7, %x" + bin);
-    line("%9 = stablehlo.shift_left %8, %y" + bin);
-    line("%10 = stablehlo.shift_right_arithmetic %9, %x" + bin);
-    line("%11 = stablehlo.shift_right_logical %10, %y" + bin);
-    line("%12 = stablehlo.popcnt %11" + bin);
-    line("%13 = stablehlo.count_leading_zeros %10" + bin);
-    line("%14 = stablehlo.add %12, %13" + bin);
-    line("%15 = stablehlo.negate %14" + bin);
-    line("%c = stablehlo.compare LT, %15, %y : (" + t + ", " + t + ") -> " + p);
-    line("%16 = stablehlo.select %c, %15, %8 : " + p + ", " + t);
-    line("%17 = stablehlo.clamp %s, %16, %y : (" + s + ", " + t + ", " + t + ") -> " + t);
-    line("%18 = stablehlo.and %17, %2" + bin);
-    line(std::string("%r = stablehlo.") + (is_unsigned(type.dtype) ? "or" : "abs") + " %18" +
-         (is_unsigned(type.dtype) ? ", %x" : "") + bin);
+    integer_chain(c);
   }
-  return body;
+  return c.body;
 }
 
 std::string chain_text(const SweepType& type, int64_t n) {
   const std::string t = tensor_type(n, type.name);
   const std::string s = std::string("tensor<") + type.name + ">";
-  std::string text = "func.func @main(%x: " + t + ", %y: " + t + ", %s: " + s + ") -> " + t +
-                     " {\n";
+  std::string text =
+      "func.func @main(%x: " + t + ", %y: " + t + ", %s: " + s + ") -> " + t + " {\n";
   for (const std::string& line : chain_body(type, t)) text += "  " + line + "\n";
   return text + "  return %r : " + t + "\n}\n";
 }
@@ -229,15 +258,14 @@ TEST(FusionSweep, ConvertsBetweenEveryPairOfDtypes) {
         const std::string a = tensor_type(n, from.name);
         const std::string b = tensor_type(n, to.name);
         const std::string p = tensor_type(n, "i1");
-        const std::string text =
-            "func.func @main(%x: " + a + ", %y: " + a + ", %p: " + p + ") -> " + b + " {\n" +
-            "  %1 = stablehlo.convert %x : (" + a + ") -> " + b + "\n" +
-            "  %2 = stablehlo.convert %y : (" + a + ") -> " + b + "\n" +
-            "  %3 = stablehlo.select %p, %1, %2 : " + p + ", " + b + "\n" + "  return %3 : " + b +
-            "\n}\n";
-        expect_one_group(text, {sweep_input(from.dtype, {n}, seed),
-                                sweep_input(from.dtype, {n}, seed + 1),
-                                sweep_input(DType::kPred, {n}, seed + 2)});
+        const std::string text = "func.func @main(%x: " + a + ", %y: " + a + ", %p: " + p +
+                                 ") -> " + b + " {\n" + "  %1 = stablehlo.convert %x : (" + a +
+                                 ") -> " + b + "\n" + "  %2 = stablehlo.convert %y : (" + a +
+                                 ") -> " + b + "\n" + "  %3 = stablehlo.select %p, %1, %2 : " + p +
+                                 ", " + b + "\n" + "  return %3 : " + b + "\n}\n";
+        expect_one_group(
+            text, {sweep_input(from.dtype, {n}, seed), sweep_input(from.dtype, {n}, seed + 1),
+                   sweep_input(DType::kPred, {n}, seed + 2)});
         seed += 3;
       }
     }
@@ -250,9 +278,9 @@ TEST(FusionSweep, BroadcastsAlongEachAxisAndTransposed) {
   struct Case {
     std::vector<int64_t> dims;  // output axis of each operand axis
   };
-  const std::vector<Case> cases = {{{}},     {{0}},    {{1}},    {{2}},    {{0, 1}},
-                                   {{0, 2}}, {{1, 2}}, {{2, 0}}, {{2, 1}}, {{1, 0}},
-                                   {{0, 1, 2}}, {{2, 1, 0}}};
+  const std::vector<Case> cases = {{{}},     {{0}},    {{1}},       {{2}},
+                                   {{0, 1}}, {{0, 2}}, {{1, 2}},    {{2, 0}},
+                                   {{2, 1}}, {{1, 0}}, {{0, 1, 2}}, {{2, 1, 0}}};
   uint32_t seed = 500;
   for (const SweepType type : {SweepType{DType::kF32, "f32"}, SweepType{DType::kI32, "i32"}}) {
     for (int64_t last : {int64_t{1}, int64_t{2047}, int64_t{2049}}) {
@@ -271,12 +299,12 @@ TEST(FusionSweep, BroadcastsAlongEachAxisAndTransposed) {
         SCOPED_TRACE(t + " dims=[" + vdims + "]");
         const std::string text =
             "func.func @main(%x: " + t + ", %y: " + t + ", %v: " + vt + ") -> " + t + " {\n" +
-            "  %vb = stablehlo.broadcast_in_dim %v, dims = [" + vdims + "] : (" + vt + ") -> " +
-            t + "\n  %1 = stablehlo.multiply %x, %vb : " + t +
-            "\n  %2 = stablehlo.add %1, %y : " + t + "\n  return %2 : " + t + "\n}\n";
-        expect_one_group(text, {sweep_input(type.dtype, shape, seed),
-                                sweep_input(type.dtype, shape, seed + 1),
-                                sweep_input(type.dtype, vshape, seed + 2)});
+            "  %vb = stablehlo.broadcast_in_dim %v, dims = [" + vdims + "] : (" + vt + ") -> " + t +
+            "\n  %1 = stablehlo.multiply %x, %vb : " + t + "\n  %2 = stablehlo.add %1, %y : " + t +
+            "\n  return %2 : " + t + "\n}\n";
+        expect_one_group(
+            text, {sweep_input(type.dtype, shape, seed), sweep_input(type.dtype, shape, seed + 1),
+                   sweep_input(type.dtype, vshape, seed + 2)});
         seed += 3;
       }
     }
@@ -289,8 +317,10 @@ TEST(FusionSweep, UnitAxesColumnMajorOperandsAndScalars) {
   const int64_t rows = 37, cols = 301;
   const std::string m = "tensor<37x301xf64>";
   const std::string text =
-      "func.func @main(%x: " + m + ", %y: " + m + ", %u: tensor<1x301xf64>, %p: tensor<i1>, "
-      "%lo: tensor<f64>) -> " + m + " {\n" +
+      "func.func @main(%x: " + m + ", %y: " + m +
+      ", %u: tensor<1x301xf64>, %p: tensor<i1>, "
+      "%lo: tensor<f64>) -> " +
+      m + " {\n" +
       "  %ub = stablehlo.broadcast_in_dim %u, dims = [0, 1] : (tensor<1x301xf64>) -> " + m +
       "\n  %1 = stablehlo.subtract %x, %ub : " + m +
       "\n  %2 = \"stablehlo.select\"(%p, %1, %y) : (tensor<i1>, " + m + ", " + m + ") -> " + m +
