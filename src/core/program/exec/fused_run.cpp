@@ -22,6 +22,8 @@ namespace {
 
 // Bytes per register of the widest dtype in the program.
 constexpr int64_t kTileBytes = 8192;
+// Tiles per gather when a leaf is read across its memory's order.
+constexpr int64_t kTransposingTiles = 8;
 
 std::atomic<int64_t> g_fused_runs{0};
 
@@ -110,43 +112,80 @@ const void* periodic_tile(const LeafFeed& feed, int64_t start, int64_t count, vo
   return own;
 }
 
-// Output elements [start, start + count) of any other leaf, walked along the output's last
-// axis with the leaf's strides, into `own`.
+// Where a strided walk stands: the output index and the leaf's element offset there.
+struct WalkPosition {
+  const Shape& shape;
+  const Strides& strides;
+  std::vector<int64_t> index;
+  int64_t offset = 0;
+
+  WalkPosition(const Shape& s, const Strides& st, int64_t start)
+      : shape(s), strides(st), index(s.size(), 0) {
+    for (size_t a = s.size(), rest = static_cast<size_t>(start); a-- > 0;) {
+      index[a] = static_cast<int64_t>(rest) % s[a];
+      rest /= static_cast<size_t>(s[a]);
+      offset += index[a] * st[a];
+    }
+  }
+
+  // `n` steps along `axis` (at most to its end), carrying into the earlier axes.
+  void advance(size_t axis, int64_t n) {
+    index[axis] += n;
+    offset += n * strides[axis];
+    for (size_t a = axis; a > 0 && index[a] == shape[a]; --a) {
+      offset -= index[a] * strides[a];
+      index[a] = 0;
+      ++index[a - 1];
+      offset += strides[a - 1];
+    }
+  }
+};
+
+// Whether a leaf is read across its memory's order (a column-major operand, a transposing
+// broadcast): its tiles gather whole rows at a time, column by column.
+bool is_transposing(const LeafFeed& feed) {
+  if (feed.period > 0) return false;
+  const int64_t last = feed.strides->back();
+  return last != 0 && last != 1;
+}
+
+// Output elements [start, start + count) of any other leaf, walked with the leaf's strides into
+// `own`: row by row, or for a transposing leaf whole rows at once in the leaf's memory order
+// (each cache line read once per block of rows, not once per row).
 void strided_tile(const LeafFeed& feed, const Shape& shape, int64_t start, int64_t count,
                   void* own) {
-  const Strides& strides = *feed.strides;
   const size_t rank = shape.size();
-  std::vector<int64_t> index(rank, 0);
-  int64_t offset = 0;
-  for (size_t a = rank, rest = static_cast<size_t>(start); a-- > 0;) {
-    index[a] = static_cast<int64_t>(rest) % shape[a];
-    rest /= static_cast<size_t>(shape[a]);
-    offset += index[a] * strides[a];
-  }
-  const int64_t last_stride = strides[rank - 1];
+  const int64_t cols = shape[rank - 1];
+  const int64_t last_stride = feed.strides->back();
+  WalkPosition at(shape, *feed.strides, start);
   with_cell(feed.item, [&](auto tag) {
     using C = decltype(tag);
     const C* src = reinterpret_cast<const C*>(feed.base);
     C* dst = static_cast<C*>(own);
     while (count > 0) {
-      const int64_t run = std::min(count, shape[rank - 1] - index[rank - 1]);
+      if (rank >= 2 && is_transposing(feed) && at.index[rank - 1] == 0 && count >= 2 * cols) {
+        const int64_t rows = std::min(count / cols, shape[rank - 2] - at.index[rank - 2]);
+        const int64_t row_stride = (*feed.strides)[rank - 2];
+        for (int64_t j = 0; j < cols; ++j) {
+          const C* column = src + at.offset + j * last_stride;
+          for (int64_t r = 0; r < rows; ++r) dst[r * cols + j] = column[r * row_stride];
+        }
+        dst += rows * cols;
+        count -= rows * cols;
+        at.advance(rank - 2, rows);
+        continue;
+      }
+      const int64_t run = std::min(count, cols - at.index[rank - 1]);
       if (last_stride == 0) {  // a column broadcast: one element per row
-        std::fill(dst, dst + run, src[offset]);
+        std::fill(dst, dst + run, src[at.offset]);
       } else if (last_stride == 1) {
-        std::copy(src + offset, src + offset + run, dst);
+        std::copy(src + at.offset, src + at.offset + run, dst);
       } else {
-        for (int64_t i = 0; i < run; ++i) dst[i] = src[offset + i * last_stride];
+        for (int64_t i = 0; i < run; ++i) dst[i] = src[at.offset + i * last_stride];
       }
       dst += run;
       count -= run;
-      offset += run * last_stride;
-      index[rank - 1] += run;
-      for (size_t a = rank - 1; a > 0 && index[a] == shape[a]; --a) {
-        offset -= index[a] * strides[a];
-        index[a] = 0;
-        ++index[a - 1];
-        offset += strides[a - 1];
-      }
+      at.advance(rank - 1, run);
     }
   });
 }
@@ -240,6 +279,12 @@ Values run_plan(const FusedPlan& plan, int64_t lanes, const Values& args) {
   Tensor out = fused_output(plan, sources);
   const int64_t total = out.numel();
   if (total == 0) return {Value(out)};
+  // A transposing leaf reads rows in blocks as large as the element-wise kernels' blocks (the
+  // registers then live in the second-level cache, as those kernels' blocks do).
+  const bool transposing = std::any_of(sources.begin(), sources.end(), [&](const LeafSource& s) {
+    return leaf_period(s, shape) == 0 && s.strides.back() != 0 && s.strides.back() != 1;
+  });
+  if (transposing) lanes *= kTransposingTiles;
   std::vector<LeafFeed> feeds;
   for (const LeafSource& source : sources) feeds.push_back(leaf_feed(source, shape, lanes));
   auto* dst = static_cast<unsigned char*>(out.data());
