@@ -22,8 +22,10 @@ namespace {
 
 // Bytes per register of the widest dtype in the program.
 constexpr int64_t kTileBytes = 8192;
-// Tiles per gather when a leaf is read across its memory's order.
+// Tiles per gather when a leaf is read across its memory's order, and the columns it gathers
+// at once.
 constexpr int64_t kTransposingTiles = 8;
+constexpr int64_t kBand = 16;
 
 std::atomic<int64_t> g_fused_runs{0};
 
@@ -166,9 +168,14 @@ void strided_tile(const LeafFeed& feed, const Shape& shape, int64_t start, int64
       if (rank >= 2 && is_transposing(feed) && at.index[rank - 1] == 0 && count >= 2 * cols) {
         const int64_t rows = std::min(count / cols, shape[rank - 2] - at.index[rank - 2]);
         const int64_t row_stride = (*feed.strides)[rank - 2];
-        for (int64_t j = 0; j < cols; ++j) {
-          const C* column = src + at.offset + j * last_stride;
-          for (int64_t r = 0; r < rows; ++r) dst[r * cols + j] = column[r * row_stride];
+        // Bands of kBand columns: a band's source lines stay in cache down its rows, and each
+        // row's part of the band is written contiguously.
+        for (int64_t j0 = 0; j0 < cols; j0 += kBand) {
+          const int64_t j1 = std::min(cols, j0 + kBand);
+          for (int64_t r = 0; r < rows; ++r) {
+            const C* row = src + at.offset + r * row_stride;
+            for (int64_t j = j0; j < j1; ++j) dst[r * cols + j] = row[j * last_stride];
+          }
         }
         dst += rows * cols;
         count -= rows * cols;
