@@ -14,6 +14,78 @@ thread_local bool interpret_region_bodies = false;
 
 bool is_scalar(const Type& type) { return type.is_tensor() && type.shape.empty(); }
 
+// The step of one element-wise op, operands not yet filled in.
+struct StepMaker {
+  const Op& op;
+  ElementStep step;
+  bool ok = true;
+
+  void constant() {
+    const Attribute& value = required_attr(op, "value");
+    if (!value.dense || value.dense->rank() != 0 || value.dense->dtype() != step.dtype) {
+      ok = false;
+      return;
+    }
+    const Tensor host = to_host(*value.dense);
+    std::memcpy(step.constant.data(), host.data(), itemsize(host.dtype()));
+  }
+
+  void compare() {
+    const DType in = op.operand_types[0].dtype;
+    const auto direction = compare_direction_named(attr_word(op, "comparison_direction"));
+    const std::string type_name = attr_word(op, "compare_type");
+    const auto type = compare_type_for(type_name, in);
+    if (!direction || !type) {
+      ok = false;
+      return;
+    }
+    check_compare_type(*type, in);  // throws (declined) when the type does not fit
+    step.direction = *direction;
+    step.compare_type = *type;
+  }
+
+  // The bounds the planner accepts (elementwise_wiring.cpp).
+  void reduce_precision() {
+    const int64_t e = attr_int(op, "exponent_bits");
+    const int64_t m = attr_int(op, "mantissa_bits");
+    ok = e >= 1 && e <= 64 && m >= 0 && m <= 64 && op.operand_types[0].dtype == step.dtype;
+    step.exponent_bits = static_cast<int16_t>(e);
+    step.mantissa_bits = static_cast<int16_t>(m);
+  }
+
+  void make() {
+    step.dtype = op.result_types[0].dtype;
+    const size_t arity = op.operands.size();
+    if (op.name == "stablehlo.constant" && arity == 0) {
+      step.op = ElementOp::kConstant;
+      constant();
+    } else if (op.name == "stablehlo.compare" && arity == 2) {
+      step.op = ElementOp::kCompare;
+      compare();
+    } else if (op.name == "stablehlo.select" && arity == 3) {
+      step.op = ElementOp::kSelect;
+    } else if (op.name == "stablehlo.clamp" && arity == 3) {
+      step.op = ElementOp::kClamp;
+    } else if (op.name == "stablehlo.convert" && arity == 1) {
+      step.op = ElementOp::kConvert;
+    } else if (op.name == "stablehlo.reduce_precision" && arity == 1) {
+      step.op = ElementOp::kReducePrecision;
+      reduce_precision();
+    } else if (const auto u = unary_op_named(op.name); u && arity == 1) {
+      step.op = ElementOp::kUnary;
+      step.unary = *u;
+      ok = unary_result_dtype(*u, op.operand_types[0].dtype) == step.dtype;
+    } else if (const auto b = binary_op_named(op.name); b && arity == 2) {
+      step.op = ElementOp::kBinary;
+      step.binary = *b;
+      ok = binary_result_dtype(*b, op.operand_types[0].dtype, op.operand_types[1].dtype) ==
+           step.dtype;
+    } else {
+      ok = false;
+    }
+  }
+};
+
 // Builds the program op by op; any op that does not fit ends it (ok = false).
 struct Compiler {
   ElementProgram program;
@@ -38,83 +110,16 @@ struct Compiler {
     program.steps.push_back(step);
   }
 
-  void constant(const Op& op, ElementStep& step) {
-    const Attribute& value = required_attr(op, "value");
-    if (!value.dense || value.dense->rank() != 0 || value.dense->dtype() != step.dtype) {
-      ok = false;
-      return;
-    }
-    const Tensor host = to_host(*value.dense);
-    std::memcpy(step.constant.data(), host.data(), itemsize(host.dtype()));
-  }
-
-  void compare(const Op& op, ElementStep& step) {
-    const DType in = op.operand_types[0].dtype;
-    const auto direction = compare_direction_named(attr_word(op, "comparison_direction"));
-    const std::string type_name = attr_word(op, "compare_type");
-    const auto type = compare_type_for(type_name, in);
-    if (!direction || !type) {
-      ok = false;
-      return;
-    }
-    check_compare_type(*type, in);  // throws (declined) when the type does not fit
-    step.direction = *direction;
-    step.compare_type = *type;
-  }
-
   void op_step(const Op& op) {
-    if (!op.regions.empty() || op.results.size() != 1 || op.result_types.size() != 1 ||
-        op.operand_types.size() != op.operands.size() || !is_scalar(op.result_types[0])) {
+    if (op.operand_types.size() != op.operands.size() || op.result_types.size() != 1 ||
+        !is_scalar(op.result_types[0])) {
       ok = false;
       return;
     }
     for (const Type& t : op.operand_types) ok = ok && is_scalar(t);
-    ElementStep step;
-    step.dtype = op.result_types[0].dtype;
-    const size_t arity = op.operands.size();
-    if (op.name == "stablehlo.constant" && arity == 0) {
-      step.op = ElementOp::kConstant;
-      constant(op, step);
-    } else if (op.name == "stablehlo.compare" && arity == 2) {
-      step.op = ElementOp::kCompare;
-      compare(op, step);
-    } else if (op.name == "stablehlo.select" && arity == 3) {
-      step.op = ElementOp::kSelect;
-    } else if (op.name == "stablehlo.clamp" && arity == 3) {
-      step.op = ElementOp::kClamp;
-    } else if (op.name == "stablehlo.convert" && arity == 1) {
-      step.op = ElementOp::kConvert;
-    } else if (const auto u = unary_op_named(op.name); u && arity == 1) {
-      step.op = ElementOp::kUnary;
-      step.unary = *u;
-      ok = ok && unary_result_dtype(*u, op.operand_types[0].dtype) == step.dtype;
-    } else if (const auto b = binary_op_named(op.name); b && arity == 2) {
-      step.op = ElementOp::kBinary;
-      step.binary = *b;
-      ok = ok && binary_result_dtype(*b, op.operand_types[0].dtype, op.operand_types[1].dtype) ==
-                     step.dtype;
-    } else {
-      ok = false;
-    }
-    if (ok) add(op, step);
-  }
-
-  // Operand dtypes as the kernels require them (same dtype, pred predicates); anything else
-  // is left to the planner's errors.
-  bool operands_fit(const ElementStep& s) const {
-    const auto dtype = [&](int k) { return program.steps[s.operands[k]].dtype; };
-    switch (s.op) {
-      case ElementOp::kCompare:
-        return dtype(0) == dtype(1);
-      case ElementOp::kBinary:
-        return dtype(0) == dtype(1) || s.binary == BinaryOp::kComplex;
-      case ElementOp::kSelect:
-        return dtype(0) == DType::kPred && dtype(1) == s.dtype && dtype(2) == s.dtype;
-      case ElementOp::kClamp:
-        return dtype(0) == s.dtype && dtype(1) == s.dtype && dtype(2) == s.dtype;
-      default:
-        return true;
-    }
+    const std::optional<ElementStep> step = element_step_of(op);
+    if (!step) ok = false;
+    if (ok) add(op, *step);
   }
 
   void run(const Region& region) {
@@ -135,13 +140,51 @@ struct Compiler {
         return;
       }
       op_step(op);
-      if (ok && !operands_fit(program.steps.back())) ok = false;
+      if (ok && !element_operands_fit(program, program.steps.back())) ok = false;
     }
     ok = false;  // no terminator
   }
 };
 
 }  // namespace
+
+std::optional<ElementStep> element_step_of(const Op& op) {
+  if (!op.regions.empty() || op.results.size() != 1 || op.result_types.size() != 1 ||
+      op.operand_types.size() != op.operands.size() || op.operands.size() > 3 ||
+      !op.result_types[0].is_tensor()) {
+    return std::nullopt;
+  }
+  for (const Type& t : op.operand_types) {
+    if (!t.is_tensor()) return std::nullopt;
+  }
+  try {
+    StepMaker maker{op, {}};
+    maker.make();
+    if (!maker.ok) return std::nullopt;
+    return maker.step;
+  } catch (const Error& e) {
+    if (e.kind() == ErrorKind::kInterrupted || e.kind() == ErrorKind::kOutOfMemory) throw;
+    return std::nullopt;
+  }
+}
+
+bool element_operands_fit(const ElementProgram& program, const ElementStep& s) {
+  const auto dtype = [&](int k) { return program.steps[s.operands[k]].dtype; };
+  switch (s.op) {
+    case ElementOp::kCompare:
+      return dtype(0) == dtype(1);
+    case ElementOp::kBinary:
+      return dtype(0) == dtype(1) || s.binary == BinaryOp::kComplex;
+    case ElementOp::kSelect:
+      return dtype(0) == DType::kPred && dtype(1) == s.dtype && dtype(2) == s.dtype;
+    case ElementOp::kClamp:
+      return dtype(0) == s.dtype && dtype(1) == s.dtype && dtype(2) == s.dtype;
+    case ElementOp::kReducePrecision:
+      return dtype(0) == s.dtype;
+    default:
+      return true;
+  }
+}
 
 std::optional<ElementProgram> compile_element_program(const Region& region) {
   if (interpret_region_bodies) return std::nullopt;

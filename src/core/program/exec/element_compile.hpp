@@ -15,6 +15,16 @@ namespace ndbuf::program {
 // throws: a malformed op is left to the interpreter's planning, which reports it.
 std::optional<ElementProgram> compile_element_program(const Region& region);
 
+// The step computing `op` (an element-wise op of any shape: compare, select, clamp, convert,
+// reduce_precision, a 0-d constant, the unary and binary element-wise ops) with its operands
+// not yet filled in, or nullopt for any other op or one whose dtypes the kernels refuse.
+// Never throws (but for interrupts and allocation failures).
+std::optional<ElementStep> element_step_of(const Op& op);
+
+// Whether the operands named by `step` (registers of `program`) have the dtypes its kernel
+// requires (one dtype, pred predicates).
+bool element_operands_fit(const ElementProgram& program, const ElementStep& step);
+
 // While one is alive on this thread, compile_element_program() declines every body, so
 // kernels call regions through the interpreter (CompileOptions::compile_region_bodies).
 class InterpretRegionBodiesScope {

@@ -1,14 +1,15 @@
 // Loop fusion: a group of element-wise ops (with the broadcasts and constants that feed them)
-// runs as one op that walks the output block by block, each block small enough to stay in
-// cache, so the chain makes one pass over memory and no full-size intermediate exists.
+// compiles to one element program (kernels/element_program.hpp) that runs over the output
+// tile by tile, each tile small enough to stay in cache, so the chain makes one pass over
+// memory and no full-size intermediate exists.
 #pragma once
 
-#include <memory>
 #include <optional>
 #include <vector>
 
 #include "program/exec/plan.hpp"
 #include "program/ir/module.hpp"
+#include "program/kernels/element_program.hpp"
 
 namespace ndbuf::program {
 
@@ -26,21 +27,12 @@ struct FusedLeaf {
   std::optional<Tensor> constant;
 };
 
-// One member op: its planned run function and the slots it reads. Slots [0, leaves) are the
-// leaves; slot leaves + k is the result of step k.
-struct FusedStep {
-  OpFn run;
-  std::vector<int> inputs;
-  std::vector<int> release;  // slots read for the last time by this step
-};
-
-struct SpanProgram;  // fused_spans.hpp
-
+// A group as it runs: argument k of `program` is leaf k's element, its one result the
+// output's element; the steps follow the members in program order.
 struct FusedPlan {
   Type output;
   std::vector<FusedLeaf> leaves;
-  std::vector<FusedStep> steps;              // in program order; the last one is the group's root
-  std::shared_ptr<const SpanProgram> spans;  // the tile-by-tile fast path, where it applies
+  ElementProgram program;
 };
 
 // A leaf as a run reads it: its tensor and its strides over the output's axes (empty for a
@@ -58,10 +50,14 @@ bool is_elementwise_name(const std::string& name);
 // The run function of a fused group; its operands are the values the leaves name.
 OpFn fused_run(FusedPlan plan);
 
+// How many fused groups have run (for tests).
+int64_t fused_program_runs();
+
 // `steps`: the region's planned steps, one per op in program order (the terminator excluded).
 // Returns the steps to run: every group of two or more element-wise ops, or of one fed by
-// broadcasts or constants, becomes one fused step at the group's root; the other members,
-// and feeders read only in place, are left out. The region itself is not changed.
+// broadcasts or constants, becomes one fused step at the group's root (a group with an op the
+// element program cannot express is left unfused); the other members, and feeders read only
+// in place, are left out. The region itself is not changed.
 std::vector<Step> fuse_elementwise(const Region& region, std::vector<Step> steps);
 
 }  // namespace ndbuf::program

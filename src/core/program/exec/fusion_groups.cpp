@@ -9,7 +9,7 @@
 #include <unordered_map>
 
 #include "program/exec/attr_access.hpp"
-#include "program/exec/fused_spans.hpp"
+#include "program/exec/element_compile.hpp"
 #include "program/exec/fusion.hpp"
 #include "program/kernels/elementwise.hpp"
 #include "program/registry/op_registry.hpp"
@@ -101,7 +101,6 @@ std::vector<int> assign_groups(const Region& region, const RegionGraph& graph,
 // Builds one group's plan: leaves (deduplicated), steps, and the fused step's operand list.
 struct GroupBuilder {
   const Region& region;
-  const std::vector<Step>& planned;  // one per op of the region, the terminator excluded
   const RegionGraph& graph;
   const std::vector<int>& group_of;
   int group;
@@ -119,10 +118,11 @@ struct GroupBuilder {
     return static_cast<int>(operands.size()) - 1;
   }
 
-  int add_leaf(FusedLeaf leaf, std::pair<int, int> key) {
+  int add_leaf(FusedLeaf leaf, DType dtype, std::pair<int, int> key) {
     auto it = slots.find(key);
     if (it != slots.end()) return it->second;
     plan.leaves.push_back(std::move(leaf));
+    plan.program.arguments.push_back(dtype);
     slots[key] = static_cast<int>(plan.leaves.size()) - 1;
     return slots[key];
   }
@@ -131,6 +131,7 @@ struct GroupBuilder {
     const Op& feeder = region.ops[def];
     absorbed.push_back(def);
     FusedLeaf leaf;
+    const DType dtype = feeder.result_types[0].dtype;
     if (feeder.name == "stablehlo.constant") {
       leaf.kind = FusedLeaf::Kind::kConstant;
       leaf.constant = *required_attr(feeder, "value").dense;
@@ -139,7 +140,7 @@ struct GroupBuilder {
       leaf.operand = operand_index(feeder.operands[0], feeder.operand_types[0]);
       leaf.dims = attr_ints(feeder, "broadcast_dimensions");
     }
-    return add_leaf(std::move(leaf), {1, def});
+    return add_leaf(std::move(leaf), dtype, {1, def});
   }
 
   int leaf_slot(int value, const Type& type) {
@@ -148,7 +149,7 @@ struct GroupBuilder {
     FusedLeaf leaf;
     leaf.kind = type.shape == plan.output.shape ? FusedLeaf::Kind::kSame : FusedLeaf::Kind::kScalar;
     leaf.operand = operand_index(value, type);
-    return add_leaf(std::move(leaf), {0, value});
+    return add_leaf(std::move(leaf), type.dtype, {0, value});
   }
 
   bool is_member(int value) const {
@@ -156,8 +157,9 @@ struct GroupBuilder {
     return def != kOutside && group_of[def] == group;
   }
 
-  // Leaves first (their slots come before the steps'), then one step per member.
-  void build(const std::vector<int>& members) {
+  // Leaves first (argument k of the program is leaf k), then one step per member; false when
+  // a member has no element step.
+  bool build(const std::vector<int>& members) {
     plan.output = region.ops[members.back()].result_types[0];
     for (int m : members) {
       const Op& op = region.ops[m];
@@ -165,44 +167,35 @@ struct GroupBuilder {
         if (!is_member(op.operands[j])) leaf_slot(op.operands[j], op.operand_types[j]);
       }
     }
-    const int leaves = static_cast<int>(plan.leaves.size());
-    std::unordered_map<int, int> slot_of_value;
-    std::vector<int> last_reader;
+    ElementProgram& program = plan.program;
+    for (size_t k = 0; k < program.arguments.size(); ++k) {
+      ElementStep step;
+      step.dtype = program.arguments[k];
+      step.argument = static_cast<int32_t>(k);
+      program.steps.push_back(step);
+    }
+    std::unordered_map<int, int32_t> register_of_value;
     for (int m : members) {
       const Op& op = region.ops[m];
-      FusedStep step;
-      step.run = planned[m].run;
+      std::optional<ElementStep> step = element_step_of(op);
+      if (!step) return false;
       for (size_t j = 0; j < op.operands.size(); ++j) {
         const int value = op.operands[j];
-        step.inputs.push_back(is_member(value) ? slot_of_value.at(value)
-                                               : leaf_slot(value, op.operand_types[j]));
+        step->operands[j] =
+            is_member(value) ? register_of_value.at(value) : leaf_slot(value, op.operand_types[j]);
       }
-      slot_of_value[op.results[0]] = leaves + static_cast<int>(plan.steps.size());
-      plan.steps.push_back(std::move(step));
+      if (!element_operands_fit(program, *step)) return false;
+      register_of_value[op.results[0]] = static_cast<int32_t>(program.steps.size());
+      program.steps.push_back(*step);
     }
-    plan_step_releases(leaves);
+    program.results = {static_cast<int32_t>(program.steps.size()) - 1};
     std::sort(absorbed.begin(), absorbed.end());
     absorbed.erase(std::unique(absorbed.begin(), absorbed.end()), absorbed.end());
-  }
-
-  // Each slot is dropped after the last step that reads it (the root's result never is).
-  void plan_step_releases(int leaves) {
-    std::vector<int> last(static_cast<size_t>(leaves) + plan.steps.size(), -1);
-    for (size_t s = 0; s < plan.steps.size(); ++s) {
-      for (int slot : plan.steps[s].inputs) last[slot] = static_cast<int>(s);
-    }
-    for (size_t slot = 0; slot + 1 < last.size(); ++slot) {
-      if (last[slot] >= 0) plan.steps[last[slot]].release.push_back(static_cast<int>(slot));
-    }
+    return true;
   }
 
   // The group's one step, at its root's place; its run function reads the leaves' values.
   Step make_fused(const std::vector<int>& members) {
-    std::vector<const Op*> ops;
-    for (int m : members) ops.push_back(&region.ops[m]);
-    if (auto spans = span_program(plan, ops)) {
-      plan.spans = std::make_shared<const SpanProgram>(std::move(*spans));
-    }
     const Op& root = region.ops[members.back()];
     Step step;
     step.run = fused_run(std::move(plan));
@@ -246,9 +239,9 @@ std::vector<Step> fuse_elementwise(const Region& region, std::vector<Step> steps
   std::map<int, std::vector<int>> absorbed_by;  // feeder op -> fused groups reading it in place
   std::vector<bool> absorbed(steps.size(), false);
   for (size_t g = 0; g < members.size(); ++g) {
-    GroupBuilder builder{region, steps, graph, group_of, static_cast<int>(g), {}, {}, {}, {}, {}};
-    builder.build(members[g]);
-    if (members[g].size() < 2 && builder.absorbed.empty()) {
+    GroupBuilder builder{region, graph, group_of, static_cast<int>(g), {}, {}, {}, {}, {}};
+    const bool expressible = builder.build(members[g]);
+    if (!expressible || (members[g].size() < 2 && builder.absorbed.empty())) {
       for (int m : members[g]) group_of[m] = -1;  // left as it is
       continue;
     }

@@ -1,4 +1,4 @@
-// Scratch buffers for fused blocks (block_scratch.hpp).
+// Scratch buffers for element-program tiles (block_scratch.hpp).
 #include "program/kernels/block_scratch.hpp"
 
 #include "ndbuf/base/shape.hpp"

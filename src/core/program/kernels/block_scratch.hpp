@@ -1,8 +1,9 @@
-// Scratch memory for fused blocks. A fused op runs its members' kernels on block-sized views,
-// thousands of times per call; allocating each block's results from the heap makes glibc hand
-// the memory back and fault it in again every block (its trim threshold), which costs more
-// than the arithmetic. While a pool is installed on a thread, the element-wise kernels take
-// their results from it: a few block-sized buffers, each reused once no tensor holds it.
+// Scratch memory for element-program tiles. A step without a loop of its own in
+// ElementTile (element_program.hpp) calls its element-wise kernel on tile-sized views,
+// thousands of times per fused call; allocating each tile's result from the heap makes glibc
+// hand the memory back and fault it in again every tile (its trim threshold), which costs
+// more than the arithmetic. While a pool is installed on a thread, the element-wise kernels
+// take their results from it: a few tile-sized buffers, each reused once no tensor holds it.
 #pragma once
 
 #include <memory>

@@ -1,7 +1,8 @@
 // The element program's executor: each step runs over the lanes of its registers. Compares,
 // selects, the logical ops and the common arithmetic run in loops here over the element
-// functions the kernels use (elementwise_scalar.hpp, float_functions.hpp); every other step
-// calls its element-wise kernel on views of the registers, so results are the kernels' bits.
+// functions the kernels use (elementwise_scalar.hpp, float_functions.hpp), f32 / f64 math in
+// the span kernels (span_kernels.hpp); every other step calls its element-wise kernel on views
+// of the registers, so results are the kernels' bits.
 #include "program/kernels/element_program.hpp"
 
 #include <cstring>
@@ -9,10 +10,12 @@
 #include <type_traits>
 
 #include "memory/element_cell.hpp"
+#include "program/kernels/block_scratch.hpp"
 #include "program/kernels/compute_type.hpp"
 #include "program/kernels/element_compare.hpp"
 #include "program/kernels/elementwise_scalar.hpp"
 #include "program/kernels/float_functions.hpp"
+#include "program/kernels/span_kernels.hpp"
 
 namespace ndbuf::program {
 namespace {
@@ -151,21 +154,44 @@ void select_lanes(size_t size, const void* p, const void* a, const void* b, void
   });
 }
 
+// f32 and f64 math through the span kernels the tensor kernels' results are checked against
+// (span_kernels.hpp: vectorised, AVX2 where the CPU has it, the vector tanh for f32).
+template <class T>
+bool typed_span_unary(UnaryOp op, const void* x, void* out, int64_t n) {
+  const SpanUnaryFn<T> f = span_unary<T>(op);
+  if (f == nullptr) return false;
+  f(static_cast<const T*>(x), static_cast<T*>(out), n);
+  return true;
+}
+
+template <class T>
+bool typed_span_binary(BinaryOp op, const void* a, const void* b, void* out, int64_t n) {
+  const SpanBinaryFn<T> f = span_binary<T>(op);
+  if (f == nullptr) return false;
+  f(static_cast<const T*>(a), static_cast<const T*>(b), static_cast<T*>(out), n);
+  return true;
+}
+
+bool float_span_unary(const ElementStep& s, DType in, const void* x, void* out, int64_t n) {
+  if (in != s.dtype) return false;
+  if (s.dtype == DType::kF32) return typed_span_unary<float>(s.unary, x, out, n);
+  if (s.dtype == DType::kF64) return typed_span_unary<double>(s.unary, x, out, n);
+  return false;
+}
+
+bool float_span_binary(const ElementStep& s, DType in, const void* a, const void* b, void* out,
+                       int64_t n) {
+  if (in != s.dtype) return false;
+  if (s.dtype == DType::kF32) return typed_span_binary<float>(s.binary, a, b, out, n);
+  if (s.dtype == DType::kF64) return typed_span_binary<double>(s.binary, a, b, out, n);
+  return false;
+}
+
 }  // namespace
 
 ElementTile::ElementTile(const ElementProgram& program, int64_t lanes)
     : program_(&program), lanes_(lanes), argument_register_(program.arguments.size(), -1) {
-  size_t total = 0;
-  for (const ElementStep& step : program.steps) {
-    offsets_.push_back(total);
-    const size_t bytes = static_cast<size_t>(lanes) * itemsize(step.dtype);
-    total += (bytes + kRegisterAlign - 1) / kRegisterAlign * kRegisterAlign;
-  }
-  storage_.assign(total + kRegisterAlign, 0);
-  // Align the registers themselves: offsets are relative to the first aligned byte.
-  const auto start = reinterpret_cast<uintptr_t>(storage_.data());
-  const size_t skew = (kRegisterAlign - start % kRegisterAlign) % kRegisterAlign;
-  for (size_t& offset : offsets_) offset += skew;
+  assign_storage();
   for (size_t r = 0; r < program.steps.size(); ++r) {
     const ElementStep& step = program.steps[r];
     if (step.op == ElementOp::kArgument)
@@ -181,13 +207,102 @@ ElementTile::ElementTile(const ElementProgram& program, int64_t lanes)
   }
 }
 
-void ElementTile::run(int64_t count) {
+// Arguments and constants keep their registers; a computed register's memory goes back to
+// the pool after the step that reads it last (not before that step's own result has taken
+// memory, so no step writes over its operands), and results are kept to the end.
+void ElementTile::assign_storage() {
+  const auto& steps = program_->steps;
+  const size_t n = steps.size();
+  std::vector<size_t> last_read(n);
+  for (size_t r = 0; r < n; ++r) {
+    last_read[r] = r;
+    for (int32_t o : steps[r].operands) {
+      if (o >= 0) last_read[o] = r;
+    }
+  }
+  for (int32_t r : program_->results) last_read[r] = n;
+  std::vector<size_t> slot_offset, slot_bytes, offsets(n);
+  std::vector<int> free_slots, slot_of(n, -1);
+  size_t total = 0;
+  const auto release = [&](size_t r) {
+    if (slot_of[r] >= 0) free_slots.push_back(slot_of[r]);
+    slot_of[r] = -1;
+  };
+  for (size_t r = 0; r < n; ++r) {
+    const size_t bytes =
+        (static_cast<size_t>(lanes_) * itemsize(steps[r].dtype) + kRegisterAlign - 1) /
+        kRegisterAlign * kRegisterAlign;
+    const bool pooled = steps[r].op != ElementOp::kArgument && steps[r].op != ElementOp::kConstant;
+    int slot = -1;
+    for (size_t f = 0; pooled && f < free_slots.size(); ++f) {
+      if (slot_bytes[free_slots[f]] >= bytes) {
+        slot = free_slots[f];
+        free_slots.erase(free_slots.begin() + static_cast<std::ptrdiff_t>(f));
+        break;
+      }
+    }
+    if (slot < 0) {
+      slot = static_cast<int>(slot_offset.size());
+      slot_offset.push_back(total);
+      slot_bytes.push_back(bytes);
+      total += bytes;
+    }
+    offsets[r] = slot_offset[slot];
+    if (pooled) slot_of[r] = slot;
+    for (int32_t o : steps[r].operands) {
+      if (o >= 0 && last_read[o] == r) release(static_cast<size_t>(o));
+    }
+    if (last_read[r] == r) release(r);  // never read
+  }
+  storage_.reset(new unsigned char[total + kRegisterAlign]);
+  // Align the registers themselves: offsets are relative to the first aligned byte.
+  const auto start = reinterpret_cast<uintptr_t>(storage_.get());
+  const size_t skew = (kRegisterAlign - start % kRegisterAlign) % kRegisterAlign;
+  for (size_t r = 0; r < n; ++r) home_.push_back(storage_.get() + skew + offsets[r]);
+  regs_ = home_;
+}
+
+void* ElementTile::argument(size_t k) {
+  const int32_t r = argument_register_[k];
+  regs_[r] = home_[r];
+  return regs_[r];
+}
+
+void ElementTile::bind_argument(size_t k, const void* lanes) {
+  // Argument registers are never written by a step, so reading the caller's memory is safe.
+  regs_[argument_register_[k]] =
+      const_cast<unsigned char*>(static_cast<const unsigned char*>(lanes));
+}
+
+void ElementTile::run_steps(int64_t count) {
   const auto& steps = program_->steps;
   for (size_t r = 0; r < steps.size(); ++r) run_step(steps[r], static_cast<int32_t>(r), count);
+}
+
+void ElementTile::run(int64_t count) {
+  run_steps(count);
   for (size_t k = 0; k < results_.size(); ++k) {
     const int32_t r = program_->results[k];
     std::memcpy(results_[k].data(), reg(r), count * itemsize(program_->steps[r].dtype));
   }
+}
+
+void ElementTile::run_into(int64_t count, void* out) {
+  const int32_t r = program_->results[0];
+  const ElementStep& root = program_->steps[r];
+  if (root.op == ElementOp::kArgument || root.op == ElementOp::kConstant) {
+    run_steps(count);
+    std::memcpy(out, reg(r), count * itemsize(root.dtype));
+    return;
+  }
+  regs_[r] = static_cast<unsigned char*>(out);
+  try {
+    run_steps(count);
+  } catch (...) {
+    regs_[r] = home_[r];
+    throw;
+  }
+  regs_[r] = home_[r];
 }
 
 void ElementTile::run_step(const ElementStep& step, int32_t r, int64_t count) {
@@ -211,8 +326,11 @@ bool ElementTile::run_fast(const ElementStep& s, int32_t r, int64_t n) {
       select_lanes(itemsize(s.dtype), reg(op[0]), reg(op[1]), reg(op[2]), reg(r), n);
       return true;
     case ElementOp::kBinary:
+      if (float_span_binary(s, program_->steps[op[0]].dtype, reg(op[0]), reg(op[1]), reg(r), n))
+        return true;
       return binary_fast(s.binary, s.dtype, reg(op[0]), reg(op[1]), reg(r), n);
     case ElementOp::kUnary:
+      if (float_span_unary(s, program_->steps[op[0]].dtype, reg(op[0]), reg(r), n)) return true;
       if (s.unary == UnaryOp::kNot && s.dtype == DType::kPred) {
         const auto* x = static_cast<const uint8_t*>(reg(op[0]));
         auto* o = static_cast<uint8_t*>(reg(r));
@@ -233,6 +351,8 @@ void ElementTile::run_kernel(const ElementStep& s, int32_t r, int64_t n) {
         reg(k), static_cast<size_t>(n) * itemsize(dtype), Device{}, [](void*) {}, true);
     return Tensor::dense(std::move(storage), dtype, Shape{n}, Order::kRowMajor);
   };
+  if (!scratch_) scratch_ = std::make_shared<BlockScratch>(static_cast<size_t>(lanes_) * 16);
+  const BlockScratchScope scope(scratch_.get());
   const auto& op = s.operands;
   const Tensor out = [&] {
     switch (s.op) {
@@ -246,6 +366,8 @@ void ElementTile::run_kernel(const ElementStep& s, int32_t r, int64_t n) {
         return select(view(op[0]), view(op[1]), view(op[2]));
       case ElementOp::kClamp:
         return clamp(view(op[0]), view(op[1]), view(op[2]));
+      case ElementOp::kReducePrecision:
+        return reduce_precision(view(op[0]), s.exponent_bits, s.mantissa_bits);
       default:
         return convert(view(op[0]), s.dtype);
     }

@@ -1,8 +1,6 @@
-// The tile path of fused groups: which groups take it, and that it gives the unfused bits
+// The tiles of fused groups: every group runs as one element program, with the unfused bits
 // across tile edges (8 KiB tiles: 2048 f32, 1024 f64), periods shorter and longer than a
-// tile, NaN and signed zeros, and registers reused along a long chain.
-#include "program/exec/fused_spans.hpp"
-
+// tile, other layouts, NaN and signed zeros, and registers reused along a long chain.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -12,17 +10,17 @@
 
 #include "fusion_checks.hpp"
 #include "kernel_tensors.hpp"
+#include "program/exec/fusion.hpp"
 
 namespace ndbuf::program::testing {
 namespace {
 
 // Runs `text` fused and unfused (expect_fusion_exact) and returns the fused results, checking
-// whether the fused run took the tile path.
-std::vector<Tensor> expect_spans(const std::string& text, const std::vector<Tensor>& inputs,
-                                 bool expected) {
-  const int64_t before = span_program_runs();
+// that the fused run ran one fused group.
+std::vector<Tensor> expect_spans(const std::string& text, const std::vector<Tensor>& inputs) {
+  const int64_t before = fused_program_runs();
   std::vector<Tensor> out = expect_fusion_exact(text, inputs);
-  EXPECT_EQ(span_program_runs() - before, expected ? 1 : 0) << text;
+  EXPECT_EQ(fused_program_runs() - before, 1) << text;
   return out;
 }
 
@@ -55,10 +53,10 @@ TEST(FusedSpans, ArithmeticAtTileEdgesInBothFloatTypes) {
   for (int64_t n : {1, 1023, 1024, 1025, 2047, 2048, 2049, 16385, 50001}) {
     std::vector<float> xf = ramp(n, 0.013f, 0.2f), yf = ramp(n, 0.007f, -0.4f);
     std::vector<double> xd(xf.begin(), xf.end()), yd(yf.begin(), yf.end());
-    const auto f = expect_spans(arithmetic_program(n, "f32"),
-                                {f32({n}, xf), f32({n}, yf), f32({}, {1.5f})}, true);
-    const auto d = expect_spans(arithmetic_program(n, "f64"),
-                                {f64({n}, xd), f64({n}, yd), f64({}, {1.5})}, true);
+    const auto f =
+        expect_spans(arithmetic_program(n, "f32"), {f32({n}, xf), f32({n}, yf), f32({}, {1.5f})});
+    const auto d =
+        expect_spans(arithmetic_program(n, "f64"), {f64({n}, xd), f64({n}, yd), f64({}, {1.5})});
     const auto* yf32 = static_cast<const float*>(f[0].data());
     const auto* yf64 = static_cast<const double*>(d[0].data());
     for (int64_t i = 0; i < n; i += 61) {
@@ -81,9 +79,9 @@ TEST(FusedSpans, NaNSignedZerosAndInfinities) {
       "\n  %3 = stablehlo.divide %x, %y : " + t + "\n  %4 = stablehlo.negate %1 : " + t +
       "\n  %5 = stablehlo.abs %2 : " + t + "\n  %6 = stablehlo.negate %3 : " + t +
       "\n  return %4, %5, %6 : " + t + ", " + t + ", " + t + "\n}\n";
-  const int64_t before = span_program_runs();
+  const int64_t before = fused_program_runs();
   const auto out = expect_fusion_exact(text, {f64({7}, x), f64({7}, y)});
-  EXPECT_EQ(span_program_runs() - before, 3);
+  EXPECT_EQ(fused_program_runs() - before, 3);
   const std::vector<double> neg_max = values<double>(out[0]);
   const std::vector<double> abs_min = values<double>(out[1]);
   const std::vector<double> neg_div = values<double>(out[2]);
@@ -111,7 +109,7 @@ TEST(FusedSpans, PeriodicBroadcastsShorterAndLongerThanATile) {
                              m + "\n  %1 = stablehlo.subtract %x, %rb : " + m +
                              "\n  %2 = stablehlo.tanh %1 : " + m + "\n  return %2 : " + m + "\n}\n";
     const std::vector<float> x = ramp(rows * cols, 0.01f, 0.0f), b = ramp(cols, 0.5f, 0.3f);
-    const auto out = expect_spans(text, {f32({rows, cols}, x), f32({cols}, b)}, true);
+    const auto out = expect_spans(text, {f32({rows, cols}, x), f32({cols}, b)});
     const auto* z = static_cast<const float*>(out[0].data());
     for (int64_t i = 0; i < rows * cols; i += 7) {
       const double expected = std::tanh(static_cast<double>(x[i]) - b[i % cols]);
@@ -132,34 +130,34 @@ TEST(FusedSpans, PeriodicBroadcastsShorterAndLongerThanATile) {
   std::vector<double> x(60), p(15);
   for (int i = 0; i < 60; ++i) x[i] = 0.25 * i;
   for (int i = 0; i < 15; ++i) p[i] = 100.0 + i;
-  const auto out = expect_spans(text, {f64({4, 3, 5}, x), f64({3, 5}, p)}, true);
+  const auto out = expect_spans(text, {f64({4, 3, 5}, x), f64({3, 5}, p)});
   const std::vector<double> z = values<double>(out[0]);
   for (int i = 0; i < 60; ++i) ASSERT_EQ(z[i], x[i] * p[i % 15] + (i + 1)) << i;
 }
 
-// A column bias (period along a leading axis), a column-major operand, f16 and a group with
-// a compare take the block path; the results still match unfused runs.
-TEST(FusedSpans, OtherLayoutsAndDtypesTakeTheBlockPath) {
+// A column bias (period along a leading axis), a column-major operand and f16 are gathered
+// or computed through their kernels tile by tile; the results still match unfused runs.
+TEST(FusedSpans, OtherLayoutsAndDtypesRunTileByTile) {
   const std::string m = "tensor<50x40xf32>";
   const std::string column =
       "func.func @main(%x: " + m + ", %c: tensor<50xf32>) -> " + m + " {\n" +
       "  %cb = stablehlo.broadcast_in_dim %c, dims = [0] : (tensor<50xf32>) -> " + m +
       "\n  %1 = stablehlo.add %x, %cb : " + m + "\n  return %1 : " + m + "\n}\n";
   const std::vector<float> x = ramp(2000, 0.1f, 0.0f), c = ramp(50, 0.2f, 1.0f);
-  expect_spans(column, {f32({50, 40}, x), f32({50}, c)}, false);
+  expect_spans(column, {f32({50, 40}, x), f32({50}, c)});
   const Tensor transposed = f32({40, 50}, x);
   const Tensor column_major(transposed.storage(), DType::kF32, {50, 40}, {1, 50});
   const std::string dense = "func.func @main(%x: " + m + ", %y: " + m + ") -> " + m + " {\n" +
                             "  %1 = stablehlo.add %x, %y : " + m +
                             "\n  %2 = stablehlo.negate %1 : " + m + "\n  return %2 : " + m +
                             "\n}\n";
-  expect_spans(dense, {column_major, f32({50, 40}, x)}, false);
-  expect_spans(dense, {f32({50, 40}, x), f32({50, 40}, x)}, true);
+  expect_spans(dense, {column_major, f32({50, 40}, x)});
+  expect_spans(dense, {f32({50, 40}, x), f32({50, 40}, x)});
   const std::string h = vector_type(3000, "f16");
   const std::string half = "func.func @main(%x: " + h + ") -> " + h + " {\n" +
                            "  %1 = stablehlo.multiply %x, %x : " + h +
                            "\n  %2 = stablehlo.negate %1 : " + h + "\n  return %2 : " + h + "\n}\n";
-  expect_spans(half, {f16({3000}, std::vector<double>(3000, 1.5))}, false);
+  expect_spans(half, {f16({3000}, std::vector<double>(3000, 1.5))});
 }
 
 // Exponentials, logarithms and roots: the unfused bits, and close to the double results; a
@@ -176,7 +174,7 @@ TEST(FusedSpans, MathFunctionsAndLongLivedValues) {
       "\n  return %9 : " + t + "\n}\n";
   std::vector<double> x(n);
   for (int64_t i = 0; i < n; ++i) x[i] = -4.0 + 8.0 * static_cast<double>(i) / n;
-  const auto out = expect_spans(text, {f64({n}, x)}, true);
+  const auto out = expect_spans(text, {f64({n}, x)});
   const std::vector<double> z = values<double>(out[0]);
   for (int64_t i = 0; i < n; i += 13) {
     const double e = std::exp(x[i]);
