@@ -7,6 +7,7 @@
 #include <string>
 
 #include "memory/element_cell.hpp"
+#include "ndbuf/memory/transfer.hpp"
 #include "program/kernels/kernel_values.hpp"
 
 namespace ndbuf::program {
@@ -200,13 +201,15 @@ Tensor gather(const Tensor& operand_in, const Tensor& indices_in, const GatherDi
     // The spec would read a slice that does not exist.
     if (slice_sizes[d] == 0) kernel_error(kOp, "a collapsed dim of slice size 0 has no element.");
   }
-  const Tensor operand = dense_host(operand_in);
+  // Read through its own strides: a column-major table (an R matrix) is not copied whole to
+  // gather a few of its rows.
+  const Tensor operand = to_host(operand_in);
   const Tensor indices = dense_host(indices_in);
   GatherWalk walk{operand,
                   indices,
                   dims,
                   slice_sizes,
-                  row_major_strides(operand.shape()),
+                  operand.strides(),
                   row_major_strides(indices.shape()),
                   row_major_strides(shape),
                   index_batch_dims(indices.rank(), dims.index_vector_dim),
