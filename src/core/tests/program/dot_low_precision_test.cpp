@@ -49,8 +49,7 @@ std::vector<double> widened_sgemm(DType dtype, const std::vector<double>& a,
 // and on several, and a product runs on one BLAS thread while parallel loops back off
 // (sync_blas_threads_for_product()), which depends on the machine's load.
 std::vector<std::vector<double>> widened_sgemms(DType dtype, const std::vector<double>& a,
-                                                const std::vector<double>& b, int m, int k,
-                                                int n) {
+                                                const std::vector<double>& b, int m, int k, int n) {
   return {widened_sgemm(dtype, a, b, m, k, n, 1),
           widened_sgemm(dtype, a, b, m, k, n, max_threads())};
 }
@@ -61,7 +60,8 @@ int64_t differing_from_nearest(const std::vector<double>& got,
   int64_t best = INT64_MAX;
   for (const auto& expected : references) {
     int64_t differing = static_cast<int64_t>(got.size() != expected.size());
-    for (size_t i = 0; i < got.size() && i < expected.size(); ++i) differing += got[i] != expected[i];
+    for (size_t i = 0; i < got.size() && i < expected.size(); ++i)
+      differing += got[i] != expected[i];
     best = std::min(best, differing);
   }
   return best;
