@@ -1,10 +1,9 @@
 // Type rules of dot_general, dot, gather and scatter: dimension numbers decoded from
 // #stablehlo.dot/gather/scatter<...> and the result shapes the spec infers from them.
 #include <algorithm>
-#include <initializer_list>
-#include <utility>
 
 #include "program/exec/attr_access.hpp"
+#include "program/exec/index_dims.hpp"
 #include "program/kernels/dot_general.hpp"
 #include "program/kernels/gather.hpp"
 #include "program/kernels/kernel_values.hpp"
@@ -15,14 +14,6 @@ namespace ndbuf::program {
 namespace {
 
 using Dims = std::vector<int64_t>;
-
-const Attribute& struct_attr(const Op& op, const std::string& key) {
-  const Attribute& attr = required_attr(op, key);
-  if (attr.kind != Attribute::Kind::kStruct) {
-    op_error(op, "attribute '" + key + "' must be a structure");
-  }
-  return attr;
-}
 
 // One element type on both sides (the spec's C13); the result's element type is free (the
 // products accumulate in it), its shape is inferred.
@@ -39,11 +30,7 @@ void dot_result(const Op& op, const DotDimensions& dims) {
 
 void dot_general_types(const Op& op, const Module&) {
   expect_counts(op, 2, 1);
-  const Attribute& s = struct_attr(op, "dot_dimension_numbers");
-  const DotDimensions dims{field_ints(op, s, "lhs_batching_dimensions"),
-                           field_ints(op, s, "rhs_batching_dimensions"),
-                           field_ints(op, s, "lhs_contracting_dimensions"),
-                           field_ints(op, s, "rhs_contracting_dimensions")};
+  const DotDimensions dims = dot_general_dimensions(op);
   dot_result(op, dims);
 }
 
@@ -54,29 +41,9 @@ void dot_types(const Op& op, const Module&) {
   dot_result(op, dims);
 }
 
-// Each listed integer-list field of the struct attribute `attr`, then index_vector_dim (0
-// when absent).
-template <class D>
-D read_index_dims(const Op& op, const char* attr,
-                  std::initializer_list<std::pair<const char*, Dims D::*>> lists) {
-  const Attribute& s = struct_attr(op, attr);
-  D dims;
-  for (const auto& [field, member] : lists) dims.*member = field_ints(op, s, field);
-  const Dims index_dim = field_ints(op, s, "index_vector_dim");
-  dims.index_vector_dim = index_dim.empty() ? 0 : index_dim[0];
-  return dims;
-}
-
 void gather_types(const Op& op, const Module&) {
   expect_counts(op, 2, 1);
-  using G = GatherDimensions;
-  const auto dims =
-      read_index_dims<G>(op, "dimension_numbers",
-                         {{"offset_dims", &G::offset_dims},
-                          {"collapsed_slice_dims", &G::collapsed_slice_dims},
-                          {"operand_batching_dims", &G::operand_batching_dims},
-                          {"start_indices_batching_dims", &G::start_indices_batching_dims},
-                          {"start_index_map", &G::start_index_map}});
+  const GatherDimensions dims = gather_dimensions(op);
   const Dims sizes = attr_ints(op, "slice_sizes");
   const Shape shape = at_op(op, [&] {
     return gather_shape(operand_tensor(op, 0).shape, operand_tensor(op, 1).shape, dims, sizes);
@@ -162,14 +129,7 @@ void scatter_types(const Op& op, const Module&) {
       op.regions.size() != 1) {
     op_error(op, "needs N inputs, indices, N updates, N results and one region");
   }
-  using S = ScatterDimensions;
-  const auto dims =
-      read_index_dims<S>(op, "scatter_dimension_numbers",
-                         {{"update_window_dims", &S::update_window_dims},
-                          {"inserted_window_dims", &S::inserted_window_dims},
-                          {"input_batching_dims", &S::input_batching_dims},
-                          {"scatter_indices_batching_dims", &S::scatter_indices_batching_dims},
-                          {"scatter_dims_to_operand_dims", &S::scatter_dims_to_operand_dims}});
+  const ScatterDimensions dims = scatter_dimensions(op);
   std::vector<DType> inputs;
   for (size_t k = 0; k < n; ++k) {
     if (result_tensor(op, k) != operand_tensor(op, k)) {
