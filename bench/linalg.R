@@ -1,4 +1,4 @@
-# Linear algebra at 1000 x 1000 in double precision (issue target: within 1.5x of base R):
+# Linear algebra at 1000 x 1000 in double precision (target: within 1.5x of base R):
 # stablehlo.cholesky against chol() and stablehlo.triangular_solve against backsolve() on the
 # same data, each result checked against base R's before it is timed. Both sides call the
 # LAPACK / BLAS R links; the program's extra work is the layout copies around the call.

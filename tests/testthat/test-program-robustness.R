@@ -1,7 +1,6 @@
-# Programs that used to crash, give non-boolean booleans or ignore Ctrl-C (issue 30, findings
-# 3, 5 and 6). Cases that could kill or hang the session run in a child process (in_fork()).
+# Programs that used to crash, give non-boolean booleans or ignore Ctrl-C. Cases that could kill or hang the session run in a child process (in_fork()).
 
-# `@f` calling itself from inside `depth` nested ifs on %p (the issue's shape), and `@main`
+# `@f` calling itself from inside `depth` nested ifs on %p (the reported shape), and `@main`
 # calling `@f`.
 recursive_program <- function(depth) {
   body <- c("%c = func.call @f(%p, %x) : (tensor<i1>, tensor<i32>) -> tensor<i32>",

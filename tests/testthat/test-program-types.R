@@ -1,12 +1,12 @@
 # Declared result types, region signatures and window geometry are checked when a program
-# compiles (issue 30, findings 1, 2, 7 and 9): mistyped programs are compile errors, never
+# compiles: mistyped programs are compile errors, never
 # crashes or wrong answers.
 
 f32 <- function(x) pjrt_buffer(x, dtype = "f32")
 
 program_text <- function(...) paste(c(...), collapse = "\n")
 
-# The issue's crash: dot_general declared tensor<5x7xf32> for 2x3 x 3x4, then a slice of
+# A reported crash: dot_general declared tensor<5x7xf32> for 2x3 x 3x4, then a slice of
 # rows that do not exist (the process died in ffi_program_execute_common).
 mistyped_dot <- program_text(
   "func.func @main(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) -> tensor<1x7xf32> {",

@@ -75,7 +75,7 @@ inline std::string elementwise(Picker& p) {
   }
 }
 
-// slice with start / limit / stride near the boundaries (the wraps of issue 30).
+// slice with start / limit / stride near the boundaries (where size arithmetic once wrapped).
 inline std::string slice(Picker& p) {
   const int64_t n = p.dim();
   const std::vector<int64_t> a = numbers(p, 3);
@@ -130,7 +130,7 @@ inline std::string reduce_window(Picker& p) {
 }
 
 // Ops after one whose declared result type may be wrong: a slice of the whole declared
-// extent, which trusts that type (issue 30: a mistyped dot_general followed by slice died).
+// extent, which trusts that type (a mistyped dot_general followed by slice once crashed).
 inline std::string then_slice(Picker& p, const std::string& value, const std::vector<int64_t>& s,
                               const std::string& dtype, const std::string& result) {
   const std::string t = tensor(s, dtype);
@@ -141,7 +141,7 @@ inline std::string then_slice(Picker& p, const std::string& value, const std::ve
          "} : (" + t + ") -> " + t + "\n";
 }
 
-// dot_general / dot with declared result types that may be wrong (issue 30's segfaults).
+// dot_general / dot with declared result types that may be wrong (once a crash).
 inline std::string dot(Picker& p) {
   const int64_t m = p.dim(), k = p.dim(), n = p.dim();
   const std::string d = p.pick(3) ? "f32" : (p.pick(2) ? "i32" : "f64");

@@ -1,4 +1,4 @@
-// Ctrl-C during compiles and long executions (issue 30): the lexer, the verifier, the planner,
+// Ctrl-C during compiles and long executions: the lexer, the verifier, the planner,
 // dense literals and the interpreter poll the installed interrupt poll, and the error that
 // stops them is the Interrupted one, not a compile error with a location.
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
-// Shape and size computations at the int64 boundaries (issue 30, finding 2) and window
-// reductions whose planning costs O(rank), not O(output x window) (finding 7). Programs that
+// Shape and size computations at the int64 boundaries and window
+// reductions whose planning costs O(rank), not O(output x window). Programs that
 // only compile are never run: their types describe terabytes.
 #include <gtest/gtest.h>
 

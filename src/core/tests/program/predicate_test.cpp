@@ -1,4 +1,4 @@
-// Booleans (i1) from every producer in programs are the bytes 0 and 1 (issue 30): hex and list
+// Booleans (i1) from every producer in programs are the bytes 0 and 1: hex and list
 // literals, convert, bitcast_convert, compare, select, reduce and dot_general; iota on i1 is
 // refused as the spec refuses it.
 #include <gtest/gtest.h>

@@ -45,7 +45,7 @@ std::string budget_error(const std::string& function, int line) {
 }
 
 TEST(ProgramRecursion, RecursionUnderDeepNestingIsAnErrorNotAStackOverflow) {
-  // 160 ifs per call (the shape) and 250 ifs per call: both pass the 256-call and the
+  // 160 ifs per call (the reported shape) and 250 ifs per call: both pass the 256-call and the
   // 256-nesting guards on their own; the budget stops them after 512 levels. With 160 ifs a
   // call takes 161 levels (its body and 160 ifs): after main's body and three calls, 1 + 3 * 161
   // = 484 levels are open; the fourth call's body is level 485 and its 28th if (counted from
@@ -59,7 +59,7 @@ TEST(ProgramRecursion, RecursionUnderDeepNestingIsAnErrorNotAStackOverflow) {
             std::string::npos);
 }
 
-// Runs the program to the budget's error on a thread with a 2 MiB stack, a quarter
+// Runs the reported program to the budget's error on a thread with a 2 MiB stack, a quarter
 // of R's main thread's: a level costs under 1 KiB of stack in a release build and under 2 KiB
 // with ASan and UBSan (measured with ulimit -s), so even the sanitizer build has room twice
 // over. A level growing past 4 KiB kills this test instead of a user's session.

@@ -1,5 +1,5 @@
-// Declared result types are checked against the spec's inferred types at compile time (issue
-// 30, finding 1) and region signatures against what the kernels call them with (finding 9).
+// Declared result types are checked against the spec's inferred types at compile time and region
+// signatures against what the kernels call them with.
 #include <gtest/gtest.h>
 
 #include "program_test_util.hpp"
@@ -24,7 +24,7 @@ const char kDot57Error[] =
     "2:8: 'stablehlo.dot_general' result type tensor<5x7xf32> should be tensor<2x4xf32>";
 
 TEST(ResultTypes, MistypedDotGeneralIsACompileErrorWhateverFollows) {
-  // The issue's programs: a slice of the rows that do not exist (a segfault), a dynamic_slice
+  // The reported programs: a slice of the rows that do not exist (a segfault), a dynamic_slice
   // (bytes from outside the result), element-wise ops and a transpose under a 2x50000000 type.
   EXPECT_EQ(compile_error(dot_main(std::string(kDot57) +
                                        "  %r = stablehlo.slice %0 [4:5, 0:7] : (tensor<5x7xf32>) "
@@ -273,7 +273,7 @@ std::string sort(const std::string& args, const std::string& ret, bool two = fal
 TEST(RegionSignatures, SortComparatorsTakeTwoElementsPerOperandAndReturnAPredicate) {
   const std::string two_f32 = "%p: tensor<f32>, %q: tensor<f32>";
   EXPECT_EQ(compile_error(sort(two_f32, "tensor<i1>")), "");
-  // The issue's comparators: one argument (returned the input unchanged), none (a scramble),
+  // The reported comparators: one argument (returned the input unchanged), none (a scramble),
   // 50,000,000-element arguments (silently given scalars).
   EXPECT_EQ(compile_error(sort("%p: tensor<f32>", "tensor<i1>")),
             "2:30: region of 'stablehlo.sort' takes (tensor<f32>) but should take (tensor<f32>, "
