@@ -14,7 +14,7 @@ namespace {
 using testing::run_error;
 
 // @f(%p, %x): `depth` ifs on %p nested inside each other; the innermost calls `callee` with
-// the same arguments and returns its result (the shape of the issue: recursion from deep inside
+// the same arguments and returns its result (the reported shape: recursion from deep inside
 // nested regions, each call under `depth` regions).
 std::string nested_call(const std::string& name, const std::string& callee, int depth) {
   std::string body = "%c = func.call @" + callee +
