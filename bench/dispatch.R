@@ -1,5 +1,6 @@
 # dispatch() on a cache hit against pjrt_execute() of the same executable (target: at most
-# 1.5x), for a one-op program over two f32 vectors. dispatch() does everything pjrt_execute() does, plus flattening the argument list, keying and looking up the cache, and wrapping the
+# 1.5x), for a one-op program over two f32 vectors. dispatch() does everything pjrt_execute()
+# does, plus flattening the argument list, keying and looking up the cache, and wrapping the
 # result as an AnvlArray; a second table passes a bare R scalar, uploaded per call, against
 # pjrt_scalar() + pjrt_execute(). Run with
 # `make bench` (or Rscript bench/dispatch.R).
