@@ -25,7 +25,7 @@ std::vector<OpRow> make_rows() {
   row(name, OpKind::kUnary, build_unary, unary_types, kItems, true, "", UnaryOp::e),
 #define NDBUF_BINARY(name, e) \
   row(name, OpKind::kBinary, build_binary, binary_types, kItems, true, "", {}, BinaryOp::e),
-#define NDBUF_BROADCAST(name, e)                                                        \
+#define NDBUF_BROADCAST(name, e)                                                               \
   row(name, OpKind::kBroadcast, build_broadcast_binary, broadcast_binary_types, kItems, false, \
       "broadcast_dimensions", {}, BinaryOp::e),
 #define NDBUF_TERMINATOR(name) \

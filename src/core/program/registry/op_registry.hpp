@@ -1,6 +1,7 @@
 // The op registry: one row per op the runtime runs (ops.def), read by the parser (names,
 // aliases, pretty-form hooks, attribute spellings, known structured attributes), the verifier
-// (type rules), the planner (builders), loop fusion (which ops it may take) and the element-wise kernels (enum names).
+// (type rules), the planner (builders), loop fusion (which ops it may take) and the element-wise
+// kernels (enum names).
 #pragma once
 
 #include <cstdint>

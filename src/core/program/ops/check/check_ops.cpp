@@ -1,6 +1,6 @@
 // The interpreter test dialect: check.expect_eq / expect_almost_eq / expect_close (and the
-// _const forms). The type rules match the operands' types; a failed check is an error naming the check, the first differing element's
-// index and both values.
+// _const forms). The type rules match the operands' types; a failed check is an error naming the
+// check, the first differing element's index and both values.
 #include <cmath>
 #include <complex>
 #include <cstdio>

@@ -7,12 +7,10 @@
 
 namespace ndbuf::program {
 
+// The verifier's module checks (verify_call) have found the callee's body, for every call,
+// before any type rule runs.
 void call_types(const Op& op, const Module& module) {
-  const Attribute& callee = required_attr(op, "callee");
-  const Function* fn = module.find(callee.text);
-  if (fn == nullptr || !fn->has_body) {
-    op_error(op, "calls '@" + callee.text + "', which is not defined");
-  }
+  const Function* fn = module.find(required_attr(op, "callee").text);
   if (fn->body.arg_types != op.operand_types || fn->result_types != op.result_types) {
     op_error(op, "type (" + types_to_string(op.operand_types) + ") -> (" +
                      types_to_string(op.result_types) + ") does not match @" + fn->name + "'s (" +

@@ -7,9 +7,7 @@
 
 #include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
-#include "program/exec/element_compile.hpp"
 #include "program/exec/region_patterns.hpp"
-#include "program/kernels/element_region.hpp"
 #include "program/kernels/kernel_values.hpp"
 #include "program/kernels/scatter.hpp"
 #include "program/ops/indexing/index_dims.hpp"
@@ -125,14 +123,10 @@ void scatter_types(const Op& op, const Module&) {
 OpFn build_scatter(const Op& op, const Planning& planning) {
   const size_t n = (op.operands.size() - 1) / 2;
   const ScatterDimensions dims = scatter_dimensions(op);
-  const Region* body = &op.regions[0];
-  const FastBody fast = n == 1 ? recognise_body(*body) : FastBody::kNone;
-  auto program = fast == FastBody::kNone ? compile_element_program(*body) : std::nullopt;
-  const RegionPlan* plan = &planning.plan.region(*body);
-  return [n, dims, plan, fast, program](Interpreter& in, const Values& a) {
-    const RegionFn update = program ? element_region_fn(*program) : in.region_fn(*plan);
-    return values_of(
-        scatter(tensors_of(a, 0, n), a[n].get(), tensors_of(a, n + 1, n), dims, update, fast));
+  const BodyCall body = body_call(op.regions[0], planning, n == 1);
+  return [n, dims, body](Interpreter& in, const Values& a) {
+    return values_of(scatter(tensors_of(a, 0, n), a[n].get(), tensors_of(a, n + 1, n), dims,
+                             body.fn(in), body.fast));
   };
 }
 

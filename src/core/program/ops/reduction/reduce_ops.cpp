@@ -9,7 +9,6 @@
 #include "program/exec/builders.hpp"
 #include "program/exec/element_compile.hpp"
 #include "program/exec/region_patterns.hpp"
-#include "program/kernels/element_region.hpp"
 #include "program/kernels/kernel_values.hpp"
 #include "program/kernels/reduce.hpp"
 #include "program/kernels/reduce_program.hpp"
@@ -110,13 +109,10 @@ void reduce_window_types(const Op& op, const Module&) {
 OpFn build_reduce_window(const Op& op, const Planning& planning) {
   const size_t n = op.operands.size() / 2;
   const WindowConfig w = window_config(op, operand_tensor(op, 0).shape.size());
-  const Region* body = &op.regions[0];
-  const FastBody fast = n == 1 ? recognise_body(*body) : FastBody::kNone;
-  auto program = fast == FastBody::kNone ? compile_element_program(*body) : std::nullopt;
-  const RegionPlan* plan = &planning.plan.region(*body);
-  return [n, w, plan, fast, program](Interpreter& in, const Values& a) {
-    const RegionFn fn = program ? element_region_fn(*program) : in.region_fn(*plan);
-    return values_of(reduce_window(tensors_of(a, 0, n), tensors_of(a, n, n), w, fn, fast));
+  const BodyCall body = body_call(op.regions[0], planning, n == 1);
+  return [n, w, body](Interpreter& in, const Values& a) {
+    return values_of(
+        reduce_window(tensors_of(a, 0, n), tensors_of(a, n, n), w, body.fn(in), body.fast));
   };
 }
 

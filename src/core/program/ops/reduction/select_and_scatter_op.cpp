@@ -55,24 +55,18 @@ void select_and_scatter_types(const Op& op, const Module&) {
 OpFn build_select_and_scatter(const Op& op, const Planning& planning) {
   const WindowConfig w = window_config(op, operand_tensor(op, 0).shape.size());
   const Region* select = &op.regions[0];
-  const Region* scatter = &op.regions[1];
   const FastComparator fast_select = recognise_comparator(*select);
-  const FastBody fast_scatter = recognise_body(*scatter);
   auto select_program = fast_select.direction == ComparatorOrder::kNone
                             ? compile_element_program(*select)
                             : std::nullopt;
-  auto scatter_program =
-      fast_scatter == FastBody::kNone ? compile_element_program(*scatter) : std::nullopt;
   const RegionPlan* select_plan = &planning.plan.region(*select);
-  const RegionPlan* scatter_plan = &planning.plan.region(*scatter);
-  return [w, select_plan, scatter_plan, fast_select, fast_scatter, select_program, scatter_program](
-             Interpreter& in, const Values& a) -> Values {
+  const BodyCall scatter = body_call(op.regions[1], planning);
+  return [w, select_plan, fast_select, select_program, scatter](Interpreter& in,
+                                                                const Values& a) -> Values {
     const RegionFn select_fn =
         select_program ? element_region_fn(*select_program) : in.region_fn(*select_plan);
-    const RegionFn scatter_fn =
-        scatter_program ? element_region_fn(*scatter_program) : in.region_fn(*scatter_plan);
-    return {Value(select_and_scatter(a[0].get(), a[1].get(), a[2].get(), w, select_fn, scatter_fn,
-                                     fast_select, fast_scatter))};
+    return {Value(select_and_scatter(a[0].get(), a[1].get(), a[2].get(), w, select_fn,
+                                     scatter.fn(in), fast_select, scatter.fast))};
   };
 }
 
