@@ -139,6 +139,12 @@ void expect_counts(const Op& op, size_t operands, size_t results) {
   }
 }
 
+void expect_same_dtype(const Op& op, const Type& a, const Type& b) {
+  if (a.dtype != b.dtype) {
+    op_error(op, "element types differ: " + type_to_string(a) + " and " + type_to_string(b));
+  }
+}
+
 void expect_result_shape(const Op& op, const Shape& shape) {
   const Type& result = result_tensor(op, 0);
   if (result.shape != shape) {

@@ -28,6 +28,8 @@ std::vector<int64_t> field_ints(const Op& op, const Attribute& s, const std::str
 const Type& operand_tensor(const Op& op, size_t k);
 const Type& result_tensor(const Op& op, size_t k);
 void expect_counts(const Op& op, size_t operands, size_t results);
+// "element types differ: A and B" unless `a` and `b` share one element type.
+void expect_same_dtype(const Op& op, const Type& a, const Type& b);
 void expect_result_shape(const Op& op, const Shape& shape);
 // Result k must be tensor<shape x dtype>: "result type A should be B" (results numbered when
 // the op has several).

@@ -1,5 +1,6 @@
-// Op builders: each turns one verified op into its planned run function, decoding and
-// checking attributes and shapes at compile time (errors carry the op's line:column).
+// Op builders: each turns one verified op into its planned run function, decoding its
+// attributes at compile time; what its type rule checked is not checked again (errors of the
+// few checks left carry the op's line:column).
 #pragma once
 
 #include "program/exec/interpreter.hpp"
@@ -19,9 +20,9 @@ struct Planning {
 
 using Builder = OpFn (*)(const Op& op, const Planning& planning);
 
-// Every builder the op table names (program/registry/ops.def), defined in the *_wiring.cpp /
-// *_ops.cpp file of its family.
-#define NDBUF_OP(name, kind, builder, pretty, fusible, attrs) \
+// Every builder the op table names (program/registry/ops.def), defined in its op's file under
+// program/ops/<family>/ with the op's type rule, which has run before it.
+#define NDBUF_OP(name, kind, builder, rule, pretty, fusible, attrs) \
   OpFn builder(const Op& op, const Planning& planning);
 #include "program/registry/ops.def"
 OpFn build_unary(const Op& op, const Planning& planning);
@@ -39,6 +40,10 @@ template <class F>
 OpFn tensor_fn(F f) {
   return [f](Interpreter&, const Values& args) -> Values { return {Value(f(args))}; };
 }
+
+// The tensors of `values` [first, first + count), and tensors as values (variadic kernels).
+std::vector<Tensor> tensors_of(const Values& values, size_t first, size_t count);
+Values values_of(std::vector<Tensor> tensors);
 
 // The integer in a 0-d integer tensor (dynamic_slice start indices, case index).
 int64_t scalar_index(const Tensor& t);

@@ -44,7 +44,7 @@ struct StepMaker {
     step.compare_type = *type;
   }
 
-  // The bounds the planner accepts (elementwise_wiring.cpp).
+  // The bounds the type rule accepts (ops/elementwise/convert_ops.cpp).
   void reduce_precision() {
     const int64_t e = attr_int(op, "exponent_bits");
     const int64_t m = attr_int(op, "mantissa_bits");

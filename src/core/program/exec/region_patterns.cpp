@@ -3,6 +3,9 @@
 
 #include <string>
 
+#include "program/exec/element_compile.hpp"
+#include "program/kernels/element_region.hpp"
+
 namespace ndbuf::program {
 namespace {
 
@@ -60,6 +63,18 @@ FastComparator recognise_comparator(const Region& region) {
   if (direction == "GE") fast.direction = ComparatorOrder::kGreaterEqual;
   fast.total_order = type == "TOTALORDER";
   return fast;
+}
+
+RegionFn BodyCall::fn(Interpreter& in) const {
+  return program ? element_region_fn(*program) : in.region_fn(*plan);
+}
+
+BodyCall body_call(const Region& body, const Planning& planning, bool recognise) {
+  BodyCall call;
+  call.fast = recognise ? recognise_body(body) : FastBody::kNone;
+  if (call.fast == FastBody::kNone) call.program = compile_element_program(body);
+  call.plan = &planning.plan.region(body);
+  return call;
 }
 
 }  // namespace ndbuf::program

@@ -10,24 +10,26 @@
 namespace ndbuf::program {
 namespace {
 
-OpRow row(std::string_view name, OpKind kind, Builder build, PrettyForm pretty, bool fusible,
-          std::string_view attrs, UnaryOp unary = {}, BinaryOp binary = {}) {
-  return {name, kind, build, pretty, fusible, unary, binary, attrs};
+OpRow row(std::string_view name, OpKind kind, Builder build, TypeRule rule, PrettyForm pretty,
+          bool fusible, std::string_view attrs, UnaryOp unary = {}, BinaryOp binary = {}) {
+  return {name, kind, build, rule, pretty, fusible, unary, binary, attrs};
 }
 
 constexpr PrettyForm kItems = PrettyForm::kItems;
 
 std::vector<OpRow> make_rows() {
   return {
-#define NDBUF_OP(name, kind, builder, pretty, fusible, attrs) \
-  row(name, OpKind::kind, builder, PrettyForm::pretty, fusible, attrs),
-#define NDBUF_UNARY(name, e) row(name, OpKind::kUnary, build_unary, kItems, true, "", UnaryOp::e),
+#define NDBUF_OP(name, kind, builder, rule, pretty, fusible, attrs) \
+  row(name, OpKind::kind, builder, rule, PrettyForm::pretty, fusible, attrs),
+#define NDBUF_UNARY(name, e) \
+  row(name, OpKind::kUnary, build_unary, unary_types, kItems, true, "", UnaryOp::e),
 #define NDBUF_BINARY(name, e) \
-  row(name, OpKind::kBinary, build_binary, kItems, true, "", {}, BinaryOp::e),
-#define NDBUF_BROADCAST(name, e)                                                                   \
-  row(name, OpKind::kBroadcast, build_broadcast_binary, kItems, false, "broadcast_dimensions", {}, \
-      BinaryOp::e),
-#define NDBUF_TERMINATOR(name) row(name, OpKind::kTerminator, nullptr, kItems, false, ""),
+  row(name, OpKind::kBinary, build_binary, binary_types, kItems, true, "", {}, BinaryOp::e),
+#define NDBUF_BROADCAST(name, e)                                                               \
+  row(name, OpKind::kBroadcast, build_broadcast_binary, broadcast_binary_types, kItems, false, \
+      "broadcast_dimensions", {}, BinaryOp::e),
+#define NDBUF_TERMINATOR(name) \
+  row(name, OpKind::kTerminator, nullptr, return_types, kItems, false, ""),
 #include "program/registry/ops.def"
   };
 }

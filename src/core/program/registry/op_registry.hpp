@@ -1,6 +1,7 @@
 // The op registry: one row per op the runtime runs (ops.def), read by the parser (names,
-// aliases, pretty-form hooks, attribute spellings, known structured attributes), the planner
-// (builders), loop fusion (which ops it may take) and the element-wise kernels (enum names).
+// aliases, pretty-form hooks, attribute spellings, known structured attributes), the verifier
+// (type rules), the planner (builders), loop fusion (which ops it may take) and the element-wise
+// kernels (enum names).
 #pragma once
 
 #include <cstdint>
@@ -10,6 +11,7 @@
 
 #include "program/exec/builders.hpp"
 #include "program/kernels/elementwise.hpp"
+#include "program/verify/type_rules.hpp"
 
 namespace ndbuf::program {
 
@@ -63,6 +65,7 @@ struct OpRow {
   std::string_view name;
   OpKind kind;
   Builder build;  // null only for the terminator
+  TypeRule rule;  // the verifier's type rule (verify/type_rules.hpp); never null
   PrettyForm pretty;
   bool fusible;
   UnaryOp unary;           // kind == kUnary
