@@ -29,7 +29,6 @@ $(BUILD)/core/Makefile: $(CORE)/CMakeLists.txt
 	cmake -S $(CORE) -B $(BUILD)/core -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 
 test-core: $(BUILD)/core/Makefile
-	bash tools/check-makevars.sh
 	cmake --build $(BUILD)/core -j$(JOBS)
 	cd $(BUILD)/core && ctest --output-on-failure -j$(JOBS)
 
@@ -120,12 +119,10 @@ format:
 CORE_SOURCES = $(shell find $(addprefix $(CORE)/,base memory convert format harray io program include) \
   -name '*.cpp' -o -name '*.hpp')
 
-# Fast checks that need no build: `make format` would change nothing, the size rules hold, and
-# src/Makevars lists every C++ source.
+# Fast checks that need no build: `make format` would change nothing and the size rules hold.
 lint:
 	@clang-format --dry-run -Werror --style=file $(FORMATTED) && echo "make format would change nothing"
 	@python3 tools/check-size.py $(CORE_SOURCES) && echo "no core file over 400 lines, no function over 60"
-	@bash tools/check-makevars.sh
 
 clean:
 	rm -rf $(BUILD) src/*.so

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "ndbuf/memory/tensor.hpp"
-#include "program/kernels/dot_general.hpp"
+#include "program/ops/contraction/dot_general.hpp"
 
 namespace {
 

@@ -5,9 +5,9 @@
 
 #include "ndbuf/memory/transfer.hpp"
 #include "ndbuf/program/program.hpp"
+#include "program/element/element_compile.hpp"
 #include "program/exec/builders.hpp"
 #include "program/exec/donation.hpp"
-#include "program/exec/element_compile.hpp"
 #include "program/text/parser.hpp"
 #include "program/verify/verifier.hpp"
 

@@ -13,9 +13,9 @@
 #include "memory/element_cell.hpp"
 #include "ndbuf/memory/parallel.hpp"
 #include "ndbuf/memory/transfer.hpp"
+#include "program/element/element_program.hpp"
 #include "program/exec/fusion.hpp"
 #include "program/kernels/block_scratch.hpp"
-#include "program/kernels/element_program.hpp"
 
 namespace ndbuf::program {
 namespace {

@@ -1,5 +1,5 @@
 // Loop fusion: a group of element-wise ops (with the broadcasts and constants that feed them)
-// compiles to one element program (kernels/element_program.hpp) that runs over the output
+// compiles to one element program (element/element_program.hpp) that runs over the output
 // tile by tile, each tile small enough to stay in cache, so the chain makes one pass over
 // memory and no full-size intermediate exists.
 #pragma once
@@ -7,9 +7,9 @@
 #include <optional>
 #include <vector>
 
+#include "program/element/element_program.hpp"
 #include "program/exec/plan.hpp"
 #include "program/ir/module.hpp"
-#include "program/kernels/element_program.hpp"
 
 namespace ndbuf::program {
 

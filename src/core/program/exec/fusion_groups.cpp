@@ -8,10 +8,10 @@
 #include <optional>
 #include <unordered_map>
 
+#include "program/element/element_compile.hpp"
 #include "program/exec/attr_access.hpp"
-#include "program/exec/element_compile.hpp"
 #include "program/exec/fusion.hpp"
-#include "program/kernels/elementwise.hpp"
+#include "program/ops/elementwise/elementwise.hpp"
 #include "program/registry/op_registry.hpp"
 
 namespace ndbuf::program {

@@ -3,8 +3,8 @@
 
 #include <string>
 
-#include "program/exec/element_compile.hpp"
-#include "program/kernels/element_region.hpp"
+#include "program/element/element_compile.hpp"
+#include "program/element/element_region.hpp"
 
 namespace ndbuf::program {
 namespace {

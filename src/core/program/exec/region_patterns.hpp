@@ -5,9 +5,9 @@
 
 #include <optional>
 
+#include "program/element/element_program.hpp"
 #include "program/exec/builders.hpp"
 #include "program/ir/module.hpp"
-#include "program/kernels/element_program.hpp"
 #include "program/kernels/region_body.hpp"
 
 namespace ndbuf::program {

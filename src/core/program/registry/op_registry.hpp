@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "program/exec/builders.hpp"
-#include "program/kernels/elementwise.hpp"
+#include "program/ops/elementwise/elementwise.hpp"
 #include "program/verify/type_rules.hpp"
 
 namespace ndbuf::program {

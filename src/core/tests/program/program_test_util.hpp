@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "kernel_tensors.hpp"
 #include "ndbuf/base/error.hpp"
 #include "ndbuf/program/program.hpp"
+#include "tests/program/kernel_tensors.hpp"
 
 namespace ndbuf::program::testing {
 

@@ -9,7 +9,7 @@
 #include "ndbuf/memory/transfer.hpp"
 #include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
-#include "program/kernels/elementwise.hpp"
+#include "program/ops/elementwise/elementwise.hpp"
 #include "program/verify/type_rules.hpp"
 
 namespace ndbuf::program {

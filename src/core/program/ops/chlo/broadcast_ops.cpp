@@ -10,7 +10,7 @@
 
 #include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
-#include "program/kernels/elementwise.hpp"
+#include "program/ops/elementwise/elementwise.hpp"
 #include "program/registry/op_registry.hpp"
 #include "program/verify/type_rules.hpp"
 

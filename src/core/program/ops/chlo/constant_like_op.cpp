@@ -2,7 +2,7 @@
 // the value is a scalar of the operand's element type; the builder makes the splat once.
 #include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
-#include "program/kernels/elementwise.hpp"
+#include "program/ops/elementwise/elementwise.hpp"
 #include "program/verify/type_rules.hpp"
 
 namespace ndbuf::program {

@@ -2,7 +2,7 @@
 // integer_mulhi.hpp). The type rule checks the operands; the builder binds the kernel.
 #include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
-#include "program/kernels/integer_mulhi.hpp"
+#include "program/ops/elementwise/integer_mulhi.hpp"
 #include "program/verify/type_rules.hpp"
 
 namespace ndbuf::program {

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "program/ir/module.hpp"
-#include "program/kernels/convolution.hpp"
+#include "program/ops/contraction/convolution.hpp"
 
 namespace ndbuf::program {
 

@@ -1,9 +1,9 @@
-// stablehlo.convolution over kernels/convolution.hpp: the type rule infers the result shape
+// stablehlo.convolution over ops/contraction/convolution.hpp: the type rule infers the result shape
 // from the operands and the decoded attributes (convolution_attrs.hpp); the builder checks the
 // precision config and binds the kernel.
 #include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
-#include "program/kernels/convolution.hpp"
+#include "program/ops/contraction/convolution.hpp"
 #include "program/ops/contraction/convolution_attrs.hpp"
 #include "program/verify/type_rules.hpp"
 

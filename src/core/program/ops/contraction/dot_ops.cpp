@@ -1,9 +1,10 @@
-// stablehlo.dot_general and stablehlo.dot over kernels/dot_general.hpp: the dimension numbers
+// stablehlo.dot_general and stablehlo.dot over ops/contraction/dot_general.hpp: the dimension
+// numbers
 // (#stablehlo.dot<...>, read through ops/indexing/index_dims.hpp; dot's are implied by the
 // ranks), the type rules' result shape, the builders' kernel.
 #include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
-#include "program/kernels/dot_general.hpp"
+#include "program/ops/contraction/dot_general.hpp"
 #include "program/ops/indexing/index_dims.hpp"
 #include "program/verify/type_rules.hpp"
 

@@ -2,7 +2,7 @@
 // (compare_type_for: the dtype's default when absent); the builder binds the kernel.
 #include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
-#include "program/kernels/elementwise.hpp"
+#include "program/ops/elementwise/elementwise.hpp"
 #include "program/verify/type_rules.hpp"
 
 namespace ndbuf::program {

@@ -3,7 +3,7 @@
 // check the shapes the widths allow; the builders bind the kernels.
 #include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
-#include "program/kernels/elementwise.hpp"
+#include "program/ops/elementwise/elementwise.hpp"
 #include "program/verify/type_rules.hpp"
 
 namespace ndbuf::program {

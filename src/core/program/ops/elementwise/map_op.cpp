@@ -4,10 +4,10 @@
 #include <cstring>
 
 #include "ndbuf/memory/transfer.hpp"
+#include "program/element/element_compile.hpp"
 #include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
-#include "program/exec/element_compile.hpp"
-#include "program/kernels/map_program.hpp"
+#include "program/ops/elementwise/map_program.hpp"
 #include "program/verify/type_rules.hpp"
 
 namespace ndbuf::program {

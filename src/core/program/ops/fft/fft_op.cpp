@@ -1,10 +1,10 @@
-// stablehlo.fft over kernels/fft.hpp: the type rule decodes fft_type and fft_length, checks
+// stablehlo.fft over ops/fft/fft.hpp: the type rule decodes fft_type and fft_length, checks
 // the operand and infers the result type; the builder binds the kernel.
 #include <string>
 
 #include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
-#include "program/kernels/fft.hpp"
+#include "program/ops/fft/fft.hpp"
 #include "program/verify/type_rules.hpp"
 
 namespace ndbuf::program {

@@ -1,10 +1,10 @@
-// stablehlo.gather over kernels/gather.hpp: the dimension numbers (#stablehlo.gather<...>,
+// stablehlo.gather over ops/indexing/gather.hpp: the dimension numbers (#stablehlo.gather<...>,
 // index_dims.hpp) and slice sizes, the type rule's result shape, the builder's kernel.
 #include <vector>
 
 #include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
-#include "program/kernels/gather.hpp"
+#include "program/ops/indexing/gather.hpp"
 #include "program/ops/indexing/index_dims.hpp"
 #include "program/verify/type_rules.hpp"
 

@@ -4,9 +4,9 @@
 #pragma once
 
 #include "program/ir/module.hpp"
-#include "program/kernels/dot_general.hpp"
-#include "program/kernels/gather.hpp"
-#include "program/kernels/scatter.hpp"
+#include "program/ops/contraction/dot_general.hpp"
+#include "program/ops/indexing/gather.hpp"
+#include "program/ops/indexing/scatter.hpp"
 
 namespace ndbuf::program {
 

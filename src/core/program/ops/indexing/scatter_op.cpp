@@ -1,4 +1,4 @@
-// stablehlo.scatter over kernels/scatter.hpp: the type rule checks the spec's constraints
+// stablehlo.scatter over ops/indexing/scatter.hpp: the type rule checks the spec's constraints
 // between the inputs, the indices, the updates, the dimension numbers (#stablehlo.scatter<...>,
 // index_dims.hpp) and the update body's signature; the builder runs the body natively when it
 // is a recognised one, as an element program when it compiles to one, else interpreted.
@@ -9,8 +9,8 @@
 #include "program/exec/builders.hpp"
 #include "program/exec/region_patterns.hpp"
 #include "program/kernels/kernel_values.hpp"
-#include "program/kernels/scatter.hpp"
 #include "program/ops/indexing/index_dims.hpp"
+#include "program/ops/indexing/scatter.hpp"
 #include "program/verify/type_rules.hpp"
 
 namespace ndbuf::program {

@@ -1,10 +1,10 @@
-// cholesky and triangular_solve over kernels/linalg_triangular.hpp: the type rules check the
+// cholesky and triangular_solve over ops/linalg/linalg_triangular.hpp: the type rules check the
 // operands and the attributes, the builders decode the options and bind the kernels.
 #include <string>
 
 #include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
-#include "program/kernels/linalg_triangular.hpp"
+#include "program/ops/linalg/linalg_triangular.hpp"
 #include "program/verify/type_rules.hpp"
 
 namespace ndbuf::program {

@@ -1,10 +1,10 @@
-// stablehlo.rng_bit_generator over kernels/random_bits.hpp: the type rule checks the algorithm,
+// stablehlo.rng_bit_generator over ops/random/random_bits.hpp: the type rule checks the algorithm,
 // the state and the bits' type; the builder binds the kernel.
 #include <string>
 
 #include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
-#include "program/kernels/random_bits.hpp"
+#include "program/ops/random/random_bits.hpp"
 #include "program/verify/type_rules.hpp"
 
 namespace ndbuf::program {

@@ -5,14 +5,14 @@
 // through the interpreter.
 #include <algorithm>
 
+#include "program/element/element_compile.hpp"
 #include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
-#include "program/exec/element_compile.hpp"
 #include "program/exec/region_patterns.hpp"
 #include "program/kernels/kernel_values.hpp"
-#include "program/kernels/reduce.hpp"
-#include "program/kernels/reduce_program.hpp"
-#include "program/kernels/reduce_window.hpp"
+#include "program/ops/reduction/reduce.hpp"
+#include "program/ops/reduction/reduce_program.hpp"
+#include "program/ops/reduction/reduce_window.hpp"
 #include "program/ops/reduction/window_attrs.hpp"
 #include "program/verify/type_rules.hpp"
 

@@ -1,16 +1,16 @@
-// stablehlo.select_and_scatter over kernels/select_and_scatter.hpp: the type rule checks the
+// stablehlo.select_and_scatter over ops/reduction/select_and_scatter.hpp: the type rule checks the
 // window, the source (one element per window) and both bodies' signatures; the builder runs a
 // recognised select or scatter body natively, one that compiles to an element program as one,
 // and any other through the interpreter.
+#include "program/element/element_compile.hpp"
+#include "program/element/element_region.hpp"
 #include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
-#include "program/exec/element_compile.hpp"
 #include "program/exec/region_patterns.hpp"
-#include "program/kernels/element_region.hpp"
 #include "program/kernels/kernel_values.hpp"
-#include "program/kernels/select_and_scatter.hpp"
-#include "program/kernels/window_geometry.hpp"
+#include "program/ops/reduction/select_and_scatter.hpp"
 #include "program/ops/reduction/window_attrs.hpp"
+#include "program/ops/reduction/window_geometry.hpp"
 #include "program/verify/type_rules.hpp"
 
 namespace ndbuf::program {

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "program/ir/module.hpp"
-#include "program/kernels/reduce_window.hpp"
+#include "program/ops/reduction/reduce_window.hpp"
 
 namespace ndbuf::program {
 

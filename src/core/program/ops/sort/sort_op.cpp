@@ -1,16 +1,16 @@
-// stablehlo.sort over kernels/sort.hpp and sort_program.hpp: the type rule checks the operands
+// stablehlo.sort over ops/sort/sort.hpp and sort_program.hpp: the type rule checks the operands
 // and the comparator's signature; the builder sorts by a recognised comparator's keys, a
 // comparator that compiles to an element program as one, and any other through the
 // interpreter.
 #include <algorithm>
 
+#include "program/element/element_compile.hpp"
 #include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
-#include "program/exec/element_compile.hpp"
 #include "program/exec/region_patterns.hpp"
 #include "program/kernels/kernel_values.hpp"
-#include "program/kernels/sort.hpp"
-#include "program/kernels/sort_program.hpp"
+#include "program/ops/sort/sort.hpp"
+#include "program/ops/sort/sort_program.hpp"
 #include "program/verify/type_rules.hpp"
 
 namespace ndbuf::program {

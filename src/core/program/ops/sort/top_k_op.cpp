@@ -1,8 +1,8 @@
-// chlo.top_k over kernels/top_k.hpp: the k largest elements along the last axis and their
+// chlo.top_k over ops/sort/top_k.hpp: the k largest elements along the last axis and their
 // indices. The type rule infers both results' types; the builder binds the kernel.
 #include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
-#include "program/kernels/top_k.hpp"
+#include "program/ops/sort/top_k.hpp"
 #include "program/verify/type_rules.hpp"
 
 namespace ndbuf::program {

@@ -3,7 +3,7 @@
 // kernel (a view through zero strides).
 #include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
-#include "program/kernels/structure.hpp"
+#include "program/ops/structure/structure.hpp"
 #include "program/verify/type_rules.hpp"
 
 namespace ndbuf::program {

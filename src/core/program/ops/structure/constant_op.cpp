@@ -2,7 +2,7 @@
 // the value against the result type; the builder hands the value out on every run.
 #include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
-#include "program/kernels/structure.hpp"
+#include "program/ops/structure/structure.hpp"
 #include "program/verify/type_rules.hpp"
 
 namespace ndbuf::program {

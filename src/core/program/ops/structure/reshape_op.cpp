@@ -2,7 +2,7 @@
 // type rule checks that the sizes agree; the builder binds the kernel (a view when it can).
 #include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
-#include "program/kernels/structure.hpp"
+#include "program/ops/structure/structure.hpp"
 #include "program/verify/type_rules.hpp"
 
 namespace ndbuf::program {

@@ -1,0 +1,44 @@
+// Running an element program over many tiles of lanes in parallel, one ElementTile (register
+// set) per block of tiles; kernels must not throw inside parallel loops, so the first failure
+// is kept and rethrown on the calling thread after the loop.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <exception>
+#include <mutex>
+
+#include "ndbuf/memory/parallel.hpp"
+#include "program/element/element_program.hpp"
+
+namespace ndbuf::program {
+
+// body(tile, first, count, ElementTile&) for tiles 0..tiles-1 of `lanes` items each out of
+// `items` (the last tile may be short). `bytes_per_item` sizes the parallelism.
+template <class Body>
+void for_each_tile(const ElementProgram& program, int64_t items, int64_t lanes,
+                   int64_t bytes_per_item, Body&& body) {
+  const int64_t tiles = (items + lanes - 1) / lanes;
+  std::atomic<bool> failed{false};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  for_each_block(
+      tiles, bytes_per_item * lanes,
+      [&](int64_t begin, int64_t end) {
+        if (failed.load(std::memory_order_relaxed)) return;
+        try {
+          ElementTile tile(program, lanes);
+          for (int64_t t = begin; t < end; ++t) {
+            const int64_t first = t * lanes;
+            body(t, first, std::min(lanes, items - first), tile);
+          }
+        } catch (...) {
+          const std::lock_guard<std::mutex> lock(error_mutex);
+          if (!failed.exchange(true)) error = std::current_exception();
+        }
+      },
+      lanes * std::max<int64_t>(1, bytes_per_item / 4));
+  if (error) std::rethrow_exception(error);
+}
+
+}  // namespace ndbuf::program

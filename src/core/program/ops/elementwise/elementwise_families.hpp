@@ -1,0 +1,22 @@
+// The element-wise kernels split by dtype family (one file each); unary() and binary() pick
+// the family. Operand dtypes and the result dtype are already validated by the callers.
+#pragma once
+
+#include "ndbuf/memory/tensor.hpp"
+#include "program/ops/elementwise/elementwise.hpp"
+
+namespace ndbuf::program::detail {
+
+Tensor unary_integer(UnaryOp op, const Tensor& x, DType result);  // pred and integers
+Tensor unary_float(UnaryOp op, const Tensor& x, DType result);
+Tensor unary_complex(UnaryOp op, const Tensor& x, DType result);
+// tanh of an f32 tensor, vectorised (elementwise_vector_math.cpp).
+Tensor tanh_f32(const Tensor& x);
+// The same over a span (`out` may be `x`); AVX2 packets where the CPU has them.
+void tanh_span_f32(const float* x, float* out, int64_t n);
+
+Tensor binary_integer(BinaryOp op, const Tensor& lhs, const Tensor& rhs);  // pred and integers
+Tensor binary_float(BinaryOp op, const Tensor& lhs, const Tensor& rhs, DType result);
+Tensor binary_complex(BinaryOp op, const Tensor& lhs, const Tensor& rhs);
+
+}  // namespace ndbuf::program::detail

@@ -1,0 +1,56 @@
+// Float (f32) math that std:: cannot vectorise, through Eigen's packet math: tanh costs about
+// 20 ns an element in libm, about 1.5 ns here and half that with AVX2 (tanh_avx2.cpp). Eigen 3.4's
+// float tanh is the same rational approximation in vector and scalar code, so an element's result
+// never depends on where it sits in an array (fused blocks and whole tensors agree bit for bit).
+#include <Eigen/Core>
+
+#include "ndbuf/memory/parallel.hpp"
+#include "ndbuf/memory/transfer.hpp"
+#include "program/kernels/block_scratch.hpp"
+#include "program/ops/elementwise/elementwise_families.hpp"
+#include "program/ops/elementwise/tanh_avx2.hpp"
+
+static_assert(EIGEN_VERSION_AT_LEAST(3, 4, 0), "Eigen 3.4 or later is needed");
+
+namespace ndbuf::program::detail {
+
+namespace {
+
+bool cpu_has_avx2() {
+#if defined(__x86_64__) && defined(__GNUC__)
+  return __builtin_cpu_supports("avx2");
+#else
+  return false;
+#endif
+}
+
+}  // namespace
+
+bool tanh_avx2_usable() {
+  static const bool usable = tanh_avx2_built() && cpu_has_avx2();
+  return usable;
+}
+
+void tanh_span_f32_baseline(const float* x, float* out, int64_t n) {
+  const Eigen::Map<const Eigen::ArrayXf> from(x, n);
+  Eigen::Map<Eigen::ArrayXf>(out, n) = from.tanh();
+}
+
+void tanh_span_f32(const float* x, float* out, int64_t n) {
+  if (tanh_avx2_usable()) return tanh_span_f32_avx2(x, out, n);
+  tanh_span_f32_baseline(x, out, n);
+}
+
+Tensor tanh_f32(const Tensor& x) {
+  const Tensor in =
+      x.is_contiguous(Order::kRowMajor) ? to_host(x) : make_dense(x, Order::kRowMajor);
+  Tensor out = allocate_result(DType::kF32, x.shape());
+  const auto* src = static_cast<const float*>(in.data());
+  auto* dst = static_cast<float*>(out.data());
+  for_each_block(out.numel(), 2 * sizeof(float), [&](int64_t begin, int64_t end) {
+    tanh_span_f32(src + begin, dst + begin, end - begin);
+  });
+  return out;
+}
+
+}  // namespace ndbuf::program::detail

@@ -1,0 +1,179 @@
+// Cholesky factors and triangular solves, one batch matrix at a time (see linalg_triangular.hpp).
+#include "program/ops/linalg/linalg_triangular.hpp"
+
+#include <algorithm>
+#include <complex>
+#include <limits>
+#include <string>
+#include <type_traits>
+
+#include "ndbuf/base/error.hpp"
+#include "ndbuf/memory/parallel.hpp"
+#include "ndbuf/memory/transfer.hpp"
+#include "program/ops/elementwise/elementwise.hpp"
+#include "program/ops/linalg/fortran_lapack.hpp"
+#include "program/ops/linalg/linalg.hpp"
+#include "program/ops/linalg/linalg_common.hpp"
+
+namespace ndbuf::program {
+namespace {
+
+// The dtype LAPACK computes `d` in: f64 for the real types, c128 for the complex ones.
+DType wide_dtype(DType d) { return is_complex(d) ? DType::kC128 : DType::kF64; }
+
+// `t` dense row-major in its wide dtype (possibly `t` itself).
+Tensor widen(const Tensor& t) {
+  const DType wide = wide_dtype(t.dtype());
+  return t.dtype() == wide ? make_dense(t, Order::kRowMajor) : convert(t, wide);
+}
+
+// A fresh dense row-major copy of `t` in its wide dtype, free to overwrite (convert() always
+// returns a new tensor).
+Tensor widen_fresh(const Tensor& t) {
+  const DType wide = wide_dtype(t.dtype());
+  if (t.dtype() != wide) return convert(t, wide);
+  Tensor out = Tensor::allocate(wide, t.shape(), Order::kRowMajor);
+  copy_to_dense(t, out.data(), Order::kRowMajor);
+  return out;
+}
+
+Tensor narrow(const Tensor& wide, DType to) {
+  return wide.dtype() == to ? wide : convert(wide, to);
+}
+
+template <class T>
+T not_a_number() {
+  using Real = typename linalg::RealOf<T>::type;
+  constexpr Real kNaN = std::numeric_limits<Real>::quiet_NaN();
+  if constexpr (std::is_same_v<T, Real>) {
+    return kNaN;
+  } else {
+    return T(kNaN, kNaN);
+  }
+}
+
+// stablehlo.cholesky's result from LAPACK's factor: zeros in the other triangle, and a matrix
+// of NaNs where the factorisation failed (info != 0), as JAX on XLA gives.
+template <class T>
+void finish_factors(Tensor& factor, const Tensor& info, bool lower) {
+  const int64_t n = factor.shape().back();
+  T* m = static_cast<T*>(factor.data());
+  const auto* infos = static_cast<const int32_t*>(info.data());
+  for (int64_t b = 0; b < info.numel(); ++b, m += n * n) {
+    for (int64_t i = 0; i < n; ++i) {
+      for (int64_t j = 0; j < n; ++j) {
+        if (infos[b] != 0) {
+          m[i * n + j] = not_a_number<T>();
+        } else if (lower ? j > i : j < i) {
+          m[i * n + j] = T(0);
+        }
+      }
+    }
+  }
+}
+
+void trsm(const char* s, const char* u, const char* t, const char* d, int m, int n, const double* a,
+          int lda, double* b) {
+  const double one = 1;
+  dtrsm_(s, u, t, d, &m, &n, &one, a, &lda, b, &m, 1, 1, 1, 1);
+}
+void trsm(const char* s, const char* u, const char* t, const char* d, int m, int n,
+          const std::complex<double>* a, int lda, std::complex<double>* b) {
+  const std::complex<double> one = 1;
+  ztrsm_(s, u, t, d, &m, &n, &one, a, &lda, b, &m, 1, 1, 1, 1);
+}
+
+// The operands are dense row-major, which LAPACK (column-major) reads as their transposes:
+// op(A) X = B is solved in place as X^T op(A)^T = B^T, a solve from the other side against the
+// other triangle with the same op (LAPACK sees A^T, and op(A)^T = op(A^T) for N, T and C
+// alike), so no layout copy is made around the call.
+template <class T>
+void solve_matrices(const T* a, T* b, int64_t batch, int64_t k, int64_t m, int64_t n,
+                    const TriangularSolveOptions& o) {
+  const char* side = o.left_side ? "R" : "L";
+  const char* uplo = o.lower ? "U" : "L";
+  const char* trans = o.transpose_a == Transpose::kNone
+                          ? "N"
+                          : (o.transpose_a == Transpose::kTranspose ? "T" : "C");
+  const char* diag = o.unit_diagonal ? "U" : "N";
+  const int rows = linalg::lapack_size(n, "columns");
+  const int cols = linalg::lapack_size(m, "rows");
+  const int order = linalg::lapack_size(k, "rows");
+  if (m == 0 || n == 0) return;
+  for (int64_t i = 0; i < batch; ++i) {
+    trsm(side, uplo, trans, diag, rows, cols, a + i * k * k, order, b + i * m * n);
+    check_interrupt();
+  }
+}
+
+int64_t batch_count(const Shape& s) {
+  int64_t count = 1;
+  for (size_t k = 0; k + 2 < s.size(); ++k) count *= s[k];
+  return count;
+}
+
+}  // namespace
+
+std::optional<Transpose> transpose_named(std::string_view name) {
+  if (name == "NO_TRANSPOSE") return Transpose::kNone;
+  if (name == "TRANSPOSE") return Transpose::kTranspose;
+  if (name == "ADJOINT") return Transpose::kAdjoint;
+  return std::nullopt;
+}
+
+std::string cholesky_problem(const Shape& a) {
+  if (a.size() < 2) return "needs an operand of rank 2 or more";
+  if (a[a.size() - 1] != a[a.size() - 2]) return "needs square matrices in its last two dimensions";
+  return "";
+}
+
+std::string triangular_solve_problem(const Shape& a, const Shape& b, bool left_side) {
+  if (a.size() < 2 || a.size() != b.size()) return "needs operands of one rank, 2 or more";
+  const size_t r = a.size();
+  if (a[r - 1] != a[r - 2]) return "needs square matrices a in its last two dimensions";
+  if (!std::equal(a.begin(), a.end() - 2, b.begin())) return "needs equal batch dimensions";
+  const int64_t against = left_side ? b[r - 2] : b[r - 1];
+  if (a[r - 1] != against) {
+    return std::string("needs a's size to match the ") + (left_side ? "rows" : "columns") + " of b";
+  }
+  return "";
+}
+
+Tensor cholesky(const Tensor& a, bool lower) {
+  const std::string problem = cholesky_problem(a.shape());
+  if (!problem.empty()) fail(ErrorKind::kInvalidArgument, "cholesky " + problem + ".");
+  if (!is_floating(a.dtype()) && !is_complex(a.dtype())) {
+    fail(ErrorKind::kInvalidArgument, "cholesky needs a float or complex operand.");
+  }
+  // The factorisation behind JAX's potrf target (linalg.hpp), which takes f32 / f64 / c64 /
+  // c128 and computes in double precision: f16 and bf16 go through f32 exactly.
+  const bool half = a.dtype() == DType::kF16 || a.dtype() == DType::kBF16;
+  CholeskyFactor f = cholesky_factor(half ? convert(a, DType::kF32) : a, lower);
+  linalg::dispatch_float(f.factor.dtype(),
+                         [&](auto tag) { finish_factors<decltype(tag)>(f.factor, f.info, lower); });
+  return half ? convert(f.factor, a.dtype()) : f.factor;
+}
+
+Tensor triangular_solve(const Tensor& a, const Tensor& b, const TriangularSolveOptions& o) {
+  const std::string problem = triangular_solve_problem(a.shape(), b.shape(), o.left_side);
+  if (!problem.empty()) fail(ErrorKind::kInvalidArgument, "triangular_solve " + problem + ".");
+  if (a.dtype() != b.dtype() || (!is_floating(a.dtype()) && !is_complex(a.dtype()))) {
+    fail(ErrorKind::kInvalidArgument,
+         "triangular_solve needs float or complex operands of one element type.");
+  }
+  const Tensor wa = widen(a);
+  Tensor wb = widen_fresh(b);
+  const size_t r = b.shape().size();
+  const int64_t m = b.shape()[r - 2], n = b.shape()[r - 1], k = a.shape()[r - 1];
+  const int64_t batch = batch_count(b.shape());
+  if (wa.dtype() == DType::kF64) {
+    solve_matrices(static_cast<const double*>(wa.data()), static_cast<double*>(wb.data()), batch, k,
+                   m, n, o);
+  } else {
+    solve_matrices(static_cast<const std::complex<double>*>(wa.data()),
+                   static_cast<std::complex<double>*>(wb.data()), batch, k, m, n, o);
+  }
+  return narrow(wb, b.dtype());
+}
+
+}  // namespace ndbuf::program

@@ -1,0 +1,227 @@
+// Associative reductions as [outer, reduced, inner] passes over memory: inner reductions fold
+// contiguous runs in vector lanes, outer ones accumulate whole rows into blocks of the result;
+// both split the reduced dim into chunks when there are too few rows or blocks for all cores.
+#include "program/ops/reduction/reduce_fast.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+#include "ndbuf/memory/parallel.hpp"
+#include "ndbuf/memory/transfer.hpp"
+#include "program/kernels/compute_type.hpp"
+#include "program/kernels/fast_combine.hpp"
+
+namespace ndbuf::program {
+namespace {
+
+// The value that leaves any accumulator unchanged under `body` (on pred, maximum is OR and
+// minimum AND). -0.0 for float sums, so that a sum of -0.0 values stays -0.0.
+template <class A>
+A identity_of(FastBody body, bool pred) {
+  if constexpr (kIsComplex<A>) {
+    using R = typename A::value_type;
+    const R inf = std::numeric_limits<R>::infinity();
+    if (body == FastBody::kMultiply) return A(1, 0);
+    if (body == FastBody::kMaximum) return A(-inf, -inf);
+    if (body == FastBody::kMinimum) return A(inf, inf);
+    return A(-R(0), -R(0));
+  } else if constexpr (std::is_floating_point_v<A>) {
+    const A inf = std::numeric_limits<A>::infinity();
+    if (body == FastBody::kMultiply) return A(1);
+    if (body == FastBody::kMaximum) return -inf;
+    if (body == FastBody::kMinimum) return inf;
+    return A(-0.0);
+  } else {
+    using L = std::numeric_limits<A>;
+    switch (body) {
+      case FastBody::kMultiply:
+        return A(1);
+      case FastBody::kAnd:
+        return pred ? A(1) : static_cast<A>(~A(0));
+      case FastBody::kMaximum:
+        return pred ? A(0) : L::lowest();
+      case FastBody::kMinimum:
+        return pred ? A(1) : L::max();
+      default:
+        return A(0);
+    }
+  }
+}
+
+// Folds n contiguous elements in lanes wide enough for the compiler to vectorise.
+template <class X, class A, class Combine>
+A fold_run(const X* x, int64_t n, A identity, Combine combine) {
+  constexpr int kLanes = std::max<int>(4, 64 / static_cast<int>(sizeof(A)));
+  A lanes[kLanes];
+  std::fill(lanes, lanes + kLanes, identity);
+  int64_t j = 0;
+  for (; j + kLanes <= n; j += kLanes) {
+#pragma omp simd
+    for (int l = 0; l < kLanes; ++l) lanes[l] = combine(lanes[l], load(x[j + l]));
+  }
+  A acc = identity;
+  for (int l = 0; l < kLanes; ++l) acc = combine(acc, lanes[l]);
+  for (; j < n; ++j) acc = combine(acc, load(x[j]));
+  return acc;
+}
+
+// One [outer, count, inner] reduction: dst[o * inner + i] = fold over r of
+// x[(o * count + r) * inner + i].
+struct ReduceView {
+  int64_t outer, count, inner;
+};
+
+// How the work is cut: column blocks of `width` and `chunks` pieces of the reduced dim.
+struct ReduceCut {
+  int64_t width, blocks, chunks;
+};
+
+ReduceCut cut_work(const ReduceView& v) {
+  const int64_t width = v.inner == 1 ? 1 : std::min<int64_t>(v.inner, 2048);
+  const int64_t blocks = (v.inner + width - 1) / width;
+  const int64_t tasks = v.outer * blocks;
+  const int64_t wanted = 4 * static_cast<int64_t>(max_threads());
+  int64_t chunks = tasks >= wanted ? 1 : std::min<int64_t>(64, (wanted + tasks - 1) / tasks);
+  // A chunk is worth a task only with some thousands of elements in it.
+  chunks = std::min(chunks, std::max<int64_t>(1, v.count * width / 4096));
+  return {width, blocks, chunks};
+}
+
+// Reduces rows [r0, r1) of columns [i0, i0 + width) of outer index o into dst.
+template <class X, class A, class Combine>
+void reduce_piece(const X* x, const ReduceView& v, int64_t o, int64_t r0, int64_t r1, int64_t i0,
+                  int64_t width, A* dst, A identity, Combine combine) {
+  if (v.inner == 1) {
+    dst[0] = fold_run(x + o * v.count + r0, r1 - r0, identity, combine);
+    return;
+  }
+  A acc[2048];
+  std::fill(acc, acc + width, identity);
+  for (int64_t r = r0; r < r1; ++r) {
+    const X* row = x + (o * v.count + r) * v.inner + i0;
+#pragma omp simd
+    for (int64_t j = 0; j < width; ++j) acc[j] = combine(acc[j], load(row[j]));
+  }
+  std::copy(acc, acc + width, dst);
+}
+
+template <class X, class A, class Combine>
+std::vector<A> reduce_view(const X* x, const ReduceView& v, A identity, Combine combine) {
+  const ReduceCut cut = cut_work(v);
+  const int64_t size = v.outer * v.inner;
+  std::vector<A> partial(static_cast<size_t>(size * cut.chunks), identity);
+  const int64_t rows = (v.count + cut.chunks - 1) / cut.chunks;
+  const int64_t bytes = rows * cut.width * static_cast<int64_t>(sizeof(X));
+  for_each_block(
+      v.outer * cut.blocks * cut.chunks, bytes,
+      [&](int64_t begin, int64_t end) {
+        for (int64_t t = begin; t < end; ++t) {
+          const int64_t c = t % cut.chunks, b = (t / cut.chunks) % cut.blocks;
+          const int64_t o = t / cut.chunks / cut.blocks;
+          const int64_t r0 = std::min(v.count, c * rows), r1 = std::min(v.count, r0 + rows);
+          const int64_t i0 = b * cut.width, width = std::min(cut.width, v.inner - i0);
+          reduce_piece(x, v, o, r0, r1, i0, width, partial.data() + c * size + o * v.inner + i0,
+                       identity, combine);
+        }
+      },
+      std::max<int64_t>(1, rows * cut.width));
+  for (int64_t c = 1; c < cut.chunks; ++c) {
+    for (int64_t e = 0; e < size; ++e) partial[e] = combine(partial[e], partial[c * size + e]);
+  }
+  partial.resize(static_cast<size_t>(size));
+  return partial;
+}
+
+// Dims in memory order, size-1 dims dropped and neighbours of the same kind merged.
+struct Group {
+  int64_t size;
+  bool reduced;
+};
+
+std::vector<Group> memory_groups(const Shape& shape, const std::vector<bool>& reduced,
+                                 bool reversed) {
+  std::vector<Group> groups;
+  for (size_t n = 0; n < shape.size(); ++n) {
+    const size_t k = reversed ? shape.size() - 1 - n : n;
+    if (shape[k] == 1) continue;
+    if (!groups.empty() && groups.back().reduced == reduced[k]) {
+      groups.back().size *= shape[k];
+    } else {
+      groups.push_back({shape[k], reduced[k]});
+    }
+  }
+  const bool any_reduced =
+      std::any_of(groups.begin(), groups.end(), [](const Group& g) { return g.reduced; });
+  if (!any_reduced) groups.push_back({1, true});
+  return groups;
+}
+
+// Reduces the groups one reduced group at a time, innermost first; returns the accumulators.
+template <class T, class A, class Combine>
+std::vector<A> reduce_groups(const T* x, std::vector<Group> groups, A identity, Combine combine) {
+  std::vector<A> current;
+  bool first = true;
+  for (size_t g = groups.size(); g-- > 0;) {
+    if (!groups[g].reduced) continue;
+    ReduceView v{1, groups[g].size, 1};
+    for (size_t k = 0; k < g; ++k) v.outer *= groups[k].size;
+    for (size_t k = g + 1; k < groups.size(); ++k) v.inner *= groups[k].size;
+    current = first ? reduce_view(x, v, identity, combine)
+                    : reduce_view(current.data(), v, identity, combine);
+    first = false;
+    groups.erase(groups.begin() + static_cast<std::ptrdiff_t>(g));
+  }
+  return current;
+}
+
+template <DType D>
+Tensor reduce_typed(const Tensor& source, bool reversed, const std::vector<bool>& reduced,
+                    const Tensor& init, const Shape& result_shape, FastBody body) {
+  using T = typename ElementType<D>::type;
+  using A = Compute<T>;
+  Tensor result = Tensor::allocate(D, result_shape, Order::kRowMajor);
+  T init_value;
+  std::memcpy(&init_value, to_host(init).data(), sizeof(T));
+  T* out = static_cast<T*>(result.data());
+  if (source.numel() == 0) {
+    std::fill(out, out + result.numel(), init_value);
+    return result;
+  }
+  with_combiner<D>(body, [&](auto combine) {
+    const A identity = identity_of<A>(body, D == DType::kPred);
+    const std::vector<A> acc =
+        reduce_groups(static_cast<const T*>(source.data()),
+                      memory_groups(source.shape(), reduced, reversed), identity, combine);
+    const A init_acc = load(init_value);
+    for (int64_t e = 0; e < result.numel(); ++e) out[e] = store<T>(combine(init_acc, acc[e]));
+  });
+  return result;
+}
+
+}  // namespace
+
+Tensor reduce_associative(const Tensor& input, const Tensor& init,
+                          const std::vector<int64_t>& dimensions, const Shape& result_shape,
+                          FastBody body) {
+  Tensor source = to_host(input);
+  std::vector<bool> reduced(source.rank(), false);
+  for (int64_t d : dimensions) reduced[d] = true;
+  int64_t kept = 0;
+  for (size_t k = 0; k < source.rank(); ++k) kept += !reduced[k] && source.shape()[k] > 1;
+  // A column-major tensor is read in its own memory order when that keeps the result's order
+  // (at most one kept dim longer than 1); any other layout is made dense row-major first.
+  bool reversed = false;
+  if (!source.is_contiguous(Order::kRowMajor)) {
+    if (kept <= 1 && source.is_contiguous(Order::kColumnMajor)) {
+      reversed = true;
+    } else {
+      source = make_dense(source, Order::kRowMajor);
+    }
+  }
+  return dispatch(source.dtype(), [&](auto tag) {
+    return reduce_typed<decltype(tag)::value>(source, reversed, reduced, init, result_shape, body);
+  });
+}
+
+}  // namespace ndbuf::program

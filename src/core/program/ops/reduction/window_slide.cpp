@@ -1,0 +1,278 @@
+// van Herk / Gil-Werman along one axis at a time: the axis's n elements are cut into blocks of
+// B = min(window, n) elements. A window clipped to the axis holds at most B elements, so it
+// lies in one block or in two neighbouring ones, and its fold is a suffix fold of the first
+// (from the window's start to the block's end) combined with a prefix fold of the second (from
+// the block's start to the window's end). Windows move right, so the folds are computed
+// lazily, block by block, at most once each: two combines per element and one per window,
+// whatever the window's size. Box windows of these bodies are separable, so a window over
+// several axes is a pass along each; the last axis goes first, so maximum / minimum pick the
+// first NaN (or the first of equal extremes) in the window walk's row-major order.
+#include "program/ops/reduction/window_slide.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <new>
+#include <vector>
+
+#include "ndbuf/memory/parallel.hpp"
+#include "ndbuf/memory/transfer.hpp"
+#include "program/kernels/axis_extent.hpp"
+#include "program/kernels/compute_type.hpp"
+#include "program/kernels/fast_combine.hpp"
+
+namespace ndbuf::program {
+namespace {
+
+constexpr int64_t kLanes = 256;                         // inner elements slid together
+constexpr int64_t kScratchElements = int64_t{1} << 16;  // per fold buffer, when windows allow
+constexpr int64_t kRunWindows = 4096;  // windows of one line computed by one work item, at least
+constexpr int64_t kRunBlocks = 16;     // blocks a run's windows span, at least
+
+// The block holding a position that only moves forward (no division per window).
+struct BlockCursor {
+  int64_t index = 0, start = 0;
+  void reach(int64_t t, int64_t block) {
+    if (t - start >= block) {
+      index = t / block;
+      start = index * block;
+    }
+  }
+};
+
+// One lane group of one line: `width` neighbouring inner elements at each position, with the
+// suffix folds of one block and the prefix folds of one block (both `width` lanes a position).
+template <class In, class A, class Combine, class Load>
+struct LineFolds {
+  const In* x;  // position 0, lane 0
+  int64_t inner, width, n, block;
+  Combine combine;
+  Load load;
+  A* suffix;
+  A* prefix;
+  int64_t suffix_block = -1, suffix_low = 0, prefix_block = -1, prefix_high = 0;
+
+  // Folds of positions lo .. (end of lo's block `at`), one per lane.
+  const A* suffix_at(int64_t lo, const BlockCursor& at) {
+    const int64_t start = at.start, end = std::min(start + block, n) - 1;
+    if (suffix_block != at.index) {
+      suffix_block = at.index;
+      suffix_low = end + 1;
+    }
+    for (int64_t t = suffix_low - 1; t >= lo; --t) {
+      const In* xt = x + t * inner;
+      A* s = suffix + (t - start) * width;
+      if (t == end) {
+        for (int64_t j = 0; j < width; ++j) s[j] = load(xt[j]);
+      } else {
+        const A* later = s + width;
+        for (int64_t j = 0; j < width; ++j) s[j] = combine(load(xt[j]), later[j]);
+      }
+    }
+    suffix_low = std::min(suffix_low, lo);
+    return suffix + (lo - start) * width;
+  }
+
+  // Folds of positions (start of hi's block `at`) .. hi, one per lane.
+  const A* prefix_at(int64_t hi, const BlockCursor& at) {
+    const int64_t start = at.start;
+    if (prefix_block != at.index) {
+      prefix_block = at.index;
+      prefix_high = start - 1;
+    }
+    for (int64_t t = prefix_high + 1; t <= hi; ++t) {
+      const In* xt = x + t * inner;
+      A* p = prefix + (t - start) * width;
+      if (t == start) {
+        for (int64_t j = 0; j < width; ++j) p[j] = load(xt[j]);
+      } else {
+        const A* earlier = p - width;
+        for (int64_t j = 0; j < width; ++j) p[j] = combine(earlier[j], load(xt[j]));
+      }
+    }
+    prefix_high = std::max(prefix_high, hi);
+    return prefix + (hi - start) * width;
+  }
+};
+
+// Windows [c0, c1) of `a` over one line, written `stride` apart from `y`. Consecutive windows
+// that start in one block and end, unclipped, in the next are combined in one tight loop.
+template <class Line, class Out, class A, class Emit>
+void slide_windows(Line& line, const WindowAxis& a, int64_t c0, int64_t c1, Out* y, int64_t stride,
+                   A identity, Emit emit) {
+  const int64_t n = line.n, block = line.block, w = line.width;
+  BlockCursor lo_block, hi_block;
+  for (int64_t c = c0; c < c1; ++c, y += stride) {
+    const int64_t p0 = c * a.stride - a.low;
+    const int64_t lo = std::max<int64_t>(p0, 0), hi = std::min(p0 + a.size - 1, n - 1);
+    if (lo > hi) {
+      for (int64_t j = 0; j < w; ++j) y[j] = emit(identity);
+      continue;
+    }
+    lo_block.reach(lo, block);
+    hi_block.reach(hi, block);
+    if (lo_block.index == hi_block.index) {
+      // Within one block a window starts at the block's start or ends at its end.
+      const A* f =
+          lo == lo_block.start ? line.prefix_at(hi, hi_block) : line.suffix_at(lo, lo_block);
+      for (int64_t j = 0; j < w; ++j) y[j] = emit(f[j]);
+      continue;
+    }
+    int64_t run = 1;  // lo's block ends before hi's, so it is a whole block
+    if (hi == p0 + a.size - 1) {
+      const int64_t lo_room = lo_block.start + block - 1 - lo;
+      const int64_t hi_room = std::min(hi_block.start + block, n) - 1 - hi;
+      run = std::min({lo_room / a.stride, hi_room / a.stride, c1 - 1 - c}) + 1;
+    }
+    const int64_t step = a.stride * w;
+    const A* s = line.suffix_at(lo, lo_block);
+    const A* p = line.prefix_at(hi + (run - 1) * a.stride, hi_block) - (run - 1) * step;
+    for (int64_t k = 0; k < run; ++k) {
+      const A* sk = s + k * step;
+      const A* pk = p + k * step;
+      Out* yk = y + k * stride;
+      for (int64_t j = 0; j < w; ++j) yk[j] = emit(line.combine(sk[j], pk[j]));
+    }
+    c += run - 1;
+    y += (run - 1) * stride;
+  }
+}
+
+// The windows of `a` along the axis of `e`, from `x` into `y` (the axis `a.count` long there),
+// in parallel over (outer index, lane group, run of windows): a run starts its folds afresh,
+// recomputing at most two blocks, so runs span at least kRunBlocks blocks. `emit` turns a fold
+// into an output element. False when scratch memory ran out (a parallel loop must not throw).
+template <class In, class Out, class A, class Combine, class Load, class Emit>
+bool slide_axis(const In* x, Out* y, const AxisExtent& e, const WindowAxis& a, A identity,
+                Combine combine, Load load, Emit emit) {
+  const int64_t n = e.length, count = a.count, inner = e.inner;
+  const int64_t block = std::min(a.size, n);
+  const int64_t width = std::max<int64_t>(
+      1, std::min({kLanes, inner, kScratchElements / std::max<int64_t>(1, block)}));
+  const int64_t groups = (inner + width - 1) / width;
+  const int64_t run = std::max<int64_t>(
+      1, std::min(count, std::max(kRunWindows, kRunBlocks * block / a.stride + 1)));
+  const int64_t runs = (count + run - 1) / run;
+  const int64_t span = a.stride > n / run ? n : run * a.stride;  // input positions a run reads
+  const int64_t bytes = (span * int64_t{sizeof(In)} + run * int64_t{sizeof(Out)}) * width;
+  std::atomic<bool> failed{false};
+  for_each_block(
+      e.outer * groups * runs, bytes,
+      [&](int64_t begin, int64_t end) {
+        std::unique_ptr<A[]> scratch(new (std::nothrow) A[2 * block * width + 1]);
+        if (!scratch) {
+          failed.store(true);
+          return;
+        }
+        for (int64_t item = begin; item < end; ++item) {
+          const int64_t o = item / (groups * runs), g = item / runs % groups, r = item % runs;
+          const int64_t j0 = g * width, w = std::min(width, inner - j0);
+          const int64_t c0 = r * run, c1 = std::min(count, c0 + run);
+          LineFolds<In, A, Combine, Load> line{
+              x + o * n * inner + j0,       inner, w, n, block, combine, load, scratch.get(),
+              scratch.get() + block * width};
+          slide_windows(line, a, c0, c1, y + (o * count + c0) * inner + j0, inner, identity, emit);
+        }
+      },
+      (span + run) * width);
+  return !failed.load();
+}
+
+// The value that leaves every element unchanged under `body`, nullopt for other bodies.
+template <class A>
+std::optional<A> identity_of(FastBody body) {
+  using L = std::numeric_limits<A>;
+  switch (body) {
+    case FastBody::kAdd:
+      return A(0);  // +0 and -0 both compare equal; the last combine with init fixes the sign
+    case FastBody::kMultiply:
+      return A(1);
+    case FastBody::kMaximum:
+      return L::has_infinity ? -L::infinity() : L::lowest();
+    case FastBody::kMinimum:
+      return L::has_infinity ? L::infinity() : L::max();
+    default:
+      return std::nullopt;
+  }
+}
+
+bool untouched(const WindowAxis& a, int64_t n) {
+  return a.size == 1 && a.stride == 1 && a.low == 0 && a.count == n;
+}
+
+// The windowed axes, last first; the last axis when no axis is windowed.
+std::vector<size_t> pass_order(const WindowGeometry& g, const Shape& input) {
+  std::vector<size_t> axes;
+  for (size_t k = input.size(); k-- > 0;) {
+    if (!untouched(g.axes[k], input[k])) axes.push_back(k);
+  }
+  if (axes.empty()) axes.push_back(input.size() - 1);
+  return axes;
+}
+
+template <DType D>
+std::optional<Tensor> slide(const Tensor& input, const Tensor& init, const WindowGeometry& g,
+                            FastBody body) {
+  using T = typename ElementType<D>::type;
+  using A = Compute<T>;
+  if constexpr (kIsComplex<T> || D == DType::kPred) {
+    return std::nullopt;
+  } else {
+    T init_value;
+    std::memcpy(&init_value, to_host(init).data(), sizeof(T));
+    const A start = load(init_value);
+    const std::optional<A> identity = identity_of<A>(body);
+    if (!identity || !(start == *identity)) return std::nullopt;
+    const std::vector<size_t> axes = pass_order(g, input.shape());
+    Tensor result = Tensor::allocate(D, g.result_shape, Order::kRowMajor);
+    with_combiner<D>(body, [&](auto combine) {
+      const auto from_input = [](T v) { return load(v); };
+      const auto as_is = [](A v) { return v; };
+      // The walk folds init first: combining it once more gives the walk's sign of a zero sum.
+      const auto to_result = [start, combine](A v) { return store<T>(combine(start, v)); };
+      Shape shape = input.shape();
+      std::unique_ptr<A[]> held;  // the previous pass's output
+      bool ok = true;
+      for (size_t i = 0; i < axes.size() && ok; ++i) {
+        const AxisExtent e = axis_extent(shape, axes[i]);
+        const WindowAxis& a = g.axes[axes[i]];
+        shape[axes[i]] = a.count;
+        const bool first = i == 0, last = i + 1 == axes.size();
+        std::unique_ptr<A[]> next(last ? nullptr : new A[checked_numel(shape)]);
+        T* y = static_cast<T*>(result.data());
+        if (first && last) {
+          ok = slide_axis(static_cast<const T*>(input.data()), y, e, a, *identity, combine,
+                          from_input, to_result);
+        } else if (first) {
+          ok = slide_axis(static_cast<const T*>(input.data()), next.get(), e, a, *identity, combine,
+                          from_input, as_is);
+        } else if (last) {
+          ok = slide_axis(held.get(), y, e, a, *identity, combine, as_is, to_result);
+        } else {
+          ok = slide_axis(held.get(), next.get(), e, a, *identity, combine, as_is, as_is);
+        }
+        held = std::move(next);
+      }
+      if (!ok) throw std::bad_alloc();
+    });
+    return result;
+  }
+}
+
+}  // namespace
+
+std::optional<Tensor> window_slide(const Tensor& input, const Tensor& init, const WindowGeometry& g,
+                                   FastBody body) {
+  // An empty input leaves only padding (the walk writes the init); its axes may be longer
+  // than any real line.
+  if (input.shape().empty() || input.numel() == 0) return std::nullopt;
+  for (const WindowAxis& a : g.axes) {
+    if (a.base != 1 || a.dilation != 1) return std::nullopt;
+  }
+  return dispatch(input.dtype(),
+                  [&](auto tag) { return slide<decltype(tag)::value>(input, init, g, body); });
+}
+
+}  // namespace ndbuf::program

@@ -1,0 +1,123 @@
+// Structural kernels that assemble a result from pieces: iota, concatenate, pad,
+// dynamic_update_slice.
+#include <algorithm>
+#include <complex>
+#include <cstring>
+
+#include "program/kernels/block_scratch.hpp"
+#include "program/ops/structure/structure.hpp"
+
+namespace ndbuf::program {
+namespace {
+
+// Fills a dense tensor with copies of the one element of `value`.
+void fill(Tensor& out, const Tensor& value) {
+  const size_t item = itemsize(out.dtype());
+  char* dst = static_cast<char*>(out.data());
+  const char* src = static_cast<const char*>(value.data());
+  for (int64_t k = 0; k < out.numel(); ++k) std::copy(src, src + item, dst + k * item);
+}
+
+template <class T>
+T from_index(int64_t index) {
+  if constexpr (kIsNarrowFloat<T>) {
+    return narrow_float_from_double<T>(static_cast<double>(index));
+  } else {
+    return static_cast<T>(index);
+  }
+}
+
+}  // namespace
+
+Tensor iota(DType dtype, const Shape& shape, int64_t dimension) {
+  Tensor out = Tensor::allocate(dtype, shape, Order::kRowMajor);
+  if (out.numel() == 0) return out;
+  int64_t inner = 1;
+  for (size_t k = static_cast<size_t>(dimension) + 1; k < shape.size(); ++k) inner *= shape[k];
+  const int64_t extent = shape[dimension];
+  dispatch(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    // Element k is (k / inner) % extent: one period of extent runs of `inner` equal values,
+    // then copies of it (no division per element).
+    T* dst = static_cast<T*>(out.data());
+    const int64_t period = extent * inner;
+    for (int64_t i = 0; i < extent; ++i) {
+      std::fill(dst + i * inner, dst + (i + 1) * inner, from_index<T>(i));
+    }
+    for (int64_t start = period; start < out.numel(); start += period) {
+      std::memcpy(dst + start, dst, static_cast<size_t>(period) * sizeof(T));
+    }
+  });
+  return out;
+}
+
+Tensor concatenate(const std::vector<Tensor>& xs, int64_t dimension) {
+  Shape shape = xs.front().shape();
+  shape[dimension] = 0;
+  for (const Tensor& x : xs) shape[dimension] += x.shape()[dimension];
+  Tensor out = Tensor::allocate(xs.front().dtype(), shape, Order::kRowMajor);
+  Dims start(shape.size(), 0);
+  const Dims ones(shape.size(), 1);
+  for (const Tensor& x : xs) {
+    write_window(out, x, start, ones);
+    start[dimension] += x.shape()[dimension];
+  }
+  return out;
+}
+
+Tensor pad(const Tensor& x, const Tensor& value, const Dims& low, const Dims& high,
+           const Dims& interior) {
+  const size_t rank = x.rank();
+  Shape shape(rank);
+  Dims first(rank), count(rank), start(rank), steps(rank);
+  for (size_t k = 0; k < rank; ++k) {
+    const int64_t n = x.shape()[k];
+    const int64_t step = interior[k] + 1;
+    const int64_t spread = n == 0 ? 0 : (n - 1) * step + 1;
+    shape[k] = std::max<int64_t>(0, low[k] + spread + high[k]);
+    // Input element i lands at low + i * step; keep those inside [0, shape).
+    int64_t lo = 0;
+    while (lo < n && low[k] + lo * step < 0) ++lo;
+    int64_t hi = n;
+    while (hi > lo && low[k] + (hi - 1) * step >= shape[k]) --hi;
+    first[k] = lo;
+    count[k] = hi - lo;
+    start[k] = low[k] + lo * step;
+    steps[k] = step;
+  }
+  Tensor out = Tensor::allocate(x.dtype(), shape, Order::kRowMajor);
+  fill(out, value);
+  Dims limit(rank), ones(rank, 1);
+  for (size_t k = 0; k < rank; ++k) limit[k] = first[k] + count[k];
+  for (size_t k = 0; k < rank; ++k) {
+    if (count[k] == 0) return out;
+  }
+  write_window(out, slice(x, first, limit, ones), start, steps);
+  return out;
+}
+
+namespace {
+
+// `x`'s own memory when the interpreter offers it (the run holds it alone, block_scratch.hpp)
+// and the update is not a view of it; otherwise a copy of `x`.
+Tensor updatable_copy(const Tensor& x, const Tensor& update) {
+  std::optional<Tensor> offered = take_offered_memory(x.dtype(), x.shape());
+  if (offered && offered->storage() == x.storage() && offered->offset() == x.offset() &&
+      offered->strides() == x.strides() && update.storage() != x.storage()) {
+    return *offered;
+  }
+  return copy_view(x, 0, x.shape(), x.strides());
+}
+
+}  // namespace
+
+Tensor dynamic_update_slice(const Tensor& x, const Tensor& update, Dims start) {
+  Tensor out = updatable_copy(x, update);
+  for (size_t k = 0; k < x.rank(); ++k) {
+    start[k] = std::clamp<int64_t>(start[k], 0, x.shape()[k] - update.shape()[k]);
+  }
+  write_window(out, update, start, Dims(x.rank(), 1));
+  return out;
+}
+
+}  // namespace ndbuf::program

@@ -1,0 +1,59 @@
+// Checks shared by the fusion tests: run a program fused and unfused and compare the bytes,
+// list the ops a planned program runs, make smooth test inputs.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "ndbuf/program/program.hpp"
+#include "program/exec/compile.hpp"
+#include "tests/program/kernel_tensors.hpp"
+
+namespace ndbuf::program::testing {
+
+inline std::vector<Tensor> run_with(const std::string& text, const std::vector<Tensor>& inputs,
+                                    bool fuse) {
+  CompileOptions options;
+  options.fuse_elementwise = fuse;
+  return execute(*compile(text, Device{}, options), inputs);
+}
+
+// Runs `text` fused and unfused and expects the same shapes, dtypes and bytes.
+inline std::vector<Tensor> expect_fusion_exact(const std::string& text,
+                                               const std::vector<Tensor>& inputs) {
+  const std::vector<Tensor> fused = run_with(text, inputs, true);
+  const std::vector<Tensor> plain = run_with(text, inputs, false);
+  EXPECT_EQ(fused.size(), plain.size());
+  for (size_t k = 0; k < fused.size() && k < plain.size(); ++k) {
+    EXPECT_EQ(fused[k].dtype(), plain[k].dtype());
+    EXPECT_EQ(fused[k].shape(), plain[k].shape());
+    EXPECT_EQ(fused[k].nbytes(), plain[k].nbytes());
+    EXPECT_EQ(0, std::memcmp(fused[k].data(), plain[k].data(), fused[k].nbytes()))
+        << "result " << k << " differs between fused and unfused runs";
+  }
+  return fused;
+}
+
+// The op names of the steps @main's body runs after planning ("fusion" for a fused group,
+// "return" last, as in the program).
+inline std::vector<std::string> planned_ops(const std::string& text) {
+  const PlannedModule program = compile_module(text, true);
+  std::vector<std::string> names;
+  for (const Step& step : program.plan->find("main")->body->steps) {
+    names.push_back(step.fused ? "fusion" : step.op->name);
+  }
+  names.push_back("return");
+  return names;
+}
+
+inline std::vector<float> ramp(int64_t n, float scale, float shift) {
+  std::vector<float> v(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) v[i] = std::sin(static_cast<float>(i) * scale) * 3.0f + shift;
+  return v;
+}
+
+}  // namespace ndbuf::program::testing

@@ -1,0 +1,136 @@
+// Tests of gather: hand-worked lookups and the spec's per-element formula on random indices.
+#include "program/ops/indexing/gather.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+
+#include "ndbuf/base/error.hpp"
+#include "tests/program/kernel_tensors.hpp"
+
+namespace ndbuf::program {
+namespace {
+
+using namespace testing;
+
+bool has(const std::vector<int64_t>& v, int64_t x) { return std::count(v.begin(), v.end(), x) > 0; }
+
+// The spec's formula, one result element at a time.
+std::vector<int64_t> naive_gather(const std::vector<int64_t>& operand, const Shape& os,
+                                  const std::vector<int64_t>& indices, const Shape& is,
+                                  const GatherDimensions& g, const std::vector<int64_t>& slice,
+                                  const Shape& rs) {
+  std::vector<int64_t> out(checked_numel(rs));
+  const int64_t ivd = g.index_vector_dim;
+  for (size_t r = 0; r < out.size(); ++r) {
+    const auto ri = unflatten(r, rs);
+    std::vector<int64_t> batch, offset;
+    for (size_t d = 0; d < rs.size(); ++d)
+      (has(g.offset_dims, d) ? offset : batch).push_back(ri[d]);
+    std::vector<int64_t> oi(os.size(), 0);
+    for (size_t j = 0; j < g.start_index_map.size(); ++j) {
+      std::vector<int64_t> ii = batch;
+      if (ivd < static_cast<int64_t>(is.size())) ii.insert(ii.begin() + ivd, j);
+      const int64_t d = g.start_index_map[j];
+      oi[d] += std::clamp<int64_t>(indices[flatten(ii, is)], 0, os[d] - slice[d]);
+    }
+    for (size_t j = 0; j < g.operand_batching_dims.size(); ++j) {
+      const int64_t ds = g.start_indices_batching_dims[j];
+      oi[g.operand_batching_dims[j]] += batch[ds - (ds < ivd ? 0 : 1)];
+    }
+    for (size_t d = 0, k = 0; d < os.size(); ++d) {
+      if (!has(g.collapsed_slice_dims, d) && !has(g.operand_batching_dims, d)) oi[d] += offset[k++];
+    }
+    out[r] = operand[flatten(oi, os)];
+  }
+  return out;
+}
+
+TEST(ProgramGather, EmbeddingLookupClampsStarts) {
+  std::vector<int64_t> table(15);
+  std::iota(table.begin(), table.end(), 0);
+  GatherDimensions g{{1}, {0}, {}, {}, {0}, 1};
+  const Tensor r = gather(i64({5, 3}, table), i32({4}, {0, 4, -1, 7}), g, {1, 3});
+  EXPECT_EQ(r.shape(), (Shape{4, 3}));
+  // -1 clamps to row 0 and 7 to row 4.
+  EXPECT_EQ(values<int64_t>(r), (std::vector<int64_t>{0, 1, 2, 12, 13, 14, 0, 1, 2, 12, 13, 14}));
+}
+
+TEST(ProgramGather, SlicesClampSoTheyFitAndIndexVectorDimZero) {
+  // operand 3x4 = 0..11; start (1, 3) with a 2x2 slice clamps the column start to 2.
+  std::vector<int64_t> x(12);
+  std::iota(x.begin(), x.end(), 0);
+  GatherDimensions g{{0, 1}, {}, {}, {}, {0, 1}, 0};
+  const Tensor r = gather(column_major(i64({3, 4}, x)), i64({2, 1}, {1, 3}), g, {2, 2});
+  EXPECT_EQ(r.shape(), (Shape{2, 2, 1}));
+  EXPECT_EQ(values<int64_t>(r), (std::vector<int64_t>{6, 7, 10, 11}));
+}
+
+struct Case {
+  Shape operand, indices;
+  GatherDimensions dims;
+  std::vector<int64_t> slice;
+};
+
+TEST(ProgramGather, MatchesSpecFormulaOnRandomIndices) {
+  const std::vector<Case> cases = {
+      {{3, 4, 2}, {2, 3, 2}, {{2, 3}, {0}, {}, {}, {1, 0}, 2}, {1, 2, 2}},
+      {{2, 3, 4, 2}, {2, 2, 3, 2}, {{3, 4}, {1}, {0}, {1}, {2, 1}, 3}, {1, 1, 2, 2}},
+      {{4, 5}, {2, 3}, {{0, 1}, {}, {}, {}, {0, 1}, 0}, {2, 2}},
+      {{6}, {3, 1}, {{1}, {}, {}, {}, {0}, 1}, {3}},
+      {{5, 3}, {2, 2}, {{}, {0, 1}, {}, {}, {1, 0}, 1}, {1, 1}},
+  };
+  std::mt19937 rng(3);
+  for (const Case& c : cases) {
+    for (int trial = 0; trial < 5; ++trial) {
+      std::vector<int64_t> operand(checked_numel(c.operand)), indices(checked_numel(c.indices));
+      for (auto& v : operand) v = static_cast<int64_t>(rng() % 1000);
+      for (auto& v : indices) v = static_cast<int64_t>(rng() % 9) - 2;
+      const Shape rs = gather_shape(c.operand, c.indices, c.dims, c.slice);
+      const auto expected =
+          naive_gather(operand, c.operand, indices, c.indices, c.dims, c.slice, rs);
+      Tensor op = i64(c.operand, operand);
+      if (trial % 2) op = column_major(op);
+      const Tensor r = gather(op, i64(c.indices, indices), c.dims, c.slice);
+      EXPECT_EQ(r.shape(), rs);
+      EXPECT_EQ(values<int64_t>(r), expected);
+    }
+  }
+}
+
+TEST(ProgramGather, AnyElementTypeAndIndexType) {
+  using C = std::complex<double>;
+  GatherDimensions g{{}, {0}, {}, {}, {0}, 1};
+  const Tensor x = tensor_of<C>(DType::kC128, {3}, {C(1, 2), C(3, 4), C(5, 6)});
+  const Tensor idx = tensor_of<uint64_t>(DType::kU64, {2}, {2, ~uint64_t{0}});
+  // The huge unsigned index saturates and clamps to the last element.
+  EXPECT_EQ(values<C>(gather(x, idx, g, {1})), (std::vector<C>{C(5, 6), C(5, 6)}));
+  const Tensor h = f16({2}, {0.5, -2});
+  EXPECT_EQ(half_values(gather(h, tensor_of<int8_t>(DType::kI8, {1}, {1}), g, {1})),
+            (std::vector<double>{-2}));
+}
+
+TEST(ProgramGather, EmptyResultsAndZeroDimIndices) {
+  GatherDimensions g{{0}, {}, {}, {}, {0}, 0};
+  const Tensor r = gather(f32({4}, {1, 2, 3, 4}), i32({}, {2}), g, {0});
+  EXPECT_EQ(r.shape(), (Shape{0}));
+  GatherDimensions scalar{{}, {0}, {}, {}, {0}, 0};
+  EXPECT_EQ(values<float>(gather(f32({4}, {1, 2, 3, 4}), i32({}, {2}), scalar, {1})),
+            (std::vector<float>{3}));
+}
+
+TEST(ProgramGather, RejectsInconsistentAttributes) {
+  const Tensor x = f32({4}, {1, 2, 3, 4});
+  const Tensor idx = i32({2}, {0, 1});
+  EXPECT_THROW(gather(x, idx, {{}, {0}, {}, {}, {0}, 1}, {5}), Error);     // slice too big
+  EXPECT_THROW(gather(x, idx, {{}, {0}, {}, {}, {0}, 1}, {1, 1}), Error);  // slice rank
+  EXPECT_THROW(gather(x, idx, {{}, {0}, {}, {}, {0}, 3}, {1}), Error);     // index_vector_dim
+  EXPECT_THROW(gather(x, idx, {{}, {}, {}, {}, {0}, 1}, {1}), Error);      // offset dims
+  EXPECT_THROW(gather(x, idx, {{}, {0}, {}, {}, {0, 0}, 1}, {1}), Error);  // start_index_map
+  EXPECT_THROW(gather(x, f32({2}, {0, 1}), {{}, {0}, {}, {}, {0}, 1}, {1}), Error);
+  EXPECT_THROW(gather(f32({0}, {}), idx, {{}, {0}, {}, {}, {0}, 1}, {0}), Error);
+}
+
+}  // namespace
+}  // namespace ndbuf::program
