@@ -34,25 +34,21 @@ enum class OpKind : uint8_t {
 };
 
 // How the parser reads an op's pretty form: kItems is the common `op %a, key = v : types`;
-// the others have syntax of their own (text/parse_special.cpp dispatches on this).
+// the others have syntax of their own, one NDBUF_PRETTY_FORM row of ops.def each.
 enum class PrettyForm : uint8_t {
   kItems,
-  kConstant,
-  kCall,
-  kSlice,
-  kGetTupleElement,
-  kWhile,
-  kReduce,
-  kTopK,
-  kCustomCall,
-  kConvolution,
+#define NDBUF_PRETTY_FORM(form, parser) form,
+#include "program/registry/ops.def"
 };
 
-// How the parser reads a known `#stablehlo.NAME<...>` attribute.
+// How the parser reads a known `#stablehlo.NAME<...>` attribute: kFields is
+// `key = value, ...` into Attribute::fields, kSkipped a known kind kept opaque; the others
+// have syntax of their own, one NDBUF_STRUCTURED_FORM row of ops.def each.
 enum class StructuredForm : uint8_t {
-  kFields,       // `key = value, ...` into Attribute::fields
-  kConvolution,  // #stablehlo.conv<[b, 0, 1, f]x[...]->[...]>
-  kSkipped,      // known, never interpreted: kept opaque
+  kFields,
+  kSkipped,
+#define NDBUF_STRUCTURED_FORM(form, parser) form,
+#include "program/registry/ops.def"
 };
 
 // One attribute an op interprets, and its spelling in the pretty form when that differs.

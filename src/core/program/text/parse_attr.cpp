@@ -236,14 +236,18 @@ void Parser::parse_hash_attribute(Attribute& attr) {
   if (stablehlo && form == nullptr) {
     fail_at(token.loc, "unknown StableHLO attribute " + quote_text("#" + token.text));
   }
-  if (form == nullptr || *form == StructuredForm::kSkipped) {
-    attr.kind = Attribute::Kind::kOpaque;
-    skip_balanced();
+  switch (form == nullptr ? StructuredForm::kSkipped : *form) {
+    case StructuredForm::kFields:
+      break;
+    case StructuredForm::kSkipped:
+      attr.kind = Attribute::Kind::kOpaque;
+      skip_balanced();
+      return;
+#define NDBUF_STRUCTURED_FORM(form, parser) \
+  case StructuredForm::form:                \
+    parser(attr);                           \
     return;
-  }
-  if (*form == StructuredForm::kConvolution) {
-    parse_conv_attribute(attr);
-    return;
+#include "program/registry/ops.def"
   }
   expect("<", "in a structured attribute");
   attr.kind = Attribute::Kind::kStruct;

@@ -1,6 +1,6 @@
-// Pretty forms with their own syntax (the op table's PrettyForm): constant, call, slice,
-// get_tuple_element, while, reduce, chlo.top_k, custom_call (parse_custom_call.cpp),
-// convolution (parse_convolution.cpp).
+// Pretty forms with their own syntax (the op table's NDBUF_PRETTY_FORM rows): the dispatch to
+// their parsers, and the parsers of constant, call, slice, get_tuple_element, while and top_k
+// (reduce, custom_call and convolution have files of their own).
 #include "program/registry/op_registry.hpp"
 #include "program/text/parser.hpp"
 
@@ -20,37 +20,14 @@ Attribute ints_attr(std::vector<int64_t> values, const Location& loc) {
 bool Parser::parse_pretty_special(Op& op, size_t declared) {
   (void)declared;
   const OpRow* row = find_op(op.name);
-  // No default: a form added to PrettyForm without its parser here fails to compile.
   switch (row == nullptr ? PrettyForm::kItems : row->pretty) {
     case PrettyForm::kItems:
       return false;
-    case PrettyForm::kConstant:
-      parse_constant(op);
-      return true;
-    case PrettyForm::kCall:
-      parse_call(op);
-      return true;
-    case PrettyForm::kSlice:
-      parse_slice(op);
-      return true;
-    case PrettyForm::kGetTupleElement:
-      parse_get_tuple_element(op);
-      return true;
-    case PrettyForm::kWhile:
-      parse_while(op);
-      return true;
-    case PrettyForm::kReduce:
-      parse_reduce(op);
-      return true;
-    case PrettyForm::kTopK:
-      parse_top_k(op);
-      return true;
-    case PrettyForm::kCustomCall:
-      parse_custom_call(op);
-      return true;
-    case PrettyForm::kConvolution:
-      parse_convolution(op);
-      return true;
+#define NDBUF_PRETTY_FORM(form, parser) \
+  case PrettyForm::form:                \
+    parser(op);                         \
+    return true;
+#include "program/registry/ops.def"
   }
   return false;
 }

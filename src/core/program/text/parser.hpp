@@ -63,8 +63,10 @@ class Parser {
   void parse_array_attribute(Attribute& attr);
   void parse_list_attribute(Attribute& attr);
   void parse_hash_attribute(Attribute& attr);
-  // #stablehlo.conv<...> (parse_convolution.cpp), called after the attribute's name.
-  void parse_conv_attribute(Attribute& attr);
+  // The readers of structured attributes with syntax of their own (ops.def's
+  // NDBUF_STRUCTURED_FORM rows), called after the attribute's name.
+#define NDBUF_STRUCTURED_FORM(form, parser) void parser(Attribute& attr);
+#include "program/registry/ops.def"
 
   // Values and ops (parser.cpp, parse_op.cpp, parse_pretty.cpp).
   int use_value(const Token& token);
@@ -88,15 +90,9 @@ class Parser {
   void parse_function_signature(Function& fn);
   void parse_pretty_items(Op& op, std::vector<std::pair<std::string, Location>>& words);
   bool parse_pretty_special(Op& op, size_t declared_results);
-  void parse_constant(Op& op);
-  void parse_call(Op& op);
-  void parse_slice(Op& op);
-  void parse_get_tuple_element(Op& op);
-  void parse_while(Op& op);
-  void parse_reduce(Op& op);
-  void parse_top_k(Op& op);
-  void parse_custom_call(Op& op);
-  void parse_convolution(Op& op);
+  // The parsers of pretty forms with syntax of their own (ops.def's NDBUF_PRETTY_FORM rows).
+#define NDBUF_PRETTY_FORM(form, parser) void parser(Op& op);
+#include "program/registry/ops.def"
   Region applied_region(const std::string& name, const Type& scalar, const Location& loc);
   void finish_functional(Op& op);
 
