@@ -88,7 +88,11 @@ void scatter_chunk(T* r, const T* u, const I* indices, const RowScatter& rows, i
       [&](int64_t begin, int64_t end) {
         std::vector<int64_t> at(kBlock), from(kBlock);
         for (int64_t run = begin; run < end; ++run) {
-          const int64_t c0 = width * run / runs, c1 = width * (run + 1) / runs;
+          // Whole groups of eight columns per run where there are enough.
+          const int64_t groups = (width + 7) / 8;
+          const int64_t c0 = groups >= runs ? 8 * (groups * run / runs) : width * run / runs;
+          const int64_t c1 = groups >= runs ? std::min(width, 8 * (groups * (run + 1) / runs))
+                                            : width * (run + 1) / runs;
           for (int64_t q0 = p0; q0 < p1; q0 += kBlock) {
             const int64_t n =
                 inside_rows(indices, rows, q0, std::min(p1, q0 + kBlock), at.data(), from.data());
@@ -115,7 +119,12 @@ void scatter_typed(Tensor& result, const Tensor& indices, const Tensor& updates,
   const int64_t chunk = std::max(kBlock, kInterruptElements / width);
   const int64_t bytes =
       std::min(chunk, rows.positions) * width * 3 * static_cast<int64_t>(sizeof(T));
-  const int64_t runs = std::min<int64_t>(width, threads_for(bytes));
+  // Up to four runs per thread: a thread the OS leaves waiting holds back a smaller share.
+  const int threads = threads_for(bytes);
+  const int64_t runs = std::min<int64_t>(
+      width, threads > 1 ? std::min<int64_t>(std::max<int64_t>(threads, (width + 7) / 8),
+                                             int64_t{4} * threads)
+                         : 1);
   with_combiner<D>(body, [&](auto combine) {
     for (int64_t p0 = 0; p0 < rows.positions; p0 += chunk) {
       if (p0 > 0) check_interrupt();
