@@ -77,6 +77,19 @@ void combine_columns(T* r, const T* u, int64_t step, int64_t c0, int64_t c1, con
   if (c < c1) combine_group<1, kStep>(r + c, u + c * step, step, at, from, n, combine);
 }
 
+// Columns per unit of the split among threads: whole cache lines of the result rows (two
+// threads writing one line would pass it back and forth), at least a group of eight.
+template <class T>
+constexpr int64_t kColumnUnit = std::max<int64_t>(8, 64 / static_cast<int64_t>(sizeof(T)));
+
+// The first column of run `run` of `runs`: whole units while there are enough.
+template <class T>
+int64_t column_bound(int64_t width, int64_t run, int64_t runs) {
+  const int64_t units = (width + kColumnUnit<T> - 1) / kColumnUnit<T>;
+  if (units < runs) return width * run / runs;
+  return std::min(width, kColumnUnit<T> * (units * run / runs));
+}
+
 // Positions [p0, p1) into every column, the columns split into `runs` parallel ranges.
 template <class T, class I, class Combine>
 void scatter_chunk(T* r, const T* u, const I* indices, const RowScatter& rows, int64_t p0,
@@ -88,11 +101,8 @@ void scatter_chunk(T* r, const T* u, const I* indices, const RowScatter& rows, i
       [&](int64_t begin, int64_t end) {
         std::vector<int64_t> at(kBlock), from(kBlock);
         for (int64_t run = begin; run < end; ++run) {
-          // Whole groups of eight columns per run where there are enough.
-          const int64_t groups = (width + 7) / 8;
-          const int64_t c0 = groups >= runs ? 8 * (groups * run / runs) : width * run / runs;
-          const int64_t c1 = groups >= runs ? std::min(width, 8 * (groups * (run + 1) / runs))
-                                            : width * (run + 1) / runs;
+          const int64_t c0 = column_bound<T>(width, run, runs);
+          const int64_t c1 = column_bound<T>(width, run + 1, runs);
           for (int64_t q0 = p0; q0 < p1; q0 += kBlock) {
             const int64_t n =
                 inside_rows(indices, rows, q0, std::min(p1, q0 + kBlock), at.data(), from.data());
@@ -119,12 +129,13 @@ void scatter_typed(Tensor& result, const Tensor& indices, const Tensor& updates,
   const int64_t chunk = std::max(kBlock, kInterruptElements / width);
   const int64_t bytes =
       std::min(chunk, rows.positions) * width * 3 * static_cast<int64_t>(sizeof(T));
-  // Up to four runs per thread: a thread the OS leaves waiting holds back a smaller share.
+  // Up to four runs per thread when the rows have the units for them: a thread the OS leaves
+  // waiting holds back a smaller share.
   const int threads = threads_for(bytes);
+  const int64_t units = (width + kColumnUnit<T> - 1) / kColumnUnit<T>;
   const int64_t runs = std::min<int64_t>(
-      width, threads > 1 ? std::min<int64_t>(std::max<int64_t>(threads, (width + 7) / 8),
-                                             int64_t{4} * threads)
-                         : 1);
+      width,
+      threads > 1 ? std::min<int64_t>(std::max<int64_t>(threads, units), int64_t{4} * threads) : 1);
   with_combiner<D>(body, [&](auto combine) {
     for (int64_t p0 = 0; p0 < rows.positions; p0 += chunk) {
       if (p0 > 0) check_interrupt();
