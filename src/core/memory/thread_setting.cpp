@@ -42,10 +42,31 @@ int source_setting() {
   return source();
 }
 
+// The processors this process may run on, read again at most every kProcessorsCheckNs:
+// omp_get_num_procs() asks the kernel for the affinity mask (a system call), and loops and
+// products of a few microseconds ask for the thread count every time.
+#ifdef _OPENMP
+constexpr int64_t kProcessorsCheckNs = int64_t{50} * 1000 * 1000;
+std::atomic<int> g_processors{0};
+std::atomic<int64_t> g_processors_checked_ns{0};
+
+int processors() {
+  const int64_t now = now_ns();
+  int known = g_processors.load(std::memory_order_relaxed);
+  if (known == 0 ||
+      now - g_processors_checked_ns.load(std::memory_order_relaxed) > kProcessorsCheckNs) {
+    known = omp_get_num_procs();
+    g_processors.store(known, std::memory_order_relaxed);
+    g_processors_checked_ns.store(now, std::memory_order_relaxed);
+  }
+  return known;
+}
+#endif
+
 // The threads the process may use at most: OpenMP's thread limit and the processors.
 int runtime_ceiling() {
 #ifdef _OPENMP
-  return std::max(1, std::min(omp_get_thread_limit(), omp_get_num_procs()));
+  return std::max(1, std::min(omp_get_thread_limit(), processors()));
 #else
   return 1;
 #endif

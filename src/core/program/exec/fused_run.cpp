@@ -252,7 +252,11 @@ struct FeedTiles {
 // exception is kept and rethrown once the loop is done (none may leave a parallel region).
 void run_tiles(const ElementProgram& program, int64_t items, int64_t lanes, int64_t bytes_per_item,
                const FeedTiles& body) {
-  std::vector<std::unique_ptr<ElementTile>> registers(static_cast<size_t>(max_threads()));
+  // Loops under kParallelBytes run on the calling thread alone (threads_for()): one register
+  // set, without asking for the thread count (R's option) on every small step.
+  const bool serial = items < kParallelBytes / std::max<int64_t>(1, bytes_per_item);
+  std::vector<std::unique_ptr<ElementTile>> registers(serial ? size_t{1}
+                                                             : static_cast<size_t>(max_threads()));
   std::atomic<bool> failed{false};
   std::exception_ptr error;
   std::mutex error_mutex;
@@ -292,6 +296,7 @@ Values run_plan(const FusedPlan& plan, int64_t lanes, const Values& args) {
     return leaf_period(s, shape) == 0 && s.strides.back() != 0 && s.strides.back() != 1;
   });
   if (transposing) lanes *= kTransposingTiles;
+  lanes = std::min(lanes, total);  // a small output needs no registers (and repeats) of a tile
   std::vector<LeafFeed> feeds;
   for (const LeafSource& source : sources) feeds.push_back(leaf_feed(source, shape, lanes));
   auto* dst = static_cast<unsigned char*>(out.data());

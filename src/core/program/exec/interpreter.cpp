@@ -1,11 +1,25 @@
 // The evaluation loop over planned steps.
 #include "program/exec/interpreter.hpp"
 
+#include <algorithm>
+
 #include "ndbuf/memory/parallel.hpp"
 #include "program/exec/result_check.hpp"
 #include "program/kernels/block_scratch.hpp"
 
 namespace ndbuf::program {
+
+namespace {
+
+// Whether ids[k] is dropped from the frame after this read (`released`) and read no more
+// after position k.
+bool last_read(const std::vector<int>& released, const std::vector<int>& ids, size_t k) {
+  const int id = ids[k];
+  if (std::find(released.begin(), released.end(), id) == released.end()) return false;
+  return std::find(ids.begin() + static_cast<std::ptrdiff_t>(k) + 1, ids.end(), id) == ids.end();
+}
+
+}  // namespace
 
 Values Interpreter::call(const FunctionPlan& plan, Values args) {
   const Function& fn = *plan.function;
@@ -22,7 +36,15 @@ Values Interpreter::call(const FunctionPlan& plan, Values args) {
   return run_region(*plan.body, std::move(args));
 }
 
-Values Interpreter::run_region(const RegionPlan& region, Values args) {
+Values Interpreter::run_region(const RegionPlan& region, const Values& args) {
+  Values read(args.size());
+  for (size_t k = 0; k < args.size(); ++k) {
+    if (k >= region.args_read.size() || region.args_read[k]) read[k] = args[k];
+  }
+  return run_region(region, std::move(read));
+}
+
+Values Interpreter::run_region(const RegionPlan& region, Values&& args) {
   if (region_depth_ >= kMaxRegionDepth) {
     fail(ErrorKind::kInvalidArgument,
          "calls and regions nested more than " + std::to_string(kMaxRegionDepth) + " deep (at @" +
@@ -40,17 +62,34 @@ Values Interpreter::run_region(const RegionPlan& region, Values args) {
   Values operands;
   for (const Step& step : region.steps) {
     operands.clear();
-    for (int id : step.operands) operands.push_back(frame[id]);
-    Values results = step.in_place_argument >= 0 || step.in_place_operand >= 0
-                         ? run_in_place(step, operands, frame)
-                         : step.run(*this, operands);
+    const bool in_place = step.in_place_argument >= 0 || step.in_place_operand >= 0;
+    // A value read here for the last time moves (copying a tensor allocates its shape and
+    // strides), unless the step counts the frame's hold (in place) or has regions, which read
+    // the frame themselves.
+    const bool may_move = !in_place && step.op->regions.empty();
+    for (size_t k = 0; k < step.operands.size(); ++k) {
+      const int id = step.operands[k];
+      if (may_move && last_read(step.release, step.operands, k)) {
+        operands.push_back(std::move(frame[id]));
+      } else {
+        operands.push_back(frame[id]);
+      }
+    }
+    Values results = in_place ? run_in_place(step, operands, frame) : step.run(*this, operands);
     check_op_results(*step.op, results);
     for (size_t k = 0; k < step.results.size(); ++k) frame[step.results[k]] = std::move(results[k]);
     for (int id : step.release) frame[id] = Value();
   }
   Values out;
   out.reserve(region.returns.size());
-  for (int id : region.returns) out.push_back(frame[id]);
+  for (size_t k = 0; k < region.returns.size(); ++k) {
+    const int id = region.returns[k];
+    if (last_read(region.exit_release, region.returns, k)) {
+      out.push_back(std::move(frame[id]));
+    } else {
+      out.push_back(frame[id]);
+    }
+  }
   for (int id : region.exit_release) frame[id] = Value();
   return out;
 }

@@ -42,8 +42,11 @@ class Interpreter {
   // Arguments are taken by value: moved in, the run holds them alone.
   Values call(const FunctionPlan& fn, Values args);
   // Binds `args` to the region's block arguments and runs it; returns what its terminator
-  // returns.
-  Values run_region(const RegionPlan& region, Values args);
+  // returns. Moved-in arguments are held by the region alone (it may update them in place);
+  // from a const reference only the arguments the region reads are copied (a while loop's
+  // cond reads its counter, not the arrays the loop carries).
+  Values run_region(const RegionPlan& region, Values&& args);
+  Values run_region(const RegionPlan& region, const Values& args);
   RegionFn region_fn(const RegionPlan& region);
   const Plan& plan() const { return plan_; }
   void allow_in_place(std::vector<InPlaceWrite> writes);

@@ -43,6 +43,8 @@ struct RegionPlan {
   // region returns, so the frame does not hold them while the caller carries on (a while
   // loop's state then stays held only by the loop, and its body can update it in place).
   std::vector<int> exit_release;
+  // Per block argument: whether a step or the terminator reads it (planner.cpp).
+  std::vector<bool> args_read;
   int line = 0;  // the region's line, for the recursion error
 };
 

@@ -35,6 +35,8 @@ void plan_releases(const Region& region, RegionPlan& plan) {
     for (int id : uses) last_use[id] = k;
   }
   for (int id : plan.returns) last_use[id] = plan.steps.size();
+  plan.args_read.clear();
+  for (int id : region.args) plan.args_read.push_back(last_use.count(id) > 0);
   std::unordered_map<int, bool> local;
   for (int id : region.args) local[id] = true;
   for (const Op& op : region.ops) {

@@ -19,11 +19,26 @@ namespace {
 
 const char kOp[] = "dot_general";
 
+// Whether every axis is a dimension of a rank-`rank` tensor, none twice: the common case,
+// checked without building check_axes()'s message (products in loops run this every step).
+bool distinct_axes(const std::vector<int64_t>& axes, size_t rank) {
+  for (size_t i = 0; i < axes.size(); ++i) {
+    if (axes[i] < 0 || axes[i] >= static_cast<int64_t>(rank)) return false;
+    if (std::find(axes.begin() + static_cast<std::ptrdiff_t>(i) + 1, axes.end(), axes[i]) !=
+        axes.end()) {
+      return false;
+    }
+  }
+  return true;
+}
+
 DotSide split_dims(size_t rank, const std::vector<int64_t>& batch,
-                   const std::vector<int64_t>& contracting, const std::string& side) {
+                   const std::vector<int64_t>& contracting, const char* side) {
   std::vector<int64_t> both = batch;
   both.insert(both.end(), contracting.begin(), contracting.end());
-  check_axes(both, rank, kOp, side + " batching or contracting dimension");
+  if (!distinct_axes(both, rank)) {
+    check_axes(both, rank, kOp, std::string(side) + " batching or contracting dimension");
+  }
   DotSide dims{batch, {}, contracting};
   for (size_t k = 0; k < rank; ++k) {
     if (std::find(both.begin(), both.end(), static_cast<int64_t>(k)) == both.end()) {

@@ -4,12 +4,14 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include "ndbuf/memory/parallel.hpp"
 #include "ndbuf/memory/transfer.hpp"
 #include "program/kernels/fast_combine.hpp"
 #include "program/kernels/kernel_values.hpp"
+#include "program/ops/indexing/scatter_rows.hpp"
 
 namespace ndbuf::program {
 namespace {
@@ -163,6 +165,40 @@ bool windows_span_inputs(const Shape& input, const ScatterPlan& plan) {
   return true;
 }
 
+// A spanning scatter in the row form of scatter_rows(): one scatter position dim, i32 / i64
+// indices, each window the result elements that follow its start, read from the updates with
+// one stride.
+std::optional<RowScatter> row_scatter(const Shape& input, const Tensor& indices,
+                                      const Tensor& updates, const ScatterDimensions& dims,
+                                      const ScatterPlan& plan) {
+  if (plan.index_batch_dims.size() != 1 || !dims.input_batching_dims.empty() ||
+      (indices.dtype() != DType::kI32 && indices.dtype() != DType::kI64)) {
+    return std::nullopt;
+  }
+  const Strides in_strides = row_major_strides(input);
+  const WindowOffsets w =
+      window_offsets(in_strides, updates.shape(), updates.strides(), dims, plan);
+  RowScatter rows;
+  rows.row_length = static_cast<int64_t>(w.in.size());
+  rows.update_element_stride = rows.row_length > 1 ? w.up[1] : 1;
+  for (int64_t s = 0; s < rows.row_length; ++s) {
+    if (w.in[s] != s || w.up[s] != s * rows.update_element_stride) return std::nullopt;
+  }
+  const Strides ix_strides = row_major_strides(indices.shape());
+  const int64_t batch = plan.index_batch_dims[0];
+  rows.positions = indices.shape()[batch];
+  rows.index_stride = ix_strides[batch];
+  if (dims.index_vector_dim < static_cast<int64_t>(indices.rank())) {
+    rows.component_stride = ix_strides[dims.index_vector_dim];
+  }
+  rows.update_position_stride = updates.strides()[plan.scatter_update_dims[0]];
+  for (int64_t d : dims.scatter_dims_to_operand_dims) {
+    rows.component_strides.push_back(in_strides[d]);
+    rows.component_limits.push_back(input[d] - plan.window_extent[d]);
+  }
+  return rows;
+}
+
 // The row-major walk's results for windows that span their input dims, reading the updates
 // through their own strides: window elements in parallel runs, positions in order inside each.
 // Where the window is contiguous in both, each position combines a run of a row (vectorised
@@ -288,6 +324,10 @@ std::vector<Tensor> scatter(const std::vector<Tensor>& inputs, const Tensor& sca
   if (fast_one) check_fast_body(fast, inputs[0].dtype(), kOp);
   if (fast_one && windows_span_inputs(inputs[0].shape(), plan)) {
     const Tensor host_updates = to_host(updates[0]);
+    if (const auto rows = row_scatter(inputs[0].shape(), indices, host_updates, dims, plan)) {
+      scatter_rows(results[0], indices, host_updates, *rows, fast);
+      return results;
+    }
     dispatch(inputs[0].dtype(), [&](auto tag) {
       scatter_spans<decltype(tag)::value>(results[0], indices, host_updates, dims, plan, fast);
     });
