@@ -23,13 +23,7 @@ bool contains(const std::vector<int64_t>& v, int64_t x) {
   return std::find(v.begin(), v.end(), x) != v.end();
 }
 
-// Everything the loops need, derived and checked once.
-struct ScatterPlan {
-  std::vector<int64_t> window_input_dims;    // input dim of each update window dim
-  std::vector<int64_t> scatter_update_dims;  // update dims that are not window dims
-  std::vector<int64_t> index_batch_dims;     // scatter_indices dims except index_vector_dim
-  Shape window_extent;                       // per input dim: window size (1 if inserted)
-};
+}  // namespace
 
 ScatterPlan plan_scatter(const Shape& input, const Shape& indices, const Shape& updates,
                          const ScatterDimensions& dims) {
@@ -77,6 +71,8 @@ ScatterPlan plan_scatter(const Shape& input, const Shape& indices, const Shape& 
   }
   return plan;
 }
+
+namespace {
 
 // Offsets of every window element in the row-major inputs and in updates of `up_strides`.
 struct WindowOffsets {

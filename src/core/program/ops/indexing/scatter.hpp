@@ -20,6 +20,18 @@ struct ScatterDimensions {
   int64_t index_vector_dim = 0;
 };
 
+// A scatter's dims sorted by role, after checking the spec's constraints between the shapes
+// and the dimension numbers (C2, C4, C8 to C22; errors name the op): what the kernel's loops
+// read, and what the type rule checks before planning.
+struct ScatterPlan {
+  std::vector<int64_t> window_input_dims;    // input dim of each update window dim
+  std::vector<int64_t> scatter_update_dims;  // update dims that are not window dims
+  std::vector<int64_t> index_batch_dims;     // scatter_indices dims except index_vector_dim
+  Shape window_extent;                       // per input dim: window size (1 if inserted)
+};
+ScatterPlan plan_scatter(const Shape& input, const Shape& indices, const Shape& updates,
+                         const ScatterDimensions& dims);
+
 // Results are copies of `inputs` into which every update window is combined element by element,
 // r = update_computation(r_0..r_N-1, u_0..u_N-1): scatter positions in row-major order, each
 // window in row-major order (the order only matters for duplicate indices).

@@ -2,7 +2,6 @@
 // between the inputs, the indices, the updates, the dimension numbers (#stablehlo.scatter<...>,
 // index_dims.hpp) and the update body's signature; the builder runs the body natively when it
 // is a recognised one, as an element program when it compiles to one, else interpreted.
-#include <algorithm>
 #include <vector>
 
 #include "program/exec/attr_access.hpp"
@@ -18,51 +17,12 @@ namespace {
 
 using Dims = std::vector<int64_t>;
 
-bool contains(const Dims& v, int64_t x) { return std::find(v.begin(), v.end(), x) != v.end(); }
-
 // The spec's constraints between the inputs', the indices' and the updates' shapes and the
 // dimension numbers (C2, C4, C8 to C22), in the scatter kernel's words.
 void check_scatter_dims(const Shape& input, const Shape& indices, const Shape& updates,
                         const ScatterDimensions& dims) {
+  const Dims window_input = plan_scatter(input, indices, updates, dims).window_input_dims;
   const char* const kOp = "scatter";
-  const int64_t ivd = dims.index_vector_dim;
-  if (ivd < 0 || ivd > static_cast<int64_t>(indices.size())) {
-    kernel_error(kOp, "index_vector_dim " + std::to_string(ivd) + " is outside [0, " +
-                          std::to_string(indices.size()) + "].");
-  }
-  Dims removed = dims.inserted_window_dims;
-  removed.insert(removed.end(), dims.input_batching_dims.begin(), dims.input_batching_dims.end());
-  check_axes(removed, input.size(), kOp, "inserted window or input batching dim");
-  check_axes(dims.update_window_dims, updates.size(), kOp, "update window dim");
-  check_axes(dims.scatter_dims_to_operand_dims, input.size(), kOp,
-             "scatter_dims_to_operand_dims entry");
-  check_axes(dims.scatter_indices_batching_dims, indices.size(), kOp,
-             "scatter indices batching dim");
-  Dims window_input, scatter_update, index_batch;
-  for (int64_t d = 0; d < static_cast<int64_t>(input.size()); ++d) {
-    if (!contains(removed, d)) window_input.push_back(d);
-  }
-  for (int64_t d = 0; d < static_cast<int64_t>(updates.size()); ++d) {
-    if (!contains(dims.update_window_dims, d)) scatter_update.push_back(d);
-  }
-  for (int64_t d = 0; d < static_cast<int64_t>(indices.size()); ++d) {
-    if (d != ivd) index_batch.push_back(d);
-  }
-  if (window_input.size() != dims.update_window_dims.size() ||
-      scatter_update.size() != index_batch.size()) {
-    kernel_error(kOp, "the update dims do not match the window and scatter dims.");
-  }
-  const int64_t index_length = ivd < static_cast<int64_t>(indices.size()) ? indices[ivd] : 1;
-  if (static_cast<int64_t>(dims.scatter_dims_to_operand_dims.size()) != index_length ||
-      dims.input_batching_dims.size() != dims.scatter_indices_batching_dims.size() ||
-      contains(dims.scatter_indices_batching_dims, ivd)) {
-    kernel_error(kOp, "the index vector and batching dims do not match the inputs.");
-  }
-  for (size_t j = 0; j < index_batch.size(); ++j) {
-    if (updates[scatter_update[j]] != indices[index_batch[j]]) {
-      kernel_error(kOp, "update scatter dims must have the sizes of the scatter indices.");
-    }
-  }
   for (size_t j = 0; j < window_input.size(); ++j) {
     const int64_t size = updates[dims.update_window_dims[j]];
     if (size > input[window_input[j]]) {
