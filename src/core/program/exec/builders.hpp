@@ -41,10 +41,6 @@ OpFn tensor_fn(F f) {
   return [f](Interpreter&, const Values& args) -> Values { return {Value(f(args))}; };
 }
 
-// The tensors of `values` [first, first + count), and tensors as values (variadic kernels).
-std::vector<Tensor> tensors_of(const Values& values, size_t first, size_t count);
-Values values_of(std::vector<Tensor> tensors);
-
 // The integer in a 0-d integer tensor (dynamic_slice start indices, case index).
 int64_t scalar_index(const Tensor& t);
 

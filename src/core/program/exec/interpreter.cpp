@@ -147,12 +147,7 @@ Values Interpreter::run_in_place(const Step& step, const Values& operands, const
 
 RegionFn Interpreter::region_fn(const RegionPlan& region) {
   return [this, region = &region](const std::vector<Tensor>& args) {
-    Values values(args.begin(), args.end());
-    const Values results = run_region(*region, values);
-    std::vector<Tensor> out;
-    out.reserve(results.size());
-    for (const Value& v : results) out.push_back(v.get());
-    return out;
+    return tensors_of(run_region(*region, Values(args.begin(), args.end())));
   };
 }
 

@@ -154,12 +154,4 @@ int64_t scalar_index(const Tensor& t) {
   });
 }
 
-std::vector<Tensor> tensors_of(const Values& values, size_t first, size_t count) {
-  std::vector<Tensor> out;
-  for (size_t k = first; k < first + count; ++k) out.push_back(values[k].get());
-  return out;
-}
-
-Values values_of(std::vector<Tensor> tensors) { return Values(tensors.begin(), tensors.end()); }
-
 }  // namespace ndbuf::program

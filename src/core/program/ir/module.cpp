@@ -37,4 +37,22 @@ const Tensor& Value::get() const {
   return *tensor;
 }
 
+std::vector<Tensor> tensors_of(const Values& values) {
+  return tensors_of(values, 0, values.size());
+}
+
+std::vector<Tensor> tensors_of(const Values& values, size_t first, size_t count) {
+  std::vector<Tensor> out;
+  out.reserve(count);
+  for (size_t k = first; k < first + count; ++k) out.push_back(values[k].get());
+  return out;
+}
+
+Values values_of(std::vector<Tensor> tensors) {
+  Values out;
+  out.reserve(tensors.size());
+  for (Tensor& t : tensors) out.emplace_back(std::move(t));
+  return out;
+}
+
 }  // namespace ndbuf::program

@@ -20,4 +20,10 @@ struct Value {
 
 using Values = std::vector<Value>;
 
+// The tensors of `values` (of [first, first + count)), each throwing as get() does; and tensors
+// as values. Kernels take tensors, run functions values.
+std::vector<Tensor> tensors_of(const Values& values);
+std::vector<Tensor> tensors_of(const Values& values, size_t first, size_t count);
+Values values_of(std::vector<Tensor> tensors);
+
 }  // namespace ndbuf::program

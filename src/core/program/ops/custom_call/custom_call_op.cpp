@@ -169,14 +169,7 @@ OpFn build_custom_call(const Op& op, const Planning&) {
       op_error(op, "@" + site.target + ": " + e.what());
     }
   }();
-  return [kernel](Interpreter&, const Values& args) {
-    std::vector<Tensor> operands;
-    operands.reserve(args.size());
-    for (const Value& v : args) operands.push_back(v.get());
-    Values out;
-    for (Tensor& t : kernel(operands)) out.emplace_back(std::move(t));
-    return out;
-  };
+  return [kernel](Interpreter&, const Values& args) { return values_of(kernel(tensors_of(args))); };
 }
 
 }  // namespace ndbuf::program

@@ -2,6 +2,7 @@
 // checks the region's signature against the operands; the builder compiles the region into an
 // element program when it can, else runs it through the interpreter element by element.
 #include <cstring>
+#include <utility>
 
 #include "ndbuf/memory/transfer.hpp"
 #include "program/element/element_compile.hpp"
@@ -44,9 +45,7 @@ OpFn build_map(const Op& op, const Planning& planning) {
   const Region& region = op.regions[0];
   if (auto program = compile_element_program(region)) {
     return [result, program = std::move(*program)](Interpreter&, const Values& a) -> Values {
-      std::vector<Tensor> inputs;
-      for (const Value& v : a) inputs.push_back(v.get());
-      return {Value(map_program(inputs, result.dtype, program))};
+      return {Value(map_program(tensors_of(a), result.dtype, program))};
     };
   }
   const RegionPlan* body = &planning.plan.region(region);
@@ -55,15 +54,15 @@ OpFn build_map(const Op& op, const Planning& planning) {
     for (const Value& v : a) dense.push_back(make_dense(v.get(), Order::kRowMajor));
     Tensor out = Tensor::allocate(result.dtype, result.shape, Order::kRowMajor);
     const size_t out_item = itemsize(result.dtype);
-    Values scalars(dense.size());
     for (int64_t i = 0; i < out.numel(); ++i) {
+      Values scalars(dense.size());  // fresh per element: moved into the region
       for (size_t k = 0; k < dense.size(); ++k) {
         const size_t item = itemsize(dense[k].dtype());
         Tensor s = Tensor::allocate(dense[k].dtype(), {}, Order::kRowMajor);
         std::memcpy(s.data(), static_cast<const char*>(dense[k].data()) + i * item, item);
         scalars[k] = Value(s);
       }
-      const Tensor r = in.run_region(*body, scalars)[0].get();
+      const Tensor r = in.run_region(*body, std::move(scalars))[0].get();
       std::memcpy(static_cast<char*>(out.data()) + i * out_item, r.data(), out_item);
     }
     return {Value(out)};

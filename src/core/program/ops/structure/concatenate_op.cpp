@@ -37,11 +37,7 @@ void concatenate_types(const Op& op, const Module&) {
 // concatenate_types has checked the axis and the operands.
 OpFn build_concatenate(const Op& op, const Planning&) {
   const int64_t dim = attr_int(op, "dimension");
-  return tensor_fn([dim](const Values& a) {
-    std::vector<Tensor> xs;
-    for (const Value& v : a) xs.push_back(v.get());
-    return concatenate(xs, dim);
-  });
+  return tensor_fn([dim](const Values& a) { return concatenate(tensors_of(a), dim); });
 }
 
 }  // namespace ndbuf::program
