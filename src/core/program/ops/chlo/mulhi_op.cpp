@@ -1,4 +1,4 @@
-// chlo.mulhi: the high half of the double-width product of two integers (kernels/
+// chlo.mulhi: the high half of the double-width product of two integers (elementwise/
 // integer_mulhi.hpp). The type rule checks the operands; the builder binds the kernel.
 #include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"

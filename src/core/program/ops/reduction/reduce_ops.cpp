@@ -1,4 +1,4 @@
-// stablehlo.reduce and stablehlo.reduce_window over kernels/reduce*.hpp and reduce_window.hpp:
+// stablehlo.reduce and stablehlo.reduce_window over reduce*.hpp and reduce_window.hpp:
 // N inputs, N 0-d init values, N results. The type rules infer the result shapes from the
 // dimensions and windows and the body's signature from the operands; the builders run a
 // recognised body natively, a body that compiles to an element program as one, and any other
