@@ -252,9 +252,9 @@ struct FeedTiles {
 // exception is kept and rethrown once the loop is done (none may leave a parallel region).
 void run_tiles(const ElementProgram& program, int64_t items, int64_t lanes, int64_t bytes_per_item,
                const FeedTiles& body) {
-  // Loops under kParallelBytes run on the calling thread alone (threads_for()): one register
-  // set, without asking for the thread count (R's option) on every small step.
-  const bool serial = items < kParallelBytes / std::max<int64_t>(1, bytes_per_item);
+  // A loop under kParallelBytes runs on the calling thread alone: one register set, without
+  // asking for the thread count (R's option) on every small step.
+  const bool serial = loop_bytes(items, bytes_per_item) < kParallelBytes;
   std::vector<std::unique_ptr<ElementTile>> registers(serial ? size_t{1}
                                                              : static_cast<size_t>(max_threads()));
   std::atomic<bool> failed{false};

@@ -150,6 +150,13 @@ bool run_parallel(const BlockPlan<Body>& plan, int threads) {
 // `elements_per_item` > 1 when an item is a whole row, so blocks hold a similar amount of work.
 // Throws Error(kInterrupted) when the user interrupted between rounds (blocks of later rounds
 // have not run then).
+// The bytes a loop of `count` items moves, saturating: what threads_for() is asked; a loop under
+// kParallelBytes runs on the calling thread alone.
+inline int64_t loop_bytes(int64_t count, int64_t bytes_per_item) {
+  return count > INT64_MAX / std::max<int64_t>(1, bytes_per_item) ? INT64_MAX
+                                                                  : count * bytes_per_item;
+}
+
 template <class Body>
 void for_each_block(int64_t count, int64_t bytes_per_item, Body&& body,
                     int64_t elements_per_item = 1) {
@@ -159,9 +166,7 @@ void for_each_block(int64_t count, int64_t bytes_per_item, Body&& body,
                                      std::max<int64_t>(1, kInterruptElements / per_item), body};
   // Serial loops never enter the OpenMP runtime (even a one-thread region touches its pool,
   // which a forked child must not).
-  const int64_t bytes =
-      count > INT64_MAX / std::max<int64_t>(1, bytes_per_item) ? INT64_MAX : count * bytes_per_item;
-  [[maybe_unused]] const int threads = threads_for(bytes);
+  [[maybe_unused]] const int threads = threads_for(loop_bytes(count, bytes_per_item));
   bool completed = true;
 #ifdef _OPENMP
   if (threads > 1) {
