@@ -31,4 +31,31 @@ NDBUF_CLONES void widen_bf16(const uint16_t* in, double* out, int64_t count) {
   for (int64_t i = 0; i < count; ++i) out[i] = widen_bits<HalfBF16>(in[i]);
 }
 
+NDBUF_CLONES void narrow_f32_to_f16(const float* in, uint16_t* out, int64_t count) {
+#pragma omp simd
+  for (int64_t i = 0; i < count; ++i) out[i] = narrow_bits<HalfF16>(static_cast<double>(in[i]));
+}
+
+NDBUF_CLONES void narrow_f32_to_bf16(const float* in, uint16_t* out, int64_t count) {
+#pragma omp simd
+  for (int64_t i = 0; i < count; ++i) {
+    uint32_t bits;
+    std::memcpy(&bits, &in[i], sizeof bits);
+    out[i] = bf16_of_f32_bits(bits);
+  }
+}
+
+NDBUF_CLONES void widen_f16_to_f32(const uint16_t* in, float* out, int64_t count) {
+#pragma omp simd
+  for (int64_t i = 0; i < count; ++i) out[i] = static_cast<float>(widen_bits<HalfF16>(in[i]));
+}
+
+NDBUF_CLONES void widen_bf16_to_f32(const uint16_t* in, float* out, int64_t count) {
+#pragma omp simd
+  for (int64_t i = 0; i < count; ++i) {
+    const uint32_t bits = static_cast<uint32_t>(in[i]) << 16;
+    std::memcpy(&out[i], &bits, sizeof bits);
+  }
+}
+
 }  // namespace ndbuf

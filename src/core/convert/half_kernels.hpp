@@ -83,11 +83,28 @@ inline double widen_bits(uint16_t bits) {
   return double_of(select_bits(magnitude >= F::kInf, special, scaled) | sign);
 }
 
+// bf16 from the bits of an f32, rounded to nearest even in f32 bits (bf16 has f32's exponent
+// range, so the carry out of the fraction is the whole of overflow and of subnormal rounding);
+// the same bits as narrow_bits<HalfBF16> of the f32 widened to double.
+inline uint16_t bf16_of_f32_bits(uint32_t bits) {
+  const uint32_t rounded = (bits + 0x7FFFu + ((bits >> 16) & 1u)) >> 16;
+  const uint32_t quiet_nan = ((bits >> 16) & 0x8000u) | static_cast<uint32_t>(HalfBF16::kQuietNaN);
+  const bool nan = (bits & 0x7FFFFFFFu) > 0x7F800000u;
+  return static_cast<uint16_t>(select_bits(nan, quiet_nan, rounded));
+}
+
 // Array forms (half_kernels.cpp): compiled for AVX2 and for the baseline ISA, picked at run
 // time where the compiler supports it.
 void narrow_to_f16(const double* in, uint16_t* out, int64_t count);
 void narrow_to_bf16(const double* in, uint16_t* out, int64_t count);
 void widen_f16(const uint16_t* in, double* out, int64_t count);
 void widen_bf16(const uint16_t* in, double* out, int64_t count);
+
+// The f32 forms the f32-accumulating contractions use: narrowing rounds once, as from the f32
+// widened to double; widening is exact (bf16 keeps its NaN payload bit for bit).
+void narrow_f32_to_f16(const float* in, uint16_t* out, int64_t count);
+void narrow_f32_to_bf16(const float* in, uint16_t* out, int64_t count);
+void widen_f16_to_f32(const uint16_t* in, float* out, int64_t count);
+void widen_bf16_to_f32(const uint16_t* in, float* out, int64_t count);
 
 }  // namespace ndbuf

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <vector>
@@ -150,6 +151,99 @@ TEST(HalfKernels, HandValues) {
   EXPECT_EQ(widen_bits<HalfF16>(0x0001), 0x1p-24);
   EXPECT_EQ(widen_bits<HalfF16>(0xFC00), -std::numeric_limits<double>::infinity());
   EXPECT_EQ(widen_bits<HalfBF16>(0x4049), 3.140625);
+}
+
+using NarrowF32Array = void (*)(const float*, uint16_t*, int64_t);
+using WidenF32Array = void (*)(const uint16_t*, float*, int64_t);
+
+struct F32Forms {
+  const Format& format;
+  NarrowF32Array narrow;
+  WidenF32Array widen;
+};
+
+const F32Forms kF32Forms[] = {{kFormats[0], &narrow_f32_to_f16, &widen_f16_to_f32},
+                              {kFormats[1], &narrow_f32_to_bf16, &widen_bf16_to_f32}};
+
+uint32_t f32_bits(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  return bits;
+}
+
+float f32_of(uint32_t bits) {
+  float value;
+  std::memcpy(&value, &bits, sizeof value);
+  return value;
+}
+
+// f32s around every value of the format (the value, the midpoint to the next one and their f32
+// neighbours, both signs) and a stride through all 2^32 patterns.
+std::vector<float> floats_around_every_value(const Format& format) {
+  std::vector<float> values;
+  const float inf = std::numeric_limits<float>::infinity();
+  for (uint32_t bits = 0; bits < 0x8000; ++bits) {
+    const double value = format.widen_reference(static_cast<uint16_t>(bits));
+    const double next = format.widen_reference(static_cast<uint16_t>(bits + 1));
+    if (std::isnan(value) || !std::isfinite(next)) continue;
+    for (auto v : {static_cast<float>(value), static_cast<float>(value + (next - value) / 2)}) {
+      for (float x : {v, std::nextafter(v, inf), std::nextafter(v, -inf)}) {
+        values.push_back(x);
+        values.push_back(-x);
+      }
+    }
+  }
+  for (uint64_t bits = 0; bits < (uint64_t{1} << 32); bits += 4099) {
+    values.push_back(f32_of(static_cast<uint32_t>(bits)));
+  }
+  return values;
+}
+
+TEST(HalfKernels, F32NarrowingMatchesTheReferenceOfTheWidenedDouble) {
+  for (const F32Forms& forms : kF32Forms) {
+    const std::vector<float> values = floats_around_every_value(forms.format);
+    std::vector<uint16_t> out(values.size());
+    forms.narrow(values.data(), out.data(), static_cast<int64_t>(values.size()));
+    for (size_t i = 0; i < values.size(); ++i) {
+      ASSERT_EQ(out[i], forms.format.narrow_reference(static_cast<double>(values[i])))
+          << forms.format.name << " from f32 bits " << std::hex << f32_bits(values[i]);
+    }
+  }
+}
+
+TEST(HalfKernels, F32WideningOfEveryPatternIsExact) {
+  std::vector<uint16_t> all(65536);
+  for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<uint16_t>(i);
+  for (const F32Forms& forms : kF32Forms) {
+    std::vector<float> out(all.size());
+    forms.widen(all.data(), out.data(), static_cast<int64_t>(all.size()));
+    for (size_t i = 0; i < all.size(); ++i) {
+      const double expected = forms.format.widen_reference(all[i]);
+      if (std::isnan(expected)) {
+        ASSERT_TRUE(std::isnan(out[i])) << forms.format.name << " pattern " << i;
+        ASSERT_EQ(std::signbit(out[i]), std::signbit(expected));
+      } else {
+        ASSERT_EQ(static_cast<double>(out[i]), expected) << forms.format.name << " pattern " << i;
+      }
+    }
+  }
+  // bf16 is the top half of an f32, NaN payloads included.
+  const uint16_t signalling_nan = 0x7F81;
+  float wide;
+  widen_bf16_to_f32(&signalling_nan, &wide, 1);
+  EXPECT_EQ(f32_bits(wide), 0x7F810000u);
+}
+
+TEST(HalfKernels, Bf16OfF32BitsHandValues) {
+  EXPECT_EQ(bf16_of_f32_bits(0x3F800000), 0x3F80);  // 1
+  EXPECT_EQ(bf16_of_f32_bits(0x3F808000), 0x3F80);  // 1 + 2^-8, a tie: down to even
+  EXPECT_EQ(bf16_of_f32_bits(0x3F818000), 0x3F82);  // 1 + 3 * 2^-8, a tie: up to even
+  EXPECT_EQ(bf16_of_f32_bits(0x3F808001), 0x3F81);  // just above the tie
+  EXPECT_EQ(bf16_of_f32_bits(0x7F7FFFFF), 0x7F80);  // largest f32 rounds to infinity
+  EXPECT_EQ(bf16_of_f32_bits(0x00008000), 0x0000);  // subnormal tie to even: zero
+  EXPECT_EQ(bf16_of_f32_bits(0x80018000), 0x8002);  // negative subnormal tie: up to even
+  EXPECT_EQ(bf16_of_f32_bits(0xFF800001), 0xFFC0);  // signalling NaN: quiet, sign kept
+  EXPECT_EQ(bf16_of_f32_bits(0x7F800000), 0x7F80);  // infinity stays
 }
 
 }  // namespace
