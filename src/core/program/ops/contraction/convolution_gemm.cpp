@@ -17,6 +17,7 @@
 #include "ndbuf/memory/parallel.hpp"
 #include "ndbuf/memory/transfer.hpp"
 #include "program/kernels/compute_type.hpp"
+#include "program/kernels/f32_widening.hpp"
 #include "program/kernels/fortran_blas.hpp"
 #include "program/ops/contraction/convolution_plan.hpp"
 #include "program/ops/contraction/dot_pack.hpp"
@@ -111,6 +112,28 @@ struct Scratch {
   }
 };
 
+// One output position's features from the f32 / f64 products: a 16-bit result rounds them
+// through the vectorised array form, in place when the features are adjacent.
+template <class C, class T>
+void store_row(const ConvPlan& p, const C* src, T* dst) {
+  if constexpr (std::is_same_v<C, float> && kIsNarrowFloat<T> && sizeof(T) == 2) {
+    const F32Narrowing narrow = f32_narrowing(std::is_same_v<T, BFloat16> ? DType::kBF16 : DType::kF16);
+    if (p.feature_stride == 1) {
+      narrow(src, reinterpret_cast<uint16_t*>(dst), p.group_out);
+      return;
+    }
+    constexpr int64_t kChunk = 256;
+    uint16_t bits[kChunk];
+    for (int64_t j0 = 0; j0 < p.group_out; j0 += kChunk) {
+      const int64_t n = std::min(kChunk, p.group_out - j0);
+      narrow(src + j0, bits, n);
+      for (int64_t j = 0; j < n; ++j) std::memcpy(dst + (j0 + j) * p.feature_stride, &bits[j], 2);
+    }
+  } else {
+    for (int64_t j = 0; j < p.group_out; ++j) dst[j * p.feature_stride] = store<T>(src[j]);
+  }
+}
+
 template <class C, class T>
 void run_item(const ConvPlan& p, const GemmShape& s, const C* x, const C* w, int64_t item,
               Scratch<C>& scratch, T* out) {
@@ -129,11 +152,7 @@ void run_item(const ConvPlan& p, const GemmShape& s, const C* x, const C* w, int
     multiply(p, s, scratch.panel.get(), w, g, rows, product);
   }
   T* base = out + g * p.group_out * p.feature_stride;
-  for (int64_t r = 0; r < rows; ++r) {
-    const C* src = product + r * p.group_out;
-    T* dst = base + offsets[r];
-    for (int64_t j = 0; j < p.group_out; ++j) dst[j * p.feature_stride] = store<T>(src[j]);
-  }
+  for (int64_t r = 0; r < rows; ++r) store_row(p, product + r * p.group_out, base + offsets[r]);
 }
 
 // The (source-contiguous dim, last dim) pair a view is best copied by: when the view's last
@@ -258,7 +277,8 @@ bool convolution_through_gemm(const Tensor& lhs, const Tensor& rhs, const ConvPl
     if constexpr (std::is_same_v<T, double>) {
       gemm_all<double>(lhs, rhs, plan, static_cast<T*>(result.data()));
     } else if constexpr (std::is_same_v<T, float> || kIsNarrowFloat<T>) {
-      gemm_all<float>(lhs, rhs, plan, static_cast<T*>(result.data()));
+      gemm_all<float>(widened_to_f32(lhs), widened_to_f32(rhs), plan,
+                      static_cast<T*>(result.data()));
     }
   });
   return true;

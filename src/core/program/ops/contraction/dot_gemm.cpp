@@ -18,9 +18,9 @@
 #include <memory>
 #include <type_traits>
 
-#include "convert/half_kernels.hpp"
 #include "ndbuf/memory/parallel.hpp"
 #include "program/kernels/blas_threads.hpp"
+#include "program/kernels/f32_widening.hpp"
 #include "program/kernels/fortran_blas.hpp"
 
 namespace ndbuf::program {
@@ -233,35 +233,6 @@ void gemm_all(const Tensor& lhs, const Tensor& rhs, const DotSide& l, const DotS
   }
 }
 
-// A 16-bit float operand dense in row- or column-major order as an f32 tensor of the same
-// layout (converted in parallel blocks by the vectorised array form), which the GEMM then reads
-// in place; any other operand as it is (packing converts it).
-Tensor widened(const Tensor& x) {
-  const bool row_major = x.is_contiguous(Order::kRowMajor);
-  if ((x.dtype() != DType::kBF16 && x.dtype() != DType::kF16) ||
-      (!row_major && !x.is_contiguous(Order::kColumnMajor))) {
-    return x;
-  }
-  Tensor wide =
-      Tensor::allocate(DType::kF32, x.shape(), row_major ? Order::kRowMajor : Order::kColumnMajor);
-  const auto widen = x.dtype() == DType::kBF16 ? &widen_bf16_to_f32 : &widen_f16_to_f32;
-  const auto* in = static_cast<const uint16_t*>(x.data());
-  float* out = static_cast<float*>(wide.data());
-  for_each_block(x.numel(), sizeof(float) + sizeof(uint16_t), [&](int64_t begin, int64_t end) {
-    widen(in + begin, out + begin, end - begin);
-  });
-  return wide;
-}
-
-// The f32 products rounded once to the 16-bit result, in parallel blocks.
-void narrow_into(const float* products, Tensor& result) {
-  const auto narrow = result.dtype() == DType::kBF16 ? &narrow_f32_to_bf16 : &narrow_f32_to_f16;
-  auto* out = static_cast<uint16_t*>(result.data());
-  for_each_block(result.numel(), sizeof(float) + sizeof(uint16_t), [&](int64_t begin, int64_t end) {
-    narrow(products + begin, out + begin, end - begin);
-  });
-}
-
 bool fits_blas_int(const Tensor& lhs, const Tensor& rhs, const DotSide& l, const DotSide& r) {
   return dims_product(lhs.shape(), l.free) <= INT_MAX &&
          dims_product(lhs.shape(), l.contracting) <= INT_MAX &&
@@ -284,8 +255,8 @@ bool dot_through_gemm(const Tensor& lhs, const Tensor& rhs, const DotSide& l, co
     gemm_all(lhs, rhs, l, r, static_cast<float*>(result.data()));
   } else {
     std::unique_ptr<float[]> c(new float[static_cast<size_t>(result.numel())]);
-    gemm_all(widened(lhs), widened(rhs), l, r, c.get());
-    narrow_into(c.get(), result);
+    gemm_all(widened_to_f32(lhs), widened_to_f32(rhs), l, r, c.get());
+    narrow_f32(c.get(), dtype, static_cast<uint16_t*>(result.data()), result.numel());
   }
   return true;
 }

@@ -223,6 +223,34 @@ TEST(ProgramConvolution, HalfFloatsAccumulateInF32AndRoundOnce) {
   expect_matches_naive(k, DType::kBF16, 13);
 }
 
+// The 16-bit result of each output is the f32 convolution of the widened operands rounded once
+// (to nearest, ties to even): features adjacent (NHWC), and strided (NCHW) over more features
+// than one rounding chunk holds.
+TEST(ProgramConvolution, HalfFloatResultsAreTheF32ProductsRoundedOnce) {
+  Case k = case_2d({2, 7, 7, 5}, {3, 3, 5, 300});
+  k.window.padding = {{1, 1}, {1, 1}};
+  std::mt19937 rng(31);
+  std::uniform_real_distribution<double> pick(-1.0, 1.0);
+  std::vector<double> x(static_cast<size_t>(count_of(k.lhs))), w(count_of(k.rhs));
+  for (double& v : x) v = pick(rng);
+  for (double& v : w) v = pick(rng);
+  ConvConfig channels_last = config_of(k.window, 2), channels_first = channels_last;
+  channels_first.dims.output_feature = 1;
+  channels_first.dims.output_spatial = {2, 3};
+  for (DType dtype : {DType::kF16, DType::kBF16}) {
+    const Tensor lhs = tensor_from(dtype, k.lhs, x), rhs = tensor_from(dtype, k.rhs, w);
+    const Tensor wide_lhs = tensor_from(DType::kF32, k.lhs, half_values(lhs));
+    const Tensor wide_rhs = tensor_from(DType::kF32, k.rhs, half_values(rhs));
+    for (const ConvConfig& c : {channels_last, channels_first}) {
+      std::vector<double> expected;
+      for (float v : values<float>(convolution(wide_lhs, wide_rhs, c, DType::kF32))) {
+        expected.push_back(dtype == DType::kF16 ? to_double(to_half(v)) : to_double(to_bfloat16(v)));
+      }
+      EXPECT_EQ(half_values(convolution(lhs, rhs, c, dtype)), expected) << dtype_name(dtype);
+    }
+  }
+}
+
 TEST(ProgramConvolution, IntegersWrapAndWidenToTheResultType) {
   const ConvConfig c = config_of(plain_window(1), 1);
   const Tensor x = tensor_of(DType::kI8, {1, 2, 1}, std::vector<int8_t>{100, 100});
