@@ -16,9 +16,8 @@ Tensor widened_to_f32(const Tensor& x) {
   const auto widen = x.dtype() == DType::kBF16 ? &widen_bf16_to_f32 : &widen_f16_to_f32;
   const auto* in = static_cast<const uint16_t*>(x.data());
   float* out = static_cast<float*>(wide.data());
-  for_each_block(x.numel(), sizeof(float) + sizeof(uint16_t), [&](int64_t begin, int64_t end) {
-    widen(in + begin, out + begin, end - begin);
-  });
+  for_each_block(x.numel(), sizeof(float) + sizeof(uint16_t),
+                 [&](int64_t begin, int64_t end) { widen(in + begin, out + begin, end - begin); });
   return wide;
 }
 
@@ -28,9 +27,8 @@ F32Narrowing f32_narrowing(DType dtype) {
 
 void narrow_f32(const float* in, DType dtype, uint16_t* out, int64_t count) {
   const F32Narrowing narrow = f32_narrowing(dtype);
-  for_each_block(count, sizeof(float) + sizeof(uint16_t), [&](int64_t begin, int64_t end) {
-    narrow(in + begin, out + begin, end - begin);
-  });
+  for_each_block(count, sizeof(float) + sizeof(uint16_t),
+                 [&](int64_t begin, int64_t end) { narrow(in + begin, out + begin, end - begin); });
 }
 
 }  // namespace ndbuf::program

@@ -117,7 +117,8 @@ struct Scratch {
 template <class C, class T>
 void store_row(const ConvPlan& p, const C* src, T* dst) {
   if constexpr (std::is_same_v<C, float> && kIsNarrowFloat<T> && sizeof(T) == 2) {
-    const F32Narrowing narrow = f32_narrowing(std::is_same_v<T, BFloat16> ? DType::kBF16 : DType::kF16);
+    const F32Narrowing narrow =
+        f32_narrowing(std::is_same_v<T, BFloat16> ? DType::kBF16 : DType::kF16);
     if (p.feature_stride == 1) {
       narrow(src, reinterpret_cast<uint16_t*>(dst), p.group_out);
       return;

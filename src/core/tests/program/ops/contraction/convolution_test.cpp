@@ -244,7 +244,8 @@ TEST(ProgramConvolution, HalfFloatResultsAreTheF32ProductsRoundedOnce) {
     for (const ConvConfig& c : {channels_last, channels_first}) {
       std::vector<double> expected;
       for (float v : values<float>(convolution(wide_lhs, wide_rhs, c, DType::kF32))) {
-        expected.push_back(dtype == DType::kF16 ? to_double(to_half(v)) : to_double(to_bfloat16(v)));
+        expected.push_back(dtype == DType::kF16 ? to_double(to_half(v))
+                                                : to_double(to_bfloat16(v)));
       }
       EXPECT_EQ(half_values(convolution(lhs, rhs, c, dtype)), expected) << dtype_name(dtype);
     }
