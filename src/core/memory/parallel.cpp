@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <ctime>
 
 #include "ndbuf/base/error.hpp"
 
@@ -42,6 +43,16 @@ int64_t now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
              std::chrono::steady_clock::now().time_since_epoch())
       .count();
+}
+
+int64_t thread_cpu_ns() {
+#ifdef CLOCK_THREAD_CPUTIME_ID
+  timespec now{};
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now) != 0) return -1;
+  return int64_t{now.tv_sec} * 1000000000 + now.tv_nsec;
+#else
+  return -1;
+#endif
 }
 
 }  // namespace ndbuf

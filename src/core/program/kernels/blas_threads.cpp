@@ -96,9 +96,11 @@ void sync_blas_threads() {
   set_blas_threads(max_threads());
 }
 
-void sync_blas_threads_for_product() {
-  if (in_forked_child()) return;
-  set_blas_threads(parallel_contended() ? 1 : max_threads());
+int sync_blas_threads_for_product() {
+  if (in_forked_child()) return 1;
+  const int threads = parallel_contended() ? 1 : max_threads();
+  set_blas_threads(threads);
+  return threads;
 }
 
 }  // namespace ndbuf::program

@@ -3,6 +3,10 @@
 // library that holds sgemm_, so the core links against no particular BLAS.
 #pragma once
 
+#include <cstdint>
+
+#include "ndbuf/memory/parallel.hpp"
+
 namespace ndbuf::program {
 
 // The BLAS whose thread setter was found: "openblas", "mkl", "blis", or "" (none: a reference
@@ -20,8 +24,23 @@ int blas_threads();
 // Sets the BLAS to the runtime's count, max_threads() (1 in a forked child: no setter call).
 void sync_blas_threads();
 
-// What a product sets before it runs: max_threads(), or 1 while parallel loops back off after
-// contended regions (the BLAS's threads would wait for busy cores just the same).
-void sync_blas_threads_for_product();
+// What a product sets before it runs, and returns: max_threads(), or 1 while parallel loops
+// back off after contended regions (the BLAS's threads would wait for busy cores just the same).
+int sync_blas_threads_for_product();
+
+// Runs `product`, a BLAS call the BLAS was set to run on `threads` threads. One on several
+// threads is reported to note_region() as the runtime's own loops report theirs: the BLAS's
+// threads wait in OpenMP's barrier as ours do, so a caller kept off its processor for much of
+// the call means other processes share the cores, and the next products and loops back off.
+template <class Product>
+void run_blas_product(int threads, Product&& product) {
+  if (threads <= 1) {
+    product();
+    return;
+  }
+  const int64_t start = now_ns(), start_cpu = thread_cpu_ns();
+  product();
+  note_region(now_ns() - start, 0, thread_cpu_ns() - start_cpu);
+}
 
 }  // namespace ndbuf::program

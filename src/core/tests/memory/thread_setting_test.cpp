@@ -126,6 +126,34 @@ TEST_F(ThreadSetting, ContendedRegionBacksOffThenRecovers) {
   note_region(1000, 0);
 }
 
+TEST_F(ThreadSetting, ACallerOffItsProcessorBacksOff) {
+  note_region(1000, 0);
+  // 10 ms of region with the caller on a processor for 9 ms: it had a core.
+  note_region(10000000, 0, 9000000);
+  EXPECT_FALSE(parallel_contended());
+  // A region under a millisecond says nothing, however little of it the caller ran.
+  note_region(900000, 0, 100000);
+  EXPECT_FALSE(parallel_contended());
+  // 16 ms of region with the caller on a processor for 8 ms: it shared its core.
+  note_region(12000000, 4000000, 8000000);
+  EXPECT_TRUE(parallel_contended());
+  note_region(1000, 0);
+  EXPECT_FALSE(parallel_contended());
+}
+
+TEST_F(ThreadSetting, ThreadProcessorTimeCountsWorkNotSleep) {
+  const int64_t before = thread_cpu_ns();
+  if (before < 0) GTEST_SKIP() << "no thread CPU clock";
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  const int64_t slept = thread_cpu_ns() - before;
+  EXPECT_LT(slept, 25000000);  // sleeping takes (almost) no processor time
+  volatile double sink = 0;
+  const int64_t start = now_ns(), spin_before = thread_cpu_ns();
+  while (now_ns() - start < 20000000) sink = sink + 1;
+  // 20 ms of spinning: at least 1 ms of it even on a busy machine.
+  EXPECT_GT(thread_cpu_ns() - spin_before, std::max<int64_t>(slept, 1000000));
+}
+
 TEST_F(ThreadSetting, EveryIndexOnceWhateverTheThreads) {
   for (int threads : {1, 2, 3, 8}) {
     set_thread_setting(threads);

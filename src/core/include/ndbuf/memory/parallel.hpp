@@ -76,12 +76,17 @@ class ThreadReservation {
   int count_;
 };
 // Records how long the calling thread waited for the team after finishing its own share
-// (`wait_ns`) against the time it spent working (`work_ns`): a wait far beyond the work
-// means the other threads were not running, and parallel loops back off for a while; a
-// region without such a wait ends the back-off.
-void note_region(int64_t work_ns, int64_t wait_ns);
+// (`wait_ns`) against the time it spent working (`work_ns`), and how much of the region it
+// spent on a processor (`caller_cpu_ns`, thread_cpu_ns() over the region; negative: unknown).
+// A wait far beyond the work means the other threads were not running; a caller on a
+// processor for under three quarters of a region of a millisecond or more means the team
+// shares the cores with other processes (idle OpenMP threads spin, taking the caller's share).
+// Either way parallel loops back off for a while; a region with neither ends the back-off.
+void note_region(int64_t work_ns, int64_t wait_ns, int64_t caller_cpu_ns = -1);
 // Monotonic nanoseconds.
 int64_t now_ns();
+// Nanoseconds the calling thread has run on a processor, or -1 where the clock is missing.
+int64_t thread_cpu_ns();
 // True while parallel loops back off after a contended region.
 bool parallel_contended();
 
@@ -121,7 +126,7 @@ bool run_serial(const BlockPlan<Body>& plan) {
 template <class Body>
 bool run_parallel(const BlockPlan<Body>& plan, int threads) {
   std::atomic<bool> stop{false};
-  const int64_t start = now_ns();
+  const int64_t start = now_ns(), start_cpu = thread_cpu_ns();
   int64_t work_done = start;
 #pragma omp parallel num_threads(threads)
   {
@@ -138,7 +143,9 @@ bool run_parallel(const BlockPlan<Body>& plan, int threads) {
       if (stop.load()) break;
     }
   }
-  if (!stop.load()) note_region(work_done - start, now_ns() - work_done);
+  if (!stop.load()) {
+    note_region(work_done - start, now_ns() - work_done, thread_cpu_ns() - start_cpu);
+  }
   return !stop.load();
 }
 #endif

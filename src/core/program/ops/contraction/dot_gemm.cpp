@@ -223,12 +223,16 @@ void gemm_all(const Tensor& lhs, const Tensor& rhs, const DotSide& l, const DotS
     // A matrix-vector product is memory-bound: threads only from the size where our own loops
     // start them (OpenBLAS would thread a 128 x 128 one, whose threads then spin in OpenMP's
     // barrier for longer than the product takes, seconds while other processes are busy).
+    int threads = 1;
     if (vector) {
-      set_blas_threads(threads_for(static_cast<int64_t>(sizeof(C)) * (m * k + k * n + m * n)));
+      threads = threads_for(static_cast<int64_t>(sizeof(C)) * (m * k + k * n + m * n));
+      set_blas_threads(threads);
     } else {
-      sync_blas_threads_for_product();
+      threads = sync_blas_threads_for_product();
     }
-    for (int64_t i = 0; i < batches; ++i) product(i);
+    run_blas_product(threads, [&] {
+      for (int64_t i = 0; i < batches; ++i) product(i);
+    });
     sync_blas_threads();
   }
 }
