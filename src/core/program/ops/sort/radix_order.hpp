@@ -1,5 +1,6 @@
 // A stable least-significant-digit radix sort of positions by unsigned keys: 11-bit digits
-// (three passes for 32-bit keys), digits the same in every key skipped. The keys are cut into
+// (three passes for 32-bit keys), digits the same in every key skipped; each key travels with
+// its position (radix_detail::Item). The keys are cut into
 // `parts` contiguous runs; each pass counts every run's digits and scatters every run through
 // its own offsets (run p's elements of a digit follow those of runs before p), so runs go in
 // parallel and the result is the one stable order whatever the number of runs.
@@ -8,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <type_traits>
 #include <vector>
 
@@ -42,7 +44,8 @@ std::vector<unsigned> digits_to_sort(const std::vector<U>& keys, int parts,
   const size_t n = keys.size();
   for_each_run(parts, n, sizeof(U), [&](int p) {
     for (auto& h : first[p]) h.fill(0);
-    for (size_t i = run_begin(n, parts, p); i < run_begin(n, parts, p + 1); ++i) {
+    const size_t end = run_begin(n, parts, p + 1);  // hoisted: the counts may alias `parts`
+    for (size_t i = run_begin(n, parts, p); i < end; ++i) {
       for (unsigned d = 0; d < kDigits; ++d)
         ++first[p][d][(keys[i] >> (d * kBits)) & (kBuckets - 1)];
     }
@@ -68,18 +71,52 @@ inline void offsets_by_digit_then_run(std::vector<Histogram>& count) {
   }
 }
 
+// One element in flight: its key and its first position, moved together by every pass (one
+// write stream per bucket, which is what keeps a 2048-bucket scatter in cache). A key of up to
+// 32 bits shares one word with its position.
+template <class U, bool kPacked = (sizeof(U) <= 4)>
+struct Item {
+  uint64_t bits;
+  static Item of(U key, size_t position) { return {uint64_t{key} << 32 | position}; }
+  U key() const { return static_cast<U>(bits >> 32); }
+  uint32_t position() const { return static_cast<uint32_t>(bits); }
+};
+template <class U>
+struct Item<U, false> {
+  U key_bits;
+  uint32_t first;
+  static Item of(U key, size_t position) { return {key, static_cast<uint32_t>(position)}; }
+  U key() const { return key_bits; }
+  uint32_t position() const { return first; }
+};
+
+// One pass: every run's items (item_at(i)) scattered by their digit at `shift` through the
+// run's offsets.
+template <class U, class ItemAt>
+void scatter_pass(int parts, size_t n, unsigned shift, std::vector<Histogram>& offsets,
+                  ItemAt&& item_at, Item<U>* out) {
+  for_each_run(parts, n, 2 * sizeof(Item<U>), [&](int p) {
+    Histogram& at = offsets[p];
+    const size_t end = run_begin(n, parts, p + 1);
+    for (size_t i = run_begin(n, parts, p); i < end; ++i) {
+      const Item<U> item = item_at(i);
+      out[at[(item.key() >> shift) & (kBuckets - 1)]++] = item;
+    }
+  });
+}
+
 }  // namespace radix_detail
 
 // perm = positions 0..n-1 ordered by keys[p] ascending, ties in position order. n < 2^32.
-// `keys` is left in an unspecified order. parts >= 1.
+// parts >= 1.
 template <class U>
-void radix_order(std::vector<U>& keys, std::vector<int64_t>& perm, int parts = 1) {
+void radix_order(const std::vector<U>& keys, std::vector<int64_t>& perm, int parts = 1) {
   static_assert(std::is_unsigned_v<U>);
   using radix_detail::Histogram;
   using radix_detail::kBits;
   using radix_detail::kBuckets;
+  using Item = radix_detail::Item<U>;
   constexpr unsigned kDigits = (sizeof(U) * 8 + kBits - 1) / kBits;
-  constexpr int64_t kMoveBytes = 2 * static_cast<int64_t>(sizeof(U) + sizeof(uint32_t));
   const size_t n = keys.size();
   parts = static_cast<int>(std::clamp<size_t>(n / 4096, 1, std::max(parts, 1)));
   const auto begin = [&](int p) { return radix_detail::run_begin(n, parts, p); };
@@ -90,41 +127,35 @@ void radix_order(std::vector<U>& keys, std::vector<int64_t>& perm, int parts = 1
     for (size_t i = 0; i < n; ++i) perm[i] = static_cast<int64_t>(i);
     return;
   }
-  std::vector<uint32_t> index, index_out(passes.size() > 1 ? n : 0);
-  std::vector<U> keys_out(passes.size() > 1 ? n : 0);
+  // Left uninitialised: every pass writes each item once.
+  std::unique_ptr<Item[]> items(new Item[n]), out(new Item[n]);
   std::vector<Histogram> count(parts);
   for (size_t k = 0; k < passes.size(); ++k) {
     const unsigned shift = passes[k] * kBits;
-    const bool is_first = k == 0, is_last = k + 1 == passes.size();
-    if (is_first) {
+    if (k == 0 || parts == 1) {  // a digit's counts in one run do not depend on the order
       for (int p = 0; p < parts; ++p) count[p] = first[p][passes[k]];
     } else {
-      radix_detail::for_each_run(parts, n, sizeof(U), [&](int p) {
+      radix_detail::for_each_run(parts, n, sizeof(Item), [&](int p) {
         count[p].fill(0);
-        for (size_t i = begin(p); i < begin(p + 1); ++i)
-          ++count[p][(keys[i] >> shift) & (kBuckets - 1)];
+        const size_t end = begin(p + 1);
+        for (size_t i = begin(p); i < end; ++i)
+          ++count[p][(items[i].key() >> shift) & (kBuckets - 1)];
       });
     }
     radix_detail::offsets_by_digit_then_run(count);
-    radix_detail::for_each_run(parts, n, kMoveBytes, [&](int p) {
-      Histogram& at = count[p];
-      for (size_t i = begin(p); i < begin(p + 1); ++i) {
-        const uint32_t to = at[(keys[i] >> shift) & (kBuckets - 1)]++;
-        const uint32_t from = is_first ? static_cast<uint32_t>(i) : index[i];
-        if (is_last) {
-          perm[to] = from;
-        } else {
-          keys_out[to] = keys[i];
-          index_out[to] = from;
-        }
-      }
-    });
-    if (!is_last) {
-      keys.swap(keys_out);
-      if (is_first) index.resize(n);
-      index.swap(index_out);
+    if (k == 0) {
+      radix_detail::scatter_pass<U>(
+          parts, n, shift, count, [&](size_t i) { return Item::of(keys[i], i); }, out.get());
+    } else {
+      radix_detail::scatter_pass<U>(
+          parts, n, shift, count, [&](size_t i) { return items[i]; }, out.get());
     }
+    items.swap(out);
   }
+  radix_detail::for_each_run(parts, n, sizeof(Item) + sizeof(int64_t), [&](int p) {
+    const size_t end = begin(p + 1);
+    for (size_t i = begin(p); i < end; ++i) perm[i] = items[i].position();
+  });
 }
 
 }  // namespace ndbuf::program
