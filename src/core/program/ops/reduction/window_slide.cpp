@@ -61,6 +61,29 @@ struct LineFolds {
       suffix_block = at.index;
       suffix_low = end + 1;
     }
+    if (width == 1) {
+      suffix_one_lane(lo, start, end);
+    } else {
+      suffix_lanes(lo, start, end);
+    }
+    suffix_low = std::min(suffix_low, lo);
+    return suffix + (lo - start) * width;
+  }
+
+  // One lane: the fold runs in a register (through memory, each step would wait for the
+  // store before it to be forwarded, several times an add's latency).
+  void suffix_one_lane(int64_t lo, int64_t start, int64_t end) {
+    int64_t t = suffix_low - 1;
+    if (t < lo) return;
+    A fold = t == end ? load(x[t * inner]) : combine(load(x[t * inner]), suffix[t + 1 - start]);
+    suffix[t - start] = fold;
+    for (--t; t >= lo; --t) {
+      fold = combine(load(x[t * inner]), fold);
+      suffix[t - start] = fold;
+    }
+  }
+
+  void suffix_lanes(int64_t lo, int64_t start, int64_t end) {
     for (int64_t t = suffix_low - 1; t >= lo; --t) {
       const In* xt = x + t * inner;
       A* s = suffix + (t - start) * width;
@@ -71,8 +94,6 @@ struct LineFolds {
         for (int64_t j = 0; j < width; ++j) s[j] = combine(load(xt[j]), later[j]);
       }
     }
-    suffix_low = std::min(suffix_low, lo);
-    return suffix + (lo - start) * width;
   }
 
   // Folds of positions (start of hi's block `at`) .. hi, one per lane.
@@ -82,6 +103,27 @@ struct LineFolds {
       prefix_block = at.index;
       prefix_high = start - 1;
     }
+    if (width == 1) {
+      prefix_one_lane(hi, start);
+    } else {
+      prefix_lanes(hi, start);
+    }
+    prefix_high = std::max(prefix_high, hi);
+    return prefix + (hi - start) * width;
+  }
+
+  void prefix_one_lane(int64_t hi, int64_t start) {
+    int64_t t = prefix_high + 1;
+    if (t > hi) return;
+    A fold = t == start ? load(x[t * inner]) : combine(prefix[t - 1 - start], load(x[t * inner]));
+    prefix[t - start] = fold;
+    for (++t; t <= hi; ++t) {
+      fold = combine(fold, load(x[t * inner]));
+      prefix[t - start] = fold;
+    }
+  }
+
+  void prefix_lanes(int64_t hi, int64_t start) {
     for (int64_t t = prefix_high + 1; t <= hi; ++t) {
       const In* xt = x + t * inner;
       A* p = prefix + (t - start) * width;
@@ -92,8 +134,6 @@ struct LineFolds {
         for (int64_t j = 0; j < width; ++j) p[j] = combine(earlier[j], load(xt[j]));
       }
     }
-    prefix_high = std::max(prefix_high, hi);
-    return prefix + (hi - start) * width;
   }
 };
 
