@@ -46,9 +46,15 @@ int64_t now_ns() {
 }
 
 int64_t thread_cpu_ns() {
-#ifdef CLOCK_THREAD_CPUTIME_ID
+#if defined(CLOCK_THREAD_CPUTIME_ID) && !defined(_WIN32)
+  // A clock coarser than this would read whole milliseconds of work as none.
+  static const bool fine = [] {
+    timespec resolution{};
+    return clock_getres(CLOCK_THREAD_CPUTIME_ID, &resolution) == 0 && resolution.tv_sec == 0 &&
+           resolution.tv_nsec <= 10000;
+  }();
   timespec now{};
-  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now) != 0) return -1;
+  if (!fine || clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now) != 0) return -1;
   return int64_t{now.tv_sec} * 1000000000 + now.tv_nsec;
 #else
   return -1;

@@ -26,9 +26,9 @@ constexpr int64_t kBackoffNs = int64_t{100} * 1000 * 1000;
 constexpr int kMaxBackoffShift = 6;
 // A wait for the team under this is normal jitter on an idle machine.
 constexpr int64_t kTolerableWaitNs = int64_t{200} * 1000;
-// Regions shorter than this say nothing by their caller's processor time (a page fault or
-// one time slice is most of it).
-constexpr int64_t kStarvedRegionNs = int64_t{1000} * 1000;
+// Work shorter than this says nothing by the caller's processor time (a page fault or one
+// time slice is most of it).
+constexpr int64_t kStarvedWorkNs = int64_t{1000} * 1000;
 
 // PJRT_NUM_THREADS as a count: 0 when unset, empty or not a positive whole number (loops
 // must not throw for it: they run where no error can be reported, such as R's ALTREP
@@ -133,11 +133,10 @@ int threads_for(int64_t bytes) {
   return static_cast<int>(std::min<int64_t>(threads, useful));
 }
 
-void note_region(int64_t work_ns, int64_t wait_ns, int64_t caller_cpu_ns) {
-  const int64_t wall_ns = work_ns + wait_ns;
+void note_region(int64_t work_ns, int64_t wait_ns, int64_t work_cpu_ns) {
   const bool waited = wait_ns > kTolerableWaitNs && wait_ns > work_ns;
   const bool starved =
-      caller_cpu_ns >= 0 && wall_ns >= kStarvedRegionNs && 4 * caller_cpu_ns < 3 * wall_ns;
+      work_cpu_ns >= 0 && work_ns >= kStarvedWorkNs && 4 * work_cpu_ns < 3 * work_ns;
   if (!waited && !starved) {
     g_backoff_shift.store(0);
     g_serial_until_ns.store(0);

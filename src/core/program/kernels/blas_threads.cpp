@@ -97,7 +97,7 @@ void sync_blas_threads() {
 }
 
 int sync_blas_threads_for_product() {
-  if (in_forked_child()) return 1;
+  if (in_forked_child() || thread_api().setter == nullptr) return 1;
   const int threads = parallel_contended() ? 1 : max_threads();
   set_blas_threads(threads);
   return threads;

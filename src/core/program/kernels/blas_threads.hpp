@@ -25,22 +25,24 @@ int blas_threads();
 void sync_blas_threads();
 
 // What a product sets before it runs, and returns: max_threads(), or 1 while parallel loops
-// back off after contended regions (the BLAS's threads would wait for busy cores just the same).
+// back off after contended regions (the BLAS's threads would wait for busy cores just the
+// same); 1 without a setter (the BLAS keeps its own count).
 int sync_blas_threads_for_product();
 
 // Runs `product`, a BLAS call the BLAS was set to run on `threads` threads. One on several
-// threads is reported to note_region() as the runtime's own loops report theirs: the BLAS's
-// threads wait in OpenMP's barrier as ours do, so a caller kept off its processor for much of
-// the call means other processes share the cores, and the next products and loops back off.
+// threads of a BLAS whose count we set (its caller computes a share and spins for the rest,
+// as OpenBLAS's does) is reported to note_region() as the runtime's own loops report theirs:
+// a caller kept off its processor for much of the call means other processes share the
+// cores, and the next products and loops back off.
 template <class Product>
 void run_blas_product(int threads, Product&& product) {
-  if (threads <= 1) {
+  if (threads <= 1 || *blas_thread_library() == '\0') {
     product();
     return;
   }
   const int64_t start = now_ns(), start_cpu = thread_cpu_ns();
   product();
-  note_region(now_ns() - start, 0, thread_cpu_ns() - start_cpu);
+  note_region(now_ns() - start, 0, cpu_between(start_cpu, thread_cpu_ns()));
 }
 
 }  // namespace ndbuf::program

@@ -1,6 +1,8 @@
 // The 16-bit float operands of the contractions that accumulate in f32 (dot_general and
 // convolution through sgemm): widened to f32 once and their f32 results rounded back once,
-// through the vectorised array conversions, which give the bits of load<T> / store<T>.
+// through the vectorised array conversions, which give the values of load<T> and the bits of
+// store<T> (a bf16 NaN widens with its payload as it is, where load<T> quiets a signalling one;
+// the GEMM's NaN results narrow to the quiet NaN either way).
 #pragma once
 
 #include <cstdint>

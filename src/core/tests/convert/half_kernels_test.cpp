@@ -240,6 +240,17 @@ TEST(HalfKernels, Bf16OfF32BitsHandValues) {
   EXPECT_EQ(bf16_of_f32_bits(0x3F818000), 0x3F82);  // 1 + 3 * 2^-8, a tie: up to even
   EXPECT_EQ(bf16_of_f32_bits(0x3F808001), 0x3F81);  // just above the tie
   EXPECT_EQ(bf16_of_f32_bits(0x7F7FFFFF), 0x7F80);  // largest f32 rounds to infinity
+  EXPECT_EQ(bf16_of_f32_bits(0x7F7F8000), 0x7F80);  // the tie above the largest bf16: infinity
+  EXPECT_EQ(bf16_of_f32_bits(0x7F7F7FFF), 0x7F7F);  // just below it: the largest bf16
+  // The array forms at the same edges, and f16's: 65520 ties to infinity, 65519 is 65504.
+  const float edges[] = {f32_of(0x7F7F8000), f32_of(0x7F7F7FFF), 65520.0f, 65519.0f};
+  uint16_t bf16_bits[4], f16_bits[4];
+  narrow_f32_to_bf16(edges, bf16_bits, 4);
+  narrow_f32_to_f16(edges, f16_bits, 4);
+  EXPECT_EQ(bf16_bits[0], 0x7F80);
+  EXPECT_EQ(bf16_bits[1], 0x7F7F);
+  EXPECT_EQ(f16_bits[2], 0x7C00);
+  EXPECT_EQ(f16_bits[3], 0x7BFF);
   EXPECT_EQ(bf16_of_f32_bits(0x00008000), 0x0000);  // subnormal tie to even: zero
   EXPECT_EQ(bf16_of_f32_bits(0x80018000), 0x8002);  // negative subnormal tie: up to even
   EXPECT_EQ(bf16_of_f32_bits(0xFF800001), 0xFFC0);  // signalling NaN: quiet, sign kept

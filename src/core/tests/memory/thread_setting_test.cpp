@@ -128,14 +128,21 @@ TEST_F(ThreadSetting, ContendedRegionBacksOffThenRecovers) {
 
 TEST_F(ThreadSetting, ACallerOffItsProcessorBacksOff) {
   note_region(1000, 0);
-  // 10 ms of region with the caller on a processor for 9 ms: it had a core.
+  // 10 ms of the caller's work, 9 of them on a processor: it had a core.
   note_region(10000000, 0, 9000000);
   EXPECT_FALSE(parallel_contended());
-  // A region under a millisecond says nothing, however little of it the caller ran.
+  // Work under a millisecond says nothing, however little of it ran.
   note_region(900000, 0, 100000);
   EXPECT_FALSE(parallel_contended());
-  // 16 ms of region with the caller on a processor for 8 ms: it shared its core.
-  note_region(12000000, 4000000, 8000000);
+  // A caller that slept waiting for the team after its work is not starved: the rule reads
+  // the work alone (and a 2 ms wait after 10 ms of work is no contended wait either).
+  note_region(10000000, 2000000, 9500000);
+  EXPECT_FALSE(parallel_contended());
+  // An unknown processor time (-1) decides nothing.
+  note_region(10000000, 0, cpu_between(-1, 5));
+  EXPECT_FALSE(parallel_contended());
+  // 12 ms of work, 8 of them on a processor: the caller shared its core.
+  note_region(12000000, 0, 8000000);
   EXPECT_TRUE(parallel_contended());
   note_region(1000, 0);
   EXPECT_FALSE(parallel_contended());

@@ -76,17 +76,22 @@ class ThreadReservation {
   int count_;
 };
 // Records how long the calling thread waited for the team after finishing its own share
-// (`wait_ns`) against the time it spent working (`work_ns`), and how much of the region it
-// spent on a processor (`caller_cpu_ns`, thread_cpu_ns() over the region; negative: unknown).
+// (`wait_ns`) against the time it spent working (`work_ns`), and how much of that work time it
+// spent on a processor (`work_cpu_ns`, thread_cpu_ns() over the work; negative: unknown).
 // A wait far beyond the work means the other threads were not running; a caller on a
-// processor for under three quarters of a region of a millisecond or more means the team
-// shares the cores with other processes (idle OpenMP threads spin, taking the caller's share).
+// processor for under three quarters of a millisecond or more of work means the team shares
+// the cores with other processes (idle OpenMP threads spin, taking the caller's share).
 // Either way parallel loops back off for a while; a region with neither ends the back-off.
-void note_region(int64_t work_ns, int64_t wait_ns, int64_t caller_cpu_ns = -1);
+void note_region(int64_t work_ns, int64_t wait_ns, int64_t work_cpu_ns = -1);
 // Monotonic nanoseconds.
 int64_t now_ns();
-// Nanoseconds the calling thread has run on a processor, or -1 where the clock is missing.
+// Nanoseconds the calling thread has run on a processor, or -1 where no clock measures it
+// finely enough (Windows' thread times advance by whole scheduler ticks).
 int64_t thread_cpu_ns();
+// The processor time between two thread_cpu_ns() readings, or -1 when either is unknown.
+inline int64_t cpu_between(int64_t before, int64_t after) {
+  return before < 0 || after < 0 ? -1 : after - before;
+}
 // True while parallel loops back off after a contended region.
 bool parallel_contended();
 
@@ -127,7 +132,7 @@ template <class Body>
 bool run_parallel(const BlockPlan<Body>& plan, int threads) {
   std::atomic<bool> stop{false};
   const int64_t start = now_ns(), start_cpu = thread_cpu_ns();
-  int64_t work_done = start;
+  int64_t work_done = start, work_cpu = start_cpu;
 #pragma omp parallel num_threads(threads)
   {
     const bool caller = omp_get_thread_num() == 0;
@@ -137,14 +142,17 @@ bool run_parallel(const BlockPlan<Body>& plan, int threads) {
       for (int64_t b = 0; b < blocks; ++b) plan.run_block(round, b);
       const bool last = round + plan.round_size >= plan.count;
       if (caller && !last && interrupt_pending()) stop.store(true);
-      if (caller && last) work_done = now_ns();
+      if (caller && last) {
+        work_done = now_ns();
+        work_cpu = thread_cpu_ns();
+      }
       if (last) break;
 #pragma omp barrier
       if (stop.load()) break;
     }
   }
   if (!stop.load()) {
-    note_region(work_done - start, now_ns() - work_done, thread_cpu_ns() - start_cpu);
+    note_region(work_done - start, now_ns() - work_done, cpu_between(start_cpu, work_cpu));
   }
   return !stop.load();
 }
