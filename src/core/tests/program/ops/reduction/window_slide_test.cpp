@@ -131,7 +131,8 @@ TEST(ProgramWindowSlide, OneLaneLinesFoldInTheLanesOrder) {
     const Tensor init = scalar_f32(body == FastBody::kAdd ? 0.0f : 1.0f);
     for (const auto& [size, stride, low, high] :
          std::vector<std::array<int64_t, 4>>{{37, 1, 36, 0}, {100, 3, 5, 40}, {999, 7, 0, 0}}) {
-      const auto one = slide_of(f32({n}, line), init, {{size}, {stride}, {}, {}, {{low, high}}}, body);
+      const auto one =
+          slide_of(f32({n}, line), init, {{size}, {stride}, {}, {}, {{low, high}}}, body);
       const auto three = slide_of(f32({n, 3}, lanes), init,
                                   {{size, 1}, {stride, 1}, {}, {}, {{low, high}, {0, 0}}}, body);
       ASSERT_TRUE(one.has_value() && three.has_value());
