@@ -38,11 +38,7 @@ NDBUF_CLONES void narrow_f32_to_f16(const float* in, uint16_t* out, int64_t coun
 
 NDBUF_CLONES void narrow_f32_to_bf16(const float* in, uint16_t* out, int64_t count) {
 #pragma omp simd
-  for (int64_t i = 0; i < count; ++i) {
-    uint32_t bits;
-    std::memcpy(&bits, &in[i], sizeof bits);
-    out[i] = bf16_of_f32_bits(bits);
-  }
+  for (int64_t i = 0; i < count; ++i) out[i] = bf16_of_f32_bits(f32_bits(in[i]));
 }
 
 NDBUF_CLONES void widen_f16_to_f32(const uint16_t* in, float* out, int64_t count) {
@@ -52,10 +48,7 @@ NDBUF_CLONES void widen_f16_to_f32(const uint16_t* in, float* out, int64_t count
 
 NDBUF_CLONES void widen_bf16_to_f32(const uint16_t* in, float* out, int64_t count) {
 #pragma omp simd
-  for (int64_t i = 0; i < count; ++i) {
-    const uint32_t bits = static_cast<uint32_t>(in[i]) << 16;
-    std::memcpy(&out[i], &bits, sizeof bits);
-  }
+  for (int64_t i = 0; i < count; ++i) out[i] = f32_of(static_cast<uint32_t>(in[i]) << 16);
 }
 
 }  // namespace ndbuf

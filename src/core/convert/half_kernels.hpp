@@ -8,17 +8,19 @@
 
 namespace ndbuf {
 
-inline uint64_t bits_of(double value) {
-  uint64_t bits;
-  std::memcpy(&bits, &value, sizeof bits);
-  return bits;
+// The bytes of `from` read as a `To` of the same size (what C++20's std::bit_cast does).
+template <class To, class From>
+inline To same_bits(From from) {
+  static_assert(sizeof(To) == sizeof(From));
+  To to;
+  std::memcpy(&to, &from, sizeof to);
+  return to;
 }
 
-inline double double_of(uint64_t bits) {
-  double value;
-  std::memcpy(&value, &bits, sizeof value);
-  return value;
-}
+inline uint64_t bits_of(double value) { return same_bits<uint64_t>(value); }
+inline double double_of(uint64_t bits) { return same_bits<double>(bits); }
+inline uint32_t f32_bits(float value) { return same_bits<uint32_t>(value); }
+inline float f32_of(uint32_t bits) { return same_bits<float>(bits); }
 
 // `when` ? a : b as bit masks, so loops stay free of branches the vectoriser cannot convert.
 inline uint64_t select_bits(bool when, uint64_t a, uint64_t b) {

@@ -6,7 +6,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <random>
 #include <vector>
@@ -164,18 +163,6 @@ struct F32Forms {
 
 const F32Forms kF32Forms[] = {{kFormats[0], &narrow_f32_to_f16, &widen_f16_to_f32},
                               {kFormats[1], &narrow_f32_to_bf16, &widen_bf16_to_f32}};
-
-uint32_t f32_bits(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, sizeof bits);
-  return bits;
-}
-
-float f32_of(uint32_t bits) {
-  float value;
-  std::memcpy(&value, &bits, sizeof value);
-  return value;
-}
 
 // f32s around every value of the format (the value, the midpoint to the next one and their f32
 // neighbours, both signs) and a stride through all 2^32 patterns.
