@@ -1,9 +1,9 @@
 // A stable least-significant-digit radix sort of positions by unsigned keys: 11-bit digits
 // (three passes for 32-bit keys), digits the same in every key skipped; each key travels with
-// its position (radix_detail::Item). The keys are cut into
-// `parts` contiguous runs; each pass counts every run's digits and scatters every run through
-// its own offsets (run p's elements of a digit follow those of runs before p), so runs go in
-// parallel and the result is the one stable order whatever the number of runs.
+// its position (radix_detail::Item). The keys are cut into `parts` contiguous runs; each pass
+// counts every run's digits and scatters every run through its own offsets (run p's elements of
+// a digit follow those of runs before p), so runs go in parallel and the result is the one
+// stable order whatever the number of runs.
 #pragma once
 
 #include <algorithm>
@@ -22,19 +22,23 @@ namespace radix_detail {
 constexpr unsigned kBits = 11, kBuckets = 1u << kBits;
 using Histogram = std::array<uint32_t, kBuckets>;
 
-// Runs body(p) for every run p < parts, in parallel when the data is large.
+inline size_t run_begin(size_t n, int parts, int p) { return n * p / parts; }
+
+// Runs body(p, begin, end) for every run p < parts, elements [begin, end), in parallel when the
+// data is large. The bounds are locals of the body: a bound it read through `parts` would be
+// reloaded every iteration of a loop that increments uint32_t counts (they may alias an int).
 template <class Body>
-void for_each_run(int parts, int64_t n, int64_t bytes_per_element, Body&& body) {
-  const int64_t per_run = std::max<int64_t>(1, n / parts);
+void for_each_run(int parts, size_t n, int64_t bytes_per_element, Body&& body) {
+  const auto per_run = std::max<int64_t>(1, static_cast<int64_t>(n) / parts);
   for_each_block(
       parts, per_run * bytes_per_element,
-      [&](int64_t begin, int64_t end) {
-        for (int64_t p = begin; p < end; ++p) body(static_cast<int>(p));
+      [&](int64_t first, int64_t last) {
+        for (auto p = static_cast<int>(first); p < last; ++p) {
+          body(p, run_begin(n, parts, p), run_begin(n, parts, p + 1));
+        }
       },
       per_run);
 }
-
-inline size_t run_begin(size_t n, int parts, int p) { return n * p / parts; }
 
 // Every digit's histogram per run (`first`, one entry per run), from one read of the keys in
 // their first order; returns the digits that differ between keys (the passes to make).
@@ -42,10 +46,9 @@ template <class U, size_t kDigits>
 std::vector<unsigned> digits_to_sort(const std::vector<U>& keys, int parts,
                                      std::vector<std::array<Histogram, kDigits>>& first) {
   const size_t n = keys.size();
-  for_each_run(parts, n, sizeof(U), [&](int p) {
+  for_each_run(parts, n, sizeof(U), [&](int p, size_t begin, size_t end) {
     for (auto& h : first[p]) h.fill(0);
-    const size_t end = run_begin(n, parts, p + 1);  // hoisted: the counts may alias `parts`
-    for (size_t i = run_begin(n, parts, p); i < end; ++i) {
+    for (size_t i = begin; i < end; ++i) {
       for (unsigned d = 0; d < kDigits; ++d)
         ++first[p][d][(keys[i] >> (d * kBits)) & (kBuckets - 1)];
     }
@@ -95,10 +98,9 @@ struct Item<U, false> {
 template <class U, class ItemAt>
 void scatter_pass(int parts, size_t n, unsigned shift, std::vector<Histogram>& offsets,
                   ItemAt&& item_at, Item<U>* out) {
-  for_each_run(parts, n, 2 * sizeof(Item<U>), [&](int p) {
+  for_each_run(parts, n, 2 * sizeof(Item<U>), [&](int p, size_t begin, size_t end) {
     Histogram& at = offsets[p];
-    const size_t end = run_begin(n, parts, p + 1);
-    for (size_t i = run_begin(n, parts, p); i < end; ++i) {
+    for (size_t i = begin; i < end; ++i) {
       const Item<U> item = item_at(i);
       out[at[(item.key() >> shift) & (kBuckets - 1)]++] = item;
     }
@@ -119,7 +121,6 @@ void radix_order(const std::vector<U>& keys, std::vector<int64_t>& perm, int par
   constexpr unsigned kDigits = (sizeof(U) * 8 + kBits - 1) / kBits;
   const size_t n = keys.size();
   parts = static_cast<int>(std::clamp<size_t>(n / 4096, 1, std::max(parts, 1)));
-  const auto begin = [&](int p) { return radix_detail::run_begin(n, parts, p); };
   std::vector<std::array<Histogram, kDigits>> first(parts);
   const std::vector<unsigned> passes = radix_detail::digits_to_sort(keys, parts, first);
   perm.resize(n);
@@ -135,11 +136,9 @@ void radix_order(const std::vector<U>& keys, std::vector<int64_t>& perm, int par
     if (k == 0 || parts == 1) {  // a digit's counts in one run do not depend on the order
       for (int p = 0; p < parts; ++p) count[p] = first[p][passes[k]];
     } else {
-      radix_detail::for_each_run(parts, n, sizeof(Item), [&](int p) {
+      radix_detail::for_each_run(parts, n, sizeof(Item), [&](int p, size_t begin, size_t end) {
         count[p].fill(0);
-        const size_t end = begin(p + 1);
-        for (size_t i = begin(p); i < end; ++i)
-          ++count[p][(items[i].key() >> shift) & (kBuckets - 1)];
+        for (size_t i = begin; i < end; ++i) ++count[p][(items[i].key() >> shift) & (kBuckets - 1)];
       });
     }
     radix_detail::offsets_by_digit_then_run(count);
@@ -152,10 +151,10 @@ void radix_order(const std::vector<U>& keys, std::vector<int64_t>& perm, int par
     }
     items.swap(out);
   }
-  radix_detail::for_each_run(parts, n, sizeof(Item) + sizeof(int64_t), [&](int p) {
-    const size_t end = begin(p + 1);
-    for (size_t i = begin(p); i < end; ++i) perm[i] = items[i].position();
-  });
+  radix_detail::for_each_run(parts, n, sizeof(Item) + sizeof(int64_t),
+                             [&](int, size_t begin, size_t end) {
+                               for (size_t i = begin; i < end; ++i) perm[i] = items[i].position();
+                             });
 }
 
 }  // namespace ndbuf::program
