@@ -73,15 +73,17 @@ const char* blas_thread_library() {
   return found.api != nullptr ? found.api->library : "";
 }
 
-void set_blas_threads(int threads) {
+int set_blas_threads(int threads) {
   const FoundApi& found = thread_api();
-  if (found.setter == nullptr || threads < 1 || g_last_set.load() == threads) return;
+  if (found.setter == nullptr || threads < 1) return 0;
+  if (g_last_set.load() == threads) return threads;
   if (found.api->wide) {
     reinterpret_cast<void (*)(int64_t)>(found.setter)(threads);
   } else {
     reinterpret_cast<void (*)(int)>(found.setter)(threads);
   }
   g_last_set.store(threads);
+  return threads;
 }
 
 int blas_threads() {
@@ -97,10 +99,8 @@ void sync_blas_threads() {
 }
 
 int sync_blas_threads_for_product() {
-  if (in_forked_child() || thread_api().setter == nullptr) return 1;
-  const int threads = parallel_contended() ? 1 : max_threads();
-  set_blas_threads(threads);
-  return threads;
+  if (in_forked_child()) return 0;
+  return set_blas_threads(parallel_contended() ? 1 : max_threads());
 }
 
 }  // namespace ndbuf::program

@@ -208,9 +208,9 @@ void gemm_all(const Tensor& lhs, const Tensor& rhs, const DotSide& l, const DotS
       gemm_batch(a, b, c, m, n, k, i);
     }
   };
+  const int64_t bytes = static_cast<int64_t>(sizeof(C)) * (m * k + k * n + m * n);
   if (batches_in_parallel(batches)) {
     set_blas_threads(1);
-    const int64_t bytes = static_cast<int64_t>(sizeof(C)) * (m * k + k * n + m * n);
     // One batch per block: the blocks are what threads claim.
     for_each_block(
         batches, bytes,
@@ -223,13 +223,8 @@ void gemm_all(const Tensor& lhs, const Tensor& rhs, const DotSide& l, const DotS
     // A matrix-vector product is memory-bound: threads only from the size where our own loops
     // start them (OpenBLAS would thread a 128 x 128 one, whose threads then spin in OpenMP's
     // barrier for longer than the product takes, seconds while other processes are busy).
-    int threads = 1;
-    if (vector) {
-      threads = threads_for(static_cast<int64_t>(sizeof(C)) * (m * k + k * n + m * n));
-      set_blas_threads(threads);
-    } else {
-      threads = sync_blas_threads_for_product();
-    }
+    const int threads =
+        vector ? set_blas_threads(threads_for(bytes)) : sync_blas_threads_for_product();
     run_blas_product(threads, [&] {
       for (int64_t i = 0; i < batches; ++i) product(i);
     });

@@ -36,11 +36,14 @@ TEST_F(BlasThreadsTest, FindsOpenBlasWhenOpenBlasIsLoaded) {
 
 TEST_F(BlasThreadsTest, SetterIsCalledWithTheCount) {
   if (!has_thread_setter()) GTEST_SKIP() << "the BLAS linked here has no thread setter";
-  set_blas_threads(1);
+  EXPECT_EQ(set_blas_threads(1), 1);
   EXPECT_EQ(blas_threads(), 1);
-  set_blas_threads(2);
+  EXPECT_EQ(set_blas_threads(2), 2);
   EXPECT_EQ(blas_threads(), 2);
-  set_blas_threads(1);
+  EXPECT_EQ(set_blas_threads(2), 2);  // unchanged: no call, the same answer
+  EXPECT_EQ(set_blas_threads(1), 1);
+  EXPECT_EQ(blas_threads(), 1);
+  EXPECT_EQ(set_blas_threads(0), 0);  // not a count: nothing set
   EXPECT_EQ(blas_threads(), 1);
 }
 
