@@ -4,6 +4,18 @@
 #include "ndbuf/memory/parallel.hpp"
 
 namespace ndbuf::program {
+namespace {
+
+// `convert` over [0, count) of in -> out, in parallel blocks when the arrays are large.
+template <class In, class Out>
+void convert_in_blocks(void (*convert)(const In*, Out*, int64_t), const In* in, Out* out,
+                       int64_t count) {
+  for_each_block(count, sizeof(In) + sizeof(Out), [&](int64_t begin, int64_t end) {
+    convert(in + begin, out + begin, end - begin);
+  });
+}
+
+}  // namespace
 
 Tensor widened_to_f32(const Tensor& x) {
   const bool row_major = x.is_contiguous(Order::kRowMajor);
@@ -13,11 +25,9 @@ Tensor widened_to_f32(const Tensor& x) {
   }
   Tensor wide =
       Tensor::allocate(DType::kF32, x.shape(), row_major ? Order::kRowMajor : Order::kColumnMajor);
-  const auto widen = x.dtype() == DType::kBF16 ? &widen_bf16_to_f32 : &widen_f16_to_f32;
-  const auto* in = static_cast<const uint16_t*>(x.data());
-  float* out = static_cast<float*>(wide.data());
-  for_each_block(x.numel(), sizeof(float) + sizeof(uint16_t),
-                 [&](int64_t begin, int64_t end) { widen(in + begin, out + begin, end - begin); });
+  convert_in_blocks(x.dtype() == DType::kBF16 ? &widen_bf16_to_f32 : &widen_f16_to_f32,
+                    static_cast<const uint16_t*>(x.data()), static_cast<float*>(wide.data()),
+                    x.numel());
   return wide;
 }
 
@@ -26,9 +36,7 @@ F32Narrowing f32_narrowing(DType dtype) {
 }
 
 void narrow_f32(const float* in, DType dtype, uint16_t* out, int64_t count) {
-  const F32Narrowing narrow = f32_narrowing(dtype);
-  for_each_block(count, sizeof(float) + sizeof(uint16_t),
-                 [&](int64_t begin, int64_t end) { narrow(in + begin, out + begin, end - begin); });
+  convert_in_blocks(f32_narrowing(dtype), in, out, count);
 }
 
 }  // namespace ndbuf::program
