@@ -7,8 +7,15 @@ JOBS ?= 2
 export PJRT_FIXTURES_DIR ?= $(abspath $(ROOT)/../shared/fixtures)
 RSCRIPT := Rscript --vanilla
 FUZZ_SECONDS ?= 30
+# Where ccache is installed, every compiler runs through it (the R builds through
+# tools/ccache-env.sh). Paths under the checkout are hashed relative to it and the working folder
+# not at all, so another clone, or the tarball's temporary folder, hits the same cache.
+CCACHE := $(shell command -v ccache 2>/dev/null)
+export CCACHE_BASEDIR := $(ROOT)
+export CCACHE_NOHASHDIR := true
+CMAKE := cmake $(if $(CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=$(CCACHE))
 
-.PHONY: setup deps install demo test test-core test-r test-r-fake-cuda gpu-check check site bench san san-core valgrind fuzz fuzz-corpus format lint clean
+.PHONY: setup deps install demo test test-core test-r test-r-fake-cuda gpu-check check site bench san san-core instrumented valgrind fuzz fuzz-corpus format lint clean
 
 setup: deps install
 
@@ -26,14 +33,15 @@ demo: setup
 test: setup test-core test-r test-r-fake-cuda
 
 $(BUILD)/core/Makefile: $(CORE)/CMakeLists.txt
-	cmake -S $(CORE) -B $(BUILD)/core -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	$(CMAKE) -S $(CORE) -B $(BUILD)/core -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 
 test-core: $(BUILD)/core/Makefile
 	cmake --build $(BUILD)/core -j$(JOBS)
 	cd $(BUILD)/core && ctest --output-on-failure -j$(JOBS)
 
+# The R suite runs its files on $(JOBS) processes (testthat's parallel mode).
 test-r:
-	NOT_CRAN=true $(RSCRIPT) -e 'testthat::test_dir("tests/testthat", package = "pjrt", load_package = "installed", stop_on_failure = TRUE)'
+	NOT_CRAN=true TESTTHAT_PARALLEL=true TESTTHAT_CPUS=$(JOBS) $(RSCRIPT) -e 'testthat::test_dir("tests/testthat", package = "pjrt", load_package = "installed", stop_on_failure = TRUE)'
 
 # The CUDA code path in R, against the fake driver library the core's test build makes.
 test-r-fake-cuda: $(BUILD)/core/Makefile
@@ -45,9 +53,17 @@ test-r-fake-cuda: $(BUILD)/core/Makefile
 gpu-check:
 	bash tools/gpu-check.sh
 
-check:
+# R CMD check --as-cran of the source package `make install` built and installed, offline: the
+# checks that need the network (CRAN's incoming feasibility, the clock for file times) are
+# off, and so is the PDF manual (no LaTeX here). Every NOTE it gives is listed, with its
+# reason, in CONTRIBUTING.md.
+check: install
 	rm -rf $(BUILD)/check && mkdir -p $(BUILD)/check
-	cd $(BUILD)/check && R CMD build --no-build-vignettes $(ROOT) && _R_CHECK_FORCE_SUGGESTS_=false R CMD check --no-manual --ignore-vignettes pjrt_*.tar.gz
+	source tools/ccache-env.sh && cd $(BUILD)/check && \
+	  _R_CHECK_CRAN_INCOMING_REMOTE_=false _R_CHECK_FUTURE_FILE_TIMESTAMPS_=false \
+	  _R_CHECK_FORCE_SUGGESTS_=false MAKEFLAGS=-j$(JOBS) \
+	  R CMD check --as-cran --no-manual $$(ls $(BUILD)/pjrt_*.tar.gz)
+	@! grep -E '^Status: .*(ERROR|WARNING)' $(BUILD)/check/pjrt.Rcheck/00check.log
 
 # The pkgdown site (reference, vignette, news) in build/site, built offline from the installed
 # package (`make site` checks that every example and the vignette run).
@@ -56,43 +72,58 @@ site: install
 	$(RSCRIPT) -e 'options(pkgdown.internet = FALSE); pkgdown::build_site(install = FALSE, new_process = FALSE, preview = FALSE)'
 
 bench: setup
-	cmake -S $(CORE) -B $(BUILD)/bench -DCMAKE_BUILD_TYPE=Release -DNDBUF_BENCH=ON -DNDBUF_TESTS=OFF >/dev/null
+	$(CMAKE) -S $(CORE) -B $(BUILD)/bench -DCMAKE_BUILD_TYPE=Release -DNDBUF_BENCH=ON -DNDBUF_TESTS=OFF >/dev/null
 	cmake --build $(BUILD)/bench -j$(JOBS)
 	$(BUILD)/bench/dot_general_bench
 	for f in bench/*.R; do $(RSCRIPT) $$f || exit 1; done
 
-# The core's GoogleTest suite under ASan + UBSan, then the R tests under valgrind.
+# The core's GoogleTest suite under ASan + UBSan, then the R bindings under valgrind.
 san: san-core valgrind
 
-san-core:
-	cmake -S $(CORE) -B $(BUILD)/san -DCMAKE_BUILD_TYPE=Debug -DNDBUF_SANITIZE=ON >/dev/null
-	cmake --build $(BUILD)/san -j$(JOBS)
-	cd $(BUILD)/san && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j$(JOBS)
+# One instrumented build of the core serves the sanitizer tests and the fuzz targets: clang, with
+# assertions on, the library under ASan + UBSan with libFuzzer's coverage hooks (fuzzer-no-link),
+# the tests linked with the sanitizers, the fuzz targets with libFuzzer too. -O0: clang compiles
+# the element-wise kernels three times faster than at -O1 under the sanitizers (18 s against 63 s
+# for the largest file), which outweighs the slower test run.
+INSTRUMENTED := $(BUILD)/instrumented
+$(INSTRUMENTED)/Makefile: $(CORE)/CMakeLists.txt
+	CXX=clang++ $(CMAKE) -S $(CORE) -B $(INSTRUMENTED) -DCMAKE_BUILD_TYPE=Debug \
+	  -DCMAKE_CXX_FLAGS_DEBUG="-O0 -g" -DNDBUF_SANITIZE=ON -DNDBUF_FUZZ=ON >/dev/null
 
-# The R test suite under valgrind's memcheck (about 22 minutes: R runs ~25x slower; tests
-# marked skip_under_valgrind() leave their sweeps, gctorture() and repetitions to the ordinary
-# runs). A memory error, a definite leak or a failed expectation fails it. VALGRIND_TESTS, a
-# regular expression over test file names, picks a subset.
-VALGRIND_TESTS ?= .
+instrumented: $(INSTRUMENTED)/Makefile
+	cmake --build $(INSTRUMENTED) -j$(JOBS)
+
+# Each test binary runs in $(JOBS) shards, each one process (tools/gtest-shards.sh).
+san-core: instrumented
+	@cd $(INSTRUMENTED) && for binary in ndbuf_tests ndbuf_cuda_fake_tests ndbuf_cuda_tests; do \
+	  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	    bash $(ROOT)/tools/gtest-shards.sh $(JOBS) ./$$binary || exit 1; \
+	done
+
+# The R bindings under valgrind's memcheck: the test files listed in tests/memcheck.txt, which
+# between them call every src/r_*.cpp binding with small inputs (the file says which covers
+# what); the ordinary run has the sweeps and repetitions. A memory error, a definite leak or a
+# failed expectation fails it. VALGRIND_TESTS, a regular expression over test file names,
+# picks other files instead.
+MEMCHECK_TESTS := $(shell sed -e 's/\#.*//' -e 's/[[:space:]]*$$//' -e '/^$$/d' $(ROOT)/tests/memcheck.txt | paste -sd '|')
+VALGRIND_TESTS ?= ^($(MEMCHECK_TESTS))$$
 VALGRIND := valgrind -q --leak-check=full --errors-for-leak-kinds=definite \
   --show-leak-kinds=definite --error-exitcode=1 --suppressions=$(ROOT)/tools/valgrind.supp
 valgrind:
 	PJRT_VALGRIND=true NOT_CRAN=true R -d "$(VALGRIND)" --vanilla --slave -e \
 	  'testthat::test_dir("tests/testthat", package = "pjrt", load_package = "installed", filter = "$(VALGRIND_TESTS)", stop_on_failure = TRUE)'
 
-# libFuzzer targets (clang; library and targets under ASan + UBSan), each run for FUZZ_SECONDS
-# from its seed corpus src/core/fuzz/corpus/<name without _fuzz> (small files, in git). New
-# inputs go to build/fuzz-work/<target>/, a crashing input to build/fuzz-work/<target>-crash-*;
-# an input that runs over 10 s counts as a hang.
-fuzz:
-	CXX=clang++ cmake -S $(CORE) -B $(BUILD)/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNDBUF_FUZZ=ON -DNDBUF_TESTS=OFF >/dev/null
-	cmake --build $(BUILD)/fuzz -j$(JOBS)
+# libFuzzer targets (the instrumented build), each run for FUZZ_SECONDS from its seed corpus
+# src/core/fuzz/corpus/<name without _fuzz> (small files, in git). New inputs go to
+# build/fuzz-work/<target>/, a crashing input to build/fuzz-work/<target>-crash-*; an input that
+# runs over 10 s counts as a hang.
+fuzz: instrumented
 	@for src in $(CORE)/fuzz/*_fuzz.cpp; do \
 	  name=$$(basename $$src .cpp); corpus=$(CORE)/fuzz/corpus/$${name%_fuzz}; \
 	  work=$(BUILD)/fuzz-work/$$name; mkdir -p $$work; [ -d $$corpus ] || corpus=; \
 	  echo "== $$name for $(FUZZ_SECONDS)s"; \
 	  dict=$(CORE)/fuzz/$${name%_fuzz}.dict; [ -f $$dict ] && dictarg=-dict=$$dict || dictarg=; \
-	  $(BUILD)/fuzz/$$name -max_total_time=$(FUZZ_SECONDS) -timeout=10 -max_len=4096 \
+	  $(INSTRUMENTED)/$$name -max_total_time=$(FUZZ_SECONDS) -timeout=10 -max_len=4096 \
 	    -malloc_limit_mb=64 -rss_limit_mb=2048 -print_final_stats=1 $$dictarg \
 	    -artifact_prefix=$$work- $$work $$corpus 2>&1 | grep -v -e '^#' -e '^INFO' -e NEW_FUNC -e '^"'; \
 	  [ $${PIPESTATUS[0]} -eq 0 ] || exit 1; \
@@ -104,7 +135,7 @@ fuzz-corpus:
 	@for src in $(CORE)/fuzz/*_fuzz.cpp; do \
 	  name=$$(basename $$src .cpp); corpus=$(CORE)/fuzz/corpus/$${name%_fuzz}; \
 	  work=$(BUILD)/fuzz-work/$$name; [ -d $$work ] || continue; mkdir -p $$corpus; \
-	  $(BUILD)/fuzz/$$name -merge=1 $$corpus $$work 2>&1 | grep -e '^MERGE-OUTER: [0-9]* new files' ; \
+	  $(INSTRUMENTED)/$$name -merge=1 $$corpus $$work 2>&1 | grep -e '^MERGE-OUTER: [0-9]* new files' ; \
 	done
 
 # Every C++ file of ours: the core (sources, headers, tests, fuzz targets, benchmarks, tools)

@@ -67,7 +67,7 @@
 #'   `"ui8"`, `"ui16"`, `"ui32"`, `"ui64"`, `"f16"`, `"bf16"`, `"f32"`, `"f64"`, `"c64"`,
 #'   `"c128"`, `"f8e4m3fn"`, `"f8e5m2"` (aliases `"bool"`, `"i1"`, `"s8"`..`"s64"`,
 #'   `"u8"`..`"u64"`, and MLIR's spellings `"f8E4M3FN"`, `"f8E5M2"`), a
-#'   `PJRTElementType` or a tengen `DataType`. Defaults: logical `pred`, integer `i32`, double
+#'   `PJRTElementType` or a tengen or xlamisc `DataType`. Defaults: logical `pred`, integer `i32`, double
 #'   `f32`, complex `c64`, integer64 `i64`; required for raw data.
 #' @param device `NULL` (the default device), a PJRTDevice, `"cpu"`, `"cuda"` or
 #'   `"<platform>:<index>"`.

@@ -9,8 +9,8 @@
 #' Some values cannot be told apart from NA in R: INT_MIN in `i32` and INT64_MIN in `i64`
 #' buffers read as NA, and `ui64` values of 2^63 or more, which integer64 cannot hold, are
 #' returned as NA. `check` says what happens then: `"warn"` (default) warns with the count,
-#' `"error"` errors, `"ignore"` is silent. `check = TRUE` (as the original pjrt package spells
-#' it) means `"error"`, `check = FALSE` means `"ignore"`.
+#' `"error"` errors, `"ignore"` is silent. Upstream pjrt's spellings work too: `"err"` (its
+#' development version) and `TRUE` (its releases) mean `"error"`, `FALSE` means `"ignore"`.
 #'
 #' An `f64` or `i32` buffer in host memory, dense in R's column-major order (any buffer made
 #' from an R vector, every 1-d buffer), comes back without a copy: the result is a read-only
@@ -23,8 +23,8 @@
 #' are copied. `options(pjrt.altrep = FALSE)` turns views off: every result is then a copy.
 #'
 #' @param x A PJRTBuffer.
-#' @param check `"warn"`, `"error"` or `"ignore"`; or `TRUE` (`"error"`) or `FALSE`
-#'   (`"ignore"`).
+#' @param check `"warn"`, `"error"` or `"ignore"`; or `"err"` or `TRUE` (`"error"`), or
+#'   `FALSE` (`"ignore"`).
 #' @param row_major Required for `as_raw()`: `TRUE` for bytes in C (row-major) order,
 #'   `FALSE` for R's column-major order.
 #' @param ... Unused.

@@ -40,10 +40,6 @@ ffi_buffer_values <- function(buffer, count) {
   .Call(`_pjrt_ffi_buffer_values`, buffer, count)
 }
 
-ffi_buffer_to_r <- function(buffer) {
-  .Call(`_pjrt_ffi_buffer_to_r`, buffer)
-}
-
 ffi_buffer_to_raw <- function(buffer, row_major) {
   .Call(`_pjrt_ffi_buffer_to_raw`, buffer, row_major)
 }

@@ -22,7 +22,7 @@ custom_call_handlers <- new.env(parent = emptyenv())
 #'
 #' pjrt has built-in targets, which cannot be replaced: `print_tensor` (prints its operand
 #' like `print()` of a buffer, with `backend_config` entries `print_header` and
-#' `print_footer`), and the LAPACK-backed `geqrf`, `orgqr`, `lu`, `svd` and `eigh`
+#' `print_footer`; the default footer is upstream's, such as `[ f32{2,2} ]`), and the LAPACK-backed `geqrf`, `orgqr`, `lu`, `svd` and `eigh`
 #' (batched over leading dims; f32, f64, c64, c128), and the LAPACK targets of JAX's CPU
 #' export (`lapack_spotrf_ffi` and the rest; see `vignette("programs")`).
 #'
@@ -48,8 +48,10 @@ pjrt_register_custom_call <- function(target_name, handler, .package = NULL) {
 }
 
 # The CPU handler of `handler`: the pointer itself or the "host" / "cpu" entry of a list.
+# pjrt's own objects (buffers, executables, ...) are external pointers too, never handlers;
+# any other pointer must point into a loaded library's code, which the core checks.
 custom_call_pointer <- function(handler, call = caller_env()) {
-  if (typeof(handler) == "externalptr") return(handler)
+  if (typeof(handler) == "externalptr") return(handler_pointer(handler, call))
   if (is.list(handler) && !is.null(names(handler)) && all(nzchar(names(handler)))) {
     host <- names(handler) %in% c("host", "cpu")
     if (sum(host) != 1) {
@@ -59,12 +61,23 @@ custom_call_pointer <- function(handler, call = caller_env()) {
       ), call = call)
     }
     pointer <- handler[[which(host)]]
-    if (typeof(pointer) == "externalptr") return(pointer)
+    if (typeof(pointer) == "externalptr") return(handler_pointer(pointer, call))
   }
   cli::cli_abort(paste(
     "{.arg handler} must be an external pointer to a handler function, or a list of them",
     "named by platform, not {.obj_type_friendly {handler}}."
   ), call = call)
+}
+
+handler_pointer <- function(pointer, call) {
+  pjrt_class <- grep("^PJRT|^HArray", class(pointer), value = TRUE)
+  if (length(pjrt_class) > 0) {
+    cli::cli_abort(c(
+      "{.arg handler} must be an external pointer to a handler function, not a {.cls {pjrt_class[[1]]}}.",
+      i = "A handler is the address of a C function, such as one from {.fn getNativeSymbolInfo}."
+    ), call = call)
+  }
+  pointer
 }
 
 # Removes the handlers `package` registered (its onUnload hook).

@@ -67,7 +67,7 @@
 #'   this runtime needs no client object).
 #'
 #' `dispatch()` then returns the results as `"AnvlArray"`s, nested as `out_tree`: lists of
-#' `data` (the result buffer), `dtype` (a tengen `DataType` when tengen is installed, else
+#' `data` (the result buffer), `dtype` (a `DataType` when tengen or xlamisc is installed, else
 #' a `PJRTElementType`), `shape`, `device`, `ambiguous` and `backend`, all but `data` taken
 #' from `out_avals`, `device` and `backend`. Arguments of `@main` marked
 #' `tf.aliasing_output` are donated, as by [pjrt_execute()], except `const_arrays`, which the
@@ -91,7 +91,7 @@
 #' * A compile result whose executable does not take `const_arrays`, the inputs and the
 #'   `phantom_specs`, or does not return one result per leaf of `out_tree`, is an error when
 #'   the entry is made (upstream finds the second on the first run).
-#' * Results' `$dtype` is tengen's `DataType` where tengen is installed, else a
+#' * Results' `$dtype` is tengen's (else xlamisc's) `DataType` where one is installed, else a
 #'   `PJRTElementType`.
 #'
 #' @param capacity The largest number of entries to keep, a whole number of at least 1.
@@ -273,12 +273,16 @@ output_template <- function(aval, k, device, backend) {
   )
 }
 
-# The $dtype of wrapped results: tengen's DataType where tengen is installed (as upstream
-# pjrt's), else pjrt's own PJRTElementType.
+# The $dtype of wrapped results: the ecosystem's DataType where a package providing it is
+# installed (tengen's, as upstream pjrt's releases, else xlamisc's, which takes it over), else
+# pjrt's own PJRTElementType.
 dispatch_dtype_object <- function(name) {
-  if (requireNamespace("tengen", quietly = TRUE)) {
-    as_dtype <- getExportedValue("tengen", "as_dtype")
-    return(as_dtype(if (name == "pred") "bool" else name))
+  for (package in c("tengen", "xlamisc")) {
+    if (requireNamespace(package, quietly = TRUE) &&
+        "as_dtype" %in% getNamespaceExports(package)) {
+      as_dtype <- getExportedValue(package, "as_dtype")
+      return(as_dtype(if (name == "pred") "bool" else name))
+    }
   }
   new_element_type(name)
 }

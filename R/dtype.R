@@ -40,7 +40,7 @@ na_sentinel_text <- function(dtype) {
   if (dtype == "i32") "-2147483648 (INT_MIN)" else "-9223372036854775808 (INT64_MIN)"
 }
 
-# The canonical dtype name for a string, a PJRTElementType or a tengen DataType.
+# The canonical dtype name for a string, a PJRTElementType or a tengen or xlamisc DataType.
 as_dtype_name <- function(dtype, arg = "dtype", call = caller_env()) {
   if (inherits(dtype, c("PJRTElementType", "DataType"))) dtype <- as.character(dtype)
   check_string(dtype, arg, what = "a single string naming a dtype", call = call)

@@ -38,7 +38,8 @@ check_missing_mode <- function(check, call = caller_env()) {
       (check == "warn" || check == "error" || check == "ignore")) {
     return(check)
   }
-  # The logical spelling of the original pjrt package.
+  # Upstream's spellings: its development version writes "err"; its releases TRUE and FALSE.
+  if (identical(check, "err")) return("error")
   if (isTRUE(check)) return("error")
   if (isFALSE(check)) return("ignore")
   if (!is_string(check)) {

@@ -76,13 +76,6 @@ extern "C" SEXP _pjrt_ffi_buffer_values(SEXP buffer, SEXP count) {
   END_CPP11
 }
 // r_buffer_read.cpp
-SEXP ffi_buffer_to_r(SEXP buffer);
-extern "C" SEXP _pjrt_ffi_buffer_to_r(SEXP buffer) {
-  BEGIN_CPP11
-    return cpp11::as_sexp(ffi_buffer_to_r(cpp11::as_cpp<cpp11::decay_t<SEXP>>(buffer)));
-  END_CPP11
-}
-// r_buffer_read.cpp
 SEXP ffi_buffer_to_raw(SEXP buffer, bool row_major);
 extern "C" SEXP _pjrt_ffi_buffer_to_raw(SEXP buffer, SEXP row_major) {
   BEGIN_CPP11
@@ -586,7 +579,6 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pjrt_ffi_buffer_memory_bytes",       (DL_FUNC) &_pjrt_ffi_buffer_memory_bytes,       0},
     {"_pjrt_ffi_buffer_shape",              (DL_FUNC) &_pjrt_ffi_buffer_shape,              1},
     {"_pjrt_ffi_buffer_to_arrow",           (DL_FUNC) &_pjrt_ffi_buffer_to_arrow,           1},
-    {"_pjrt_ffi_buffer_to_r",               (DL_FUNC) &_pjrt_ffi_buffer_to_r,               1},
     {"_pjrt_ffi_buffer_to_raw",             (DL_FUNC) &_pjrt_ffi_buffer_to_raw,             2},
     {"_pjrt_ffi_buffer_values",             (DL_FUNC) &_pjrt_ffi_buffer_values,             2},
     {"_pjrt_ffi_buffers_describe",          (DL_FUNC) &_pjrt_ffi_buffers_describe,          1},

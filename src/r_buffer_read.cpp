@@ -115,9 +115,6 @@ SEXP buffer_values(SEXP buffer, bool view, bool count) {
   return buffer_values(buffer, views_enabled(), count);
 }
 
-// Always a copy.
-[[cpp11::register]] SEXP ffi_buffer_to_r(SEXP buffer) { return buffer_values(buffer, false, true); }
-
 [[cpp11::register]] SEXP ffi_buffer_to_raw(SEXP buffer, bool row_major) {
   return pjrt::call_core([&]() -> cpp11::raws {
     const pjrt::MappedReadCheck reads;

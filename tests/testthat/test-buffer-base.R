@@ -165,3 +165,13 @@ test_that("check = TRUE / FALSE are the original spelling of \"error\" / \"ignor
   expect_identical(as_array(pjrt_buffer(pjrt_buffer(1:2), check = TRUE)), array(1:2))
   expect_snapshot(error = TRUE, pjrt_buffer(1:2, check = NA))
 })
+
+test_that("check = \"err\" (upstream's development spelling) means \"error\"", {
+  message_of <- function(expr) conditionMessage(tryCatch(expr, error = identity))
+  b <- pjrt_buffer(c(1L, NA), check = FALSE)
+  expect_identical(message_of(as_array(b, check = "err")), message_of(as_array(b, check = "error")))
+  expect_identical(message_of(pjrt_buffer(c(1L, NA), check = "err")),
+                   message_of(pjrt_buffer(c(1L, NA), check = "error")))
+  expect_identical(as_array(pjrt_buffer(1:2), check = "err"), array(1:2))
+  expect_error(as_array(b, check = "er"), "must be one of")
+})

@@ -55,15 +55,54 @@ test_that("handler failures and unknown targets are clear errors", {
   expect_snapshot(error = TRUE, pjrt_compile(scale_program(target = "no_such_target")))
 })
 
-test_that("a package's handlers go when it unloads, and compiled programs keep theirs", {
+test_that("a package's handlers go when it unloads; programs compiled before say so when run", {
   pjrt_register_custom_call("test_scale", custom_call_test_handler("scale_handler"),
                             .package = "pjrtFakePackage")
   exe <- pjrt_compile(scale_program("tensor<1xf64>"))
+  expect_identical(as.vector(as_array(pjrt_execute(exe, pjrt_buffer(2, dtype = "f64")))), 5)
   pjrt:::unregister_custom_calls("pjrtFakePackage")
   expect_false("test_scale" %in% custom_call_targets()$name)
   expect_error(pjrt_compile(scale_program("tensor<1xf64>")), "is not registered",
                class = "pjrt_error_argument")
-  expect_identical(as.vector(as_array(pjrt_execute(exe, pjrt_buffer(2, dtype = "f64")))), 5)
+  # The handler's library may be gone by now (devtools::load_all() reloads it): never called.
+  expect_snapshot(error = TRUE, pjrt_execute(exe, pjrt_buffer(2, dtype = "f64")))
+  # Registered again (as a reloaded package does), a new compile runs; the old one still refuses.
+  withr::defer(unregister_custom_call("test_scale"))
+  pjrt_register_custom_call("test_scale", custom_call_test_handler("scale_handler"))
+  again <- pjrt_compile(scale_program("tensor<1xf64>"))
+  expect_identical(as.vector(as_array(pjrt_execute(again, pjrt_buffer(2, dtype = "f64")))), 5)
+  expect_error(pjrt_execute(exe, pjrt_buffer(2, dtype = "f64")), "compile the program again",
+               class = "pjrt_error_argument")
+})
+
+test_that("a handler whose library was unloaded is an error, not a call into unmapped code", {
+  skip_on_os("windows")
+  library_path <- custom_call_test_library()
+  outcome <- in_fork({
+    pjrt_register_custom_call("test_scale", custom_call_test_handler("scale_handler"))
+    exe <- pjrt_compile(scale_program("tensor<1xf64>"))
+    dyn.unload(library_path)  # without unregistering: R code can do this
+    tryCatch({
+      pjrt_execute(exe, pjrt_buffer(2, dtype = "f64"))
+      "ran"
+    }, pjrt_error_argument = function(e) conditionMessage(e))
+  })
+  expect_match(outcome, "custom call @test_scale: the handler's code is no longer loaded",
+               fixed = TRUE)
+})
+
+test_that("pjrt's own objects and pointers outside loaded code are not handlers", {
+  buffer <- pjrt_buffer(1:3)
+  expect_snapshot(error = TRUE, {
+    pjrt_register_custom_call("x", buffer)
+    pjrt_register_custom_call("x", list(host = pjrt_compile(pjrt_program(
+      "func.func @main(%x: tensor<f32>) -> tensor<f32> { return %x : tensor<f32> }"))))
+  })
+  # An unclassed external pointer to data (an exported Arrow array on the heap), not to code.
+  data_pointer <- pjrt:::ffi_buffer_to_arrow(buffer)
+  expect_identical(typeof(data_pointer), "externalptr")
+  expect_snapshot(error = TRUE, pjrt_register_custom_call("x", data_pointer))
+  expect_false("x" %in% custom_call_targets()$name)
 })
 
 test_that("pjrt_register_custom_call() checks its arguments", {

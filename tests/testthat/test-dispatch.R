@@ -285,6 +285,7 @@ test_that("a failing compile callback caches nothing", {
 })
 
 test_that("many dispatches with collections in between stay correct", {
+  skip_under_valgrind("300 repetitions; the ordinary run has them")
   d <- pjrt_dispatcher(pjrt_compile(add_scalar_program()), new.env())
   x <- anvl_array(c(1, 2))
   for (i in as.double(1:300)) {

@@ -668,7 +668,7 @@ test_that("errors raised from C++ survive gctorture()", {
     err(pjrt:::ffi_buffer_empty("f32", 1L, "cpu:7")),
     err(pjrt:::ffi_harray_slice(h, list(5L, 0L))),
     err(pjrt:::ffi_harray_len(dead)),
-    err(pjrt:::ffi_buffer_to_r(h))
+    err(pjrt:::ffi_buffer_values(h, TRUE))
   ))
   expect_identical(messages, c(
     "Value 300 at position 2 cannot be represented as ui8 (range 0 to 255)",

@@ -112,3 +112,24 @@ test_that("JAX's sort and argsort match sort() and order(): stable, NaN last, -0
   expect_identical(as.vector(sorted)[seq_len(n - 3)], sort(xf))
   expect_true(all(is.nan(as.vector(sorted)[n - 0:2])))
 })
+
+test_that("a scatter window partly outside the operand is skipped whole, as XLA does", {
+  # Windows of two elements at starts 3 (columns 4 and 5 of 4: partly outside) and 1.
+  program <- pjrt_program(r"(
+func.func @main(%x: tensor<4xi32>, %i: tensor<2x1xi64>, %u: tensor<2x2xi32>) -> tensor<4xi32> {
+  %r = "stablehlo.scatter"(%x, %i, %u) ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    %s = stablehlo.add %a, %b : tensor<i32>
+    stablehlo.return %s : tensor<i32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1],
+      scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}
+    : (tensor<4xi32>, tensor<2x1xi64>, tensor<2x2xi32>) -> tensor<4xi32>
+  return %r : tensor<4xi32>
+})")
+  out <- pjrt_execute(pjrt_compile(program), pjrt_buffer(c(1L, 1L, 1L, 1L)),
+                      pjrt_buffer(matrix(c(3, 1), 2), dtype = "i64"),
+                      pjrt_buffer(matrix(c(5L, 7L, 5L, 7L), 2)))
+  # Only the window at 1 lands (7 on both of its elements); the one at 3 adds nothing, not
+  # even the 5 that would fall on the last element.
+  expect_identical(as.vector(as_array(out)), c(1L, 8L, 8L, 1L))
+})

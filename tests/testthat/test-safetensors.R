@@ -61,6 +61,7 @@ test_that("non-ASCII names round trip, also through the safetensors package", {
 })
 
 test_that("progress bars can be shown", {
+  skip_under_valgrind("a 16 MB write for the progress bar; the reader and writer run in smaller tests")
   withr::local_options(cli.progress_show_after = 0)
   x <- list(m = pjrt_buffer(matrix(runif(2^22), 2^11), dtype = "f32"))
   path <- tempfile()
@@ -284,6 +285,7 @@ test_that("a malformed file gives a clear error, never a crash", {
 })
 
 test_that("truncations and random bytes are rejected with errors", {
+  skip_under_valgrind("a sweep of every truncation; the safetensors fuzz target covers the reader under ASan")
   set.seed(4)
   good <- st_bytes(paste0("{", st_entry("w", "F32", c(2, 3), c(0, 24)), ",",
                           st_entry("b", "I64", 2, c(24, 40)), "}"), as.raw(1:40))

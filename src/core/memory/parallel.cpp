@@ -39,6 +39,14 @@ void check_interrupt() {
   if (interrupt_pending()) throw_interrupted();
 }
 
+void check_interrupt_periodically() {
+  thread_local int64_t last_poll_ns = 0;
+  const int64_t now = now_ns();
+  if (now - last_poll_ns < kInterruptPollNs) return;
+  last_poll_ns = now;
+  check_interrupt();
+}
+
 int64_t now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
              std::chrono::steady_clock::now().time_since_epoch())

@@ -51,7 +51,7 @@ Values Interpreter::run_region(const RegionPlan& region, Values&& args) {
              frames_.back().fn->name + ", line " + std::to_string(region.line) +
              "): is the program recursive?");
   }
-  if ((++region_entries_ & 0x3FF) == 0) check_interrupt();
+  check_interrupt_periodically();
   ++region_depth_;
   struct Leave {
     int& depth;

@@ -65,7 +65,6 @@ class Interpreter {
   std::vector<InPlaceWrite> in_place_;  // by argument of @main; value -1 when not donated
   std::vector<Frame> frames_;
   int region_depth_ = 0;
-  uint32_t region_entries_ = 0;  // every 1024th polls for a user interrupt (a long while loop)
 };
 
 }  // namespace ndbuf::program

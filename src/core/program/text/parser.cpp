@@ -58,11 +58,26 @@ int Parser::define_value(const std::string& name, const Type& type, const Locati
 int Parser::use_value(const Token& token) {
   if (token.kind != Tok::kValueId)
     fail_at(token.loc, "expected a value but found " + describe(token));
-  for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope) {
-    auto it = scope->find(token.text);
-    if (it != scope->end()) return it->second;
+  if (const int id = find_value(token.text); id >= 0) return id;
+  // A group of one result (`%s = op` or `%s:1 = op`) is defined under its name alone; as in
+  // MLIR, `%s#0` names that result too.
+  const std::string first_of_group = "#0";
+  const std::string& text = token.text;
+  if (text.size() > first_of_group.size() &&
+      text.compare(text.size() - first_of_group.size(), first_of_group.size(), first_of_group) ==
+          0) {
+    const int id = find_value(text.substr(0, text.size() - first_of_group.size()));
+    if (id >= 0) return id;
   }
   fail_at(token.loc, "use of undefined value " + quote_text("%" + token.text));
+}
+
+int Parser::find_value(const std::string& name) const {
+  for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope) {
+    auto it = scope->find(name);
+    if (it != scope->end()) return it->second;
+  }
+  return -1;
 }
 
 std::vector<int> Parser::parse_operand_list() {

@@ -70,6 +70,7 @@ class Parser {
 
   // Values and ops (parser.cpp, parse_op.cpp, parse_pretty.cpp).
   int use_value(const Token& token);
+  int find_value(const std::string& name) const;  // -1 where no scope defines it
   int define_value(const std::string& name, const Type& type, const Location& loc);
   void parse_op(Region& region);
   void parse_generic_op(Op& op, size_t declared_results);

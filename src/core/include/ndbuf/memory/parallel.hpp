@@ -31,6 +31,11 @@ using InterruptPoll = bool (*)();
 void set_interrupt_poll(InterruptPoll poll);
 // Throws ndbuf::Error(kInterrupted) when the installed poll reports an interrupt.
 void check_interrupt();
+// check_interrupt() once at least kInterruptPollNs has passed since this thread last polled
+// here: one clock read otherwise, so a loop calls it per iteration whatever an iteration costs
+// (a count of iterations between polls would wait seconds where each is slow).
+inline constexpr int64_t kInterruptPollNs = 20'000'000;
+void check_interrupt_periodically();
 // The installed poll's answer, without throwing (false when none is installed).
 bool interrupt_pending();
 // Throws Error(kInterrupted) (after interrupt_pending() answered true).

@@ -50,19 +50,26 @@ using CustomCallKernel = std::function<std::vector<Tensor>(const std::vector<Ten
 using CustomCallTarget = std::function<CustomCallKernel(const CustomCallSite&)>;
 
 // Registers `target` under `name`, replacing a target registered before under that name. A
-// built-in target's name is refused (InvalidArgument). Executables compiled before keep the
-// kernels they were given. Thread-safe, like every function here.
+// built-in target's name is refused (InvalidArgument). Thread-safe, like every function here.
 void register_custom_call(const std::string& name, CustomCallTarget target);
 // Removes a registered (not built-in) target; false when there was none.
 bool unregister_custom_call(const std::string& name);
-// The target registered under `name`, or an empty function.
+// The target registered under `name`, or an empty function. A registered target's kernels
+// stay bound to that registration: once it is removed or replaced (its library may be gone),
+// executables compiled before fail when they call it, with an error naming the target,
+// instead of calling into code that may no longer be there.
 CustomCallTarget find_custom_call(const std::string& name);
 bool is_builtin_custom_call(const std::string& name);
 // Every registered name, built-ins included, sorted.
 std::vector<std::string> custom_call_targets();
 
-// A target calling a C handler (a pjrt_custom_call_handler of pjrt_custom_call.h).
+// A target calling a C handler (a pjrt_custom_call_handler of pjrt_custom_call.h). `handler`
+// must be the address of code in a loaded shared object (InvalidArgument otherwise), and is
+// checked again before each call, so a handler whose library was unloaded is an error.
 CustomCallTarget c_handler_target(void* handler);
+// Whether `address` lies in the executable code of a loaded shared object or the program
+// (where the platform cannot tell code from data: in any loaded object).
+bool is_loaded_code_address(const void* address);
 
 // Where print_tensor writes its lines (each without its newline); stdout by default. The R
 // package sends them to R's console.

@@ -103,9 +103,14 @@ void check_pred_results(const CustomCallSite& site, const std::vector<Tensor>& r
   }
 }
 
-std::vector<Tensor> call_handler(pjrt_custom_call_handler handler,
-                                 const std::shared_ptr<const CustomCallSite>& site,
+std::vector<Tensor> call_handler(void* address, const std::shared_ptr<const CustomCallSite>& site,
                                  const std::vector<Tensor>& args) {
+  if (!is_loaded_code_address(address)) {
+    fail(ErrorKind::kInvalidArgument, "custom call @" + site->target +
+                                          ": the handler's code is no longer loaded (was its "
+                                          "library unloaded?); register it again");
+  }
+  const auto handler = reinterpret_cast<pjrt_custom_call_handler>(address);
   FrameData data;
   data.attributes = frame_attributes(*site);
   std::vector<Tensor> operands, results;
@@ -147,8 +152,11 @@ std::vector<Tensor> call_handler(pjrt_custom_call_handler handler,
 
 CustomCallTarget c_handler_target(void* handler) {
   if (handler == nullptr) fail(ErrorKind::kInvalidArgument, "the handler is a null pointer");
-  const auto fn = reinterpret_cast<pjrt_custom_call_handler>(handler);
-  return [fn](const CustomCallSite& site) -> CustomCallKernel {
+  if (!is_loaded_code_address(handler)) {
+    fail(ErrorKind::kInvalidArgument,
+         "the handler is not the address of a function in a loaded shared library");
+  }
+  return [handler](const CustomCallSite& site) -> CustomCallKernel {
     auto shared = std::make_shared<const CustomCallSite>(site);
     for (const auto* list : {&site.operands, &site.results}) {
       for (const TensorType& t : *list) {
@@ -158,7 +166,9 @@ CustomCallTarget c_handler_target(void* handler) {
         }
       }
     }
-    return [fn, shared](const std::vector<Tensor>& args) { return call_handler(fn, shared, args); };
+    return [handler, shared](const std::vector<Tensor>& args) {
+      return call_handler(handler, shared, args);
+    };
   };
 }
 

@@ -1,13 +1,21 @@
 // print_tensor: writes its one operand as print() writes a PJRTBuffer, between a header
 // (backend_config's print_header, default "PJRTBuffer"; "" for none) and a footer
-// (print_footer, default the buffer footer "[ CPUf32{3} ]"; "" for none), through the output
-// set with set_custom_call_output(). It has no results.
+// (print_footer, default "[ f32{2,3} ]"; "" for none), through the output set with
+// set_custom_call_output(). It has no results. The default footer is upstream pjrt's handler's,
+// not a buffer's print footer: no platform, dimensions joined by commas, pred named bool;
+// clients snapshot this output.
 #include "ndbuf/format/format_buffer.hpp"
 #include "ndbuf/memory/transfer.hpp"
 #include "program/ops/custom_call/builtin_targets.hpp"
 
 namespace ndbuf::program {
 namespace {
+
+std::string default_print_footer(const Tensor& tensor) {
+  const std::string name =
+      tensor.dtype() == DType::kPred ? "bool" : std::string(dtype_name(tensor.dtype()));
+  return "[ " + name + "{" + shape_to_string(tensor.shape(), ",") + "} ]";
+}
 
 std::string string_attribute(const CustomCallSite& site, const std::string& name,
                              const std::string& fallback) {
@@ -32,9 +40,7 @@ CustomCallKernel bind_print(const CustomCallSite& site) {
     if (!header.empty()) write_custom_call_line(header);
     for (const std::string& line : format_buffer(host, options)) write_custom_call_line(line);
     if (!has_footer) {
-      std::string line = default_buffer_footer(host);
-      while (!line.empty() && line.back() == ' ') line.pop_back();
-      write_custom_call_line(line);
+      write_custom_call_line(default_print_footer(host));
     } else if (!footer.empty()) {
       write_custom_call_line(footer);
     }

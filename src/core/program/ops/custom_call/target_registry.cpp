@@ -1,7 +1,11 @@
 // The custom-call target registry: the built-in targets (fixed at start-up) and the ones
-// registered since, one mutex around the map.
+// registered since, one mutex around the map. A registration is an entry shared with the
+// kernels bound from it; removing or replacing it marks it withdrawn, which those kernels
+// check before each call.
+#include <atomic>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <mutex>
 
 #include "ndbuf/base/error.hpp"
@@ -11,10 +15,15 @@
 namespace ndbuf::program {
 namespace {
 
+struct Registration {
+  CustomCallTarget target;
+  std::atomic<bool> withdrawn{false};
+};
+
 struct Registry {
   std::mutex mutex;
   std::map<std::string, CustomCallTarget> builtin;
-  std::map<std::string, CustomCallTarget> registered;
+  std::map<std::string, std::shared_ptr<Registration>> registered;
   std::function<void(const std::string&)> output;
 };
 
@@ -25,6 +34,31 @@ Registry& registry() {
     return fresh;
   }();
   return *r;
+}
+
+void withdraw(std::map<std::string, std::shared_ptr<Registration>>& registered,
+              const std::string& name) {
+  auto it = registered.find(name);
+  if (it == registered.end()) return;
+  it->second->withdrawn.store(true, std::memory_order_release);
+  registered.erase(it);
+}
+
+// The registration's target, whose kernels refuse to run once it is withdrawn.
+CustomCallTarget bound_to(const std::shared_ptr<Registration>& registration,
+                          const std::string& name) {
+  return [registration, name](const CustomCallSite& site) -> CustomCallKernel {
+    CustomCallKernel kernel = registration->target(site);
+    return [registration, name, kernel](const std::vector<Tensor>& args) {
+      if (registration->withdrawn.load(std::memory_order_acquire)) {
+        fail(ErrorKind::kInvalidArgument,
+             "the handler of custom-call target '" + name +
+                 "' was unregistered (or replaced) after this program was compiled, for "
+                 "instance because its package was unloaded; compile the program again");
+      }
+      return kernel(args);
+    };
+  };
 }
 
 }  // namespace
@@ -45,13 +79,18 @@ void register_custom_call(const std::string& name, CustomCallTarget target) {
     fail(ErrorKind::kInvalidArgument,
          "'" + name + "' is a built-in custom-call target and cannot be replaced");
   }
-  r.registered[name] = std::move(target);
+  withdraw(r.registered, name);
+  auto registration = std::make_shared<Registration>();
+  registration->target = std::move(target);
+  r.registered[name] = std::move(registration);
 }
 
 bool unregister_custom_call(const std::string& name) {
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
-  return r.registered.erase(name) > 0;
+  const bool found = r.registered.count(name) > 0;
+  withdraw(r.registered, name);
+  return found;
 }
 
 CustomCallTarget find_custom_call(const std::string& name) {
@@ -59,8 +98,8 @@ CustomCallTarget find_custom_call(const std::string& name) {
   std::lock_guard<std::mutex> lock(r.mutex);
   auto it = r.builtin.find(name);
   if (it != r.builtin.end()) return it->second;
-  it = r.registered.find(name);
-  return it == r.registered.end() ? CustomCallTarget() : it->second;
+  auto entry = r.registered.find(name);
+  return entry == r.registered.end() ? CustomCallTarget() : bound_to(entry->second, name);
 }
 
 bool is_builtin_custom_call(const std::string& name) {

@@ -192,15 +192,23 @@ void copy_slices(const GatherWalk& w, const SliceOffsets& slices, Tensor& result
 
 }  // namespace
 
+void check_collapsed_slices(const GatherDimensions& dims, const std::vector<int64_t>& slice_sizes,
+                            const Shape& result_shape) {
+  if (checked_numel(result_shape) == 0) return;
+  for (int64_t d : dims.collapsed_slice_dims) {
+    if (slice_sizes[static_cast<size_t>(d)] == 0) {
+      kernel_error(kOp, "collapsed dimension " + std::to_string(d) +
+                            " has slice size 0, so its slices have no element to read.");
+    }
+  }
+}
+
 Tensor gather(const Tensor& operand_in, const Tensor& indices_in, const GatherDimensions& dims,
               const std::vector<int64_t>& slice_sizes) {
   const Shape shape = gather_shape(operand_in.shape(), indices_in.shape(), dims, slice_sizes);
   Tensor result = Tensor::allocate(operand_in.dtype(), shape, Order::kRowMajor);
+  check_collapsed_slices(dims, slice_sizes, shape);
   if (result.numel() == 0) return result;
-  for (int64_t d : dims.collapsed_slice_dims) {
-    // The spec would read a slice that does not exist.
-    if (slice_sizes[d] == 0) kernel_error(kOp, "a collapsed dim of slice size 0 has no element.");
-  }
   // Read through its own strides: a column-major table (an R matrix) is not copied whole to
   // gather a few of its rows.
   const Tensor operand = to_host(operand_in);

@@ -24,6 +24,12 @@ struct GatherDimensions {
 Shape gather_shape(const Shape& operand_shape, const Shape& indices_shape,
                    const GatherDimensions& dims, const std::vector<int64_t>& slice_sizes);
 
+// A gather with elements to produce cannot collapse a dim whose slice size is 0: the spec would
+// read an element that does not exist. Throws ndbuf::Error saying so; all of it is static, so
+// the type rule calls it as well as the kernel.
+void check_collapsed_slices(const GatherDimensions& dims, const std::vector<int64_t>& slice_sizes,
+                            const Shape& result_shape);
+
 // Start indices (any integer dtype) are clamped so every slice lies inside the operand.
 Tensor gather(const Tensor& operand, const Tensor& start_indices, const GatherDimensions& dims,
               const std::vector<int64_t>& slice_sizes);

@@ -15,7 +15,10 @@ void gather_types(const Op& op, const Module&) {
   const GatherDimensions dims = gather_dimensions(op);
   const std::vector<int64_t> sizes = attr_ints(op, "slice_sizes");
   const Shape shape = at_op(op, [&] {
-    return gather_shape(operand_tensor(op, 0).shape, operand_tensor(op, 1).shape, dims, sizes);
+    Shape result =
+        gather_shape(operand_tensor(op, 0).shape, operand_tensor(op, 1).shape, dims, sizes);
+    check_collapsed_slices(dims, sizes, result);
+    return result;
   });
   expect_result_type(op, 0, operand_tensor(op, 0).dtype, shape);
 }

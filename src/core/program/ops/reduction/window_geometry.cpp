@@ -11,6 +11,7 @@ namespace {
 
 // Window elements handed to a visitor at a time: memory stays bounded for any window size.
 constexpr int64_t kPieceElements = 4096;
+constexpr int64_t kVisitsPerClockRead = 4096;  // between reads of the clock that polls interrupts
 
 std::vector<int64_t> or_default(const std::vector<int64_t>& v, size_t rank, int64_t value,
                                 const std::string& name, const std::string& op) {
@@ -213,8 +214,10 @@ void walk_windows(const WindowGeometry& g, const Shape& input, const WindowVisit
     } while (lead.advance());
     visit({r, offsets.data(), fill, first, true});
     since_poll += fill + 1;
-    if (since_poll >= kInterruptElements) {
-      check_interrupt();
+    // A visit may run an interpreted body (microseconds): poll by the clock, checked every
+    // few thousand visits.
+    if (since_poll >= kVisitsPerClockRead) {
+      check_interrupt_periodically();
       since_poll = 0;
     }
   }

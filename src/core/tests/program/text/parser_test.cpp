@@ -172,5 +172,21 @@ TEST(ProgramParser, MultiResultValues) {
   EXPECT_EQ(values<int32_t>(out[1]), (std::vector<int32_t>{7}));
 }
 
+// As in MLIR, a group of one result is named with or without its index: `%s:1 = ...` and
+// `%t = ...` both define values that `%s#0` / `%t#0` use; a larger index stays undefined.
+TEST(ProgramParser, ResultGroupOfOne) {
+  const auto out = testing::run(
+      "func.func @main() -> (tensor<i32>, tensor<i32>) {\n"
+      "  %s:1 = stablehlo.constant dense<4> : tensor<i32>\n"
+      "  %t = stablehlo.add %s#0, %s : tensor<i32>\n"
+      "  return %t#0, %s#0 : tensor<i32>, tensor<i32>\n}\n");
+  EXPECT_EQ(values<int32_t>(out[0]), (std::vector<int32_t>{8}));
+  EXPECT_EQ(values<int32_t>(out[1]), (std::vector<int32_t>{4}));
+  EXPECT_EQ(testing::compile_error("func.func @main() -> tensor<i32> {\n"
+                                   "  %s:1 = stablehlo.constant dense<4> : tensor<i32>\n"
+                                   "  return %s#1 : tensor<i32>\n}\n"),
+            "3:10: use of undefined value '%s#1'");
+}
+
 }  // namespace
 }  // namespace ndbuf::program

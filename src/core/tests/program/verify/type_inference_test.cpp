@@ -237,6 +237,20 @@ TEST(TypeInference, GatherAndScatter) {
                                    "1, 2>} : (tensor<3x2xi32>, tensor<2x1xi32>) -> "
                                    "tensor<2x3xi32>")),
             "2:8: 'stablehlo.gather' result type tensor<2x3xi32> should be tensor<2x2xi32>");
+  // A collapsed row of slice size 0 has no element to gather: static, so refused at compile
+  // time (it failed only when the program ran, without line:column).
+  EXPECT_EQ(compile_error(prog(gather_args, "tensor<2x2xi32>",
+                               "  %r = \"stablehlo.gather\"(%x, %i) " + gather_dims +
+                                   "0, 2>} : (tensor<3x2xi32>, tensor<2x1xi32>) -> "
+                                   "tensor<2x2xi32>")),
+            "2:8: 'stablehlo.gather' gather: collapsed dimension 0 has slice size 0, so its "
+            "slices have no element to read.");
+  // With no element to produce (no index), nothing is read and the same sizes are valid.
+  EXPECT_EQ(compile_error(prog("%x: tensor<3x2xi32>, %i: tensor<0x1xi32>", "tensor<0x2xi32>",
+                               "  %r = \"stablehlo.gather\"(%x, %i) " + gather_dims +
+                                   "0, 2>} : (tensor<3x2xi32>, tensor<0x1xi32>) -> "
+                                   "tensor<0x2xi32>")),
+            "");
   const std::string scatter_dims =
       " {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], "
       "scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : ";

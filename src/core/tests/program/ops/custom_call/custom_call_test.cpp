@@ -208,14 +208,35 @@ TEST(ProgramCustomCall, PrintTensorWritesHeaderBodyFooter) {
 })";
   run(text, {i32({2}, {7, -8})});
   set_custom_call_output(nullptr);
-  EXPECT_EQ(lines, (std::vector<std::string>{"PJRTBuffer", "  7", " -8", "[ CPUi32{2} ]", "  7",
-                                             " -8", "end", "H", "  7", " -8"}));
+  EXPECT_EQ(lines, (std::vector<std::string>{"PJRTBuffer", "  7", " -8", "[ i32{2} ]", "  7", " -8",
+                                             "end", "H", "  7", " -8"}));
   EXPECT_EQ(compile_error(R"(func.func @main(%x: tensor<2xi32>) -> tensor<2xi32> {
   %0 = stablehlo.custom_call @print_tensor(%x) : (tensor<2xi32>) -> tensor<2xi32>
   return %0 : tensor<2xi32>
 })"),
             "2:8: 'stablehlo.custom_call' @print_tensor: takes 1 operand and returns 0 results, "
             "not 1 operand and 1 result");
+}
+
+// The default footer is upstream pjrt's handler's ("[ bool{3} ]", "[ f32{2,2} ]" in its
+// snapshots): no platform, dimensions joined by commas, pred named bool.
+TEST(ProgramCustomCall, PrintTensorFooterIsUpstreams) {
+  std::vector<std::string> lines;
+  set_custom_call_output([&](const std::string& line) { lines.push_back(line); });
+  const std::string text =
+      R"(func.func @main(%m: tensor<2x2xf32>, %b: tensor<3xi1>, %s: tensor<f64>) -> tensor<f64> {
+  stablehlo.custom_call @print_tensor(%m) {api_version = 4 : i32, has_side_effect = true} : (tensor<2x2xf32>) -> ()
+  stablehlo.custom_call @print_tensor(%b) {api_version = 4 : i32, has_side_effect = true} : (tensor<3xi1>) -> ()
+  stablehlo.custom_call @print_tensor(%s) {api_version = 4 : i32, has_side_effect = true} : (tensor<f64>) -> ()
+  return %s : tensor<f64>
+})";
+  run(text, {f32({2, 2}, {1, 2, 3, 4}), pred({3}, {1, 0, 1}), f64({}, {2})});
+  set_custom_call_output(nullptr);
+  std::vector<std::string> footers;
+  for (const std::string& line : lines) {
+    if (line.rfind("[ ", 0) == 0) footers.push_back(line);
+  }
+  EXPECT_EQ(footers, (std::vector<std::string>{"[ f32{2,2} ]", "[ bool{3} ]", "[ f64{} ]"}));
 }
 
 }  // namespace
