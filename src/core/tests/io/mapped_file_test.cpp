@@ -217,9 +217,7 @@ constexpr bool kUnderAsan = false;
 constexpr bool kUnderAsan = false;
 #endif
 
-bool ended_by_the_fault(int outcome) {
-  return outcome == -SIGBUS || (kUnderAsan && outcome == 1);
-}
+bool ended_by_the_fault(int outcome) { return outcome == -SIGBUS || (kUnderAsan && outcome == 1); }
 
 TEST(MappedFile, FaultsOutsideMappingsStillEndTheProcess) {
   const int outcome = in_child([] {
