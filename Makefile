@@ -32,21 +32,23 @@ demo: setup
 
 test: setup test-core test-r test-r-fake-cuda
 
-$(BUILD)/core/Makefile: $(CORE)/CMakeLists.txt
-	$(CMAKE) -S $(CORE) -B $(BUILD)/core -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-
-test-core: $(BUILD)/core/Makefile
-	cmake --build $(BUILD)/core -j$(JOBS)
-	cd $(BUILD)/core && ctest --output-on-failure -j$(JOBS)
+# The core's GoogleTest suite, in the one instrumented build (below): every core test runs under
+# ASan + UBSan. The optimised library is what the R suite runs.
+test-core: san-core
 
 # The R suite runs its files on $(JOBS) processes (testthat's parallel mode).
 test-r:
 	NOT_CRAN=true TESTTHAT_PARALLEL=true TESTTHAT_CPUS=$(JOBS) $(RSCRIPT) -e 'testthat::test_dir("tests/testthat", package = "pjrt", load_package = "installed", stop_on_failure = TRUE)'
 
-# The CUDA code path in R, against the fake driver library the core's test build makes.
-test-r-fake-cuda: $(BUILD)/core/Makefile
-	cmake --build $(BUILD)/core -j$(JOBS) --target ndbuf_fake_cuda
-	PJRT_CUDA_DRIVER_PATH=$(BUILD)/core/libndbuf_fake_cuda.so NDBUF_FAKE_CUDA_MEMORY_MB=64 NOT_CRAN=true \
+# The CUDA code path in R, against the fake driver library (host memory behind fake device
+# addresses; one file, built here without sanitizers, since R loads it).
+FAKE_CUDA := $(BUILD)/fake-cuda/libndbuf_fake_cuda.so
+$(FAKE_CUDA): $(CORE)/tests/cuda/fake_cuda_driver.cpp
+	mkdir -p $(dir $@)
+	$(CCACHE) c++ -std=c++17 -O1 -shared -fPIC -o $@ $<
+
+test-r-fake-cuda: $(FAKE_CUDA)
+	PJRT_CUDA_DRIVER_PATH=$(FAKE_CUDA) NDBUF_FAKE_CUDA_MEMORY_MB=64 NOT_CRAN=true \
 	  $(RSCRIPT) -e 'testthat::test_dir("tests/testthat", package = "pjrt", load_package = "installed", filter = "device|client|plugin", stop_on_failure = TRUE)'
 
 # On a machine with an NVIDIA GPU: every CUDA test against the real driver.
@@ -80,11 +82,12 @@ bench: setup
 # The core's GoogleTest suite under ASan + UBSan, then the R bindings under valgrind.
 san: san-core valgrind
 
-# One instrumented build of the core serves the sanitizer tests and the fuzz targets: clang, with
+# One build of the core serves its tests, the sanitizers and the fuzz targets: clang with OpenMP,
 # assertions on, the library under ASan + UBSan with libFuzzer's coverage hooks (fuzzer-no-link),
 # the tests linked with the sanitizers, the fuzz targets with libFuzzer too. -O0: clang compiles
 # the element-wise kernels three times faster than at -O1 under the sanitizers (18 s against 63 s
-# for the largest file), which outweighs the slower test run.
+# for the largest file), which outweighs the slower test run. The optimised build of the same
+# sources is the R package's, which the R suite tests.
 INSTRUMENTED := $(BUILD)/instrumented
 $(INSTRUMENTED)/Makefile: $(CORE)/CMakeLists.txt
 	CXX=clang++ $(CMAKE) -S $(CORE) -B $(INSTRUMENTED) -DCMAKE_BUILD_TYPE=Debug \
