@@ -56,13 +56,13 @@ gpu-check:
 	bash tools/gpu-check.sh
 
 # R CMD check --as-cran of the source package `make install` built and installed, offline: the
-# checks that need the network (CRAN's incoming feasibility, the clock for file times) are
-# off, and so is the PDF manual (no LaTeX here). Every NOTE it gives is listed, with its
+# checks that need the network (CRAN's incoming feasibility and package list, the clock for
+# file times) are off, and so is the PDF manual (no LaTeX here). Every NOTE it gives is listed, with its
 # reason, in CONTRIBUTING.md.
 check: install
 	rm -rf $(BUILD)/check && mkdir -p $(BUILD)/check
 	source tools/ccache-env.sh && cd $(BUILD)/check && \
-	  _R_CHECK_CRAN_INCOMING_REMOTE_=false _R_CHECK_FUTURE_FILE_TIMESTAMPS_=false \
+	  _R_CHECK_CRAN_INCOMING_REMOTE_=false _R_CHECK_FUTURE_FILE_TIMESTAMPS_=false _R_CHECK_ORPHANED_=false \
 	  _R_CHECK_FORCE_SUGGESTS_=false MAKEFLAGS=-j$(JOBS) \
 	  R CMD check --as-cran --no-manual $$(ls $(BUILD)/pjrt_*.tar.gz)
 	@! grep -E '^Status: .*(ERROR|WARNING)' $(BUILD)/check/pjrt.Rcheck/00check.log
