@@ -17,6 +17,12 @@ test_that("the dtype table lists the spec's dtypes, R types, zero-copy pairs and
   expect_identical(table$dtypes, spec_dtypes)
 })
 
+test_that("a fresh read of the core's table, past the cache, is the same table", {
+  core <- pjrt:::ffi_dtype_table()
+  expect_identical(data.frame(core[c("name", "r_type", "zero_copy", "harray")]), spec_dtypes)
+  expect_identical(core$aliases, pjrt:::dtype_table()$aliases)
+})
+
 test_that("the dtype table's aliases are the spec's spellings", {
   aliases <- pjrt:::dtype_table()$aliases
   expected <- c(
