@@ -18,57 +18,17 @@
 #include <algorithm>
 #include <complex>
 #include <cstring>
+#include <iterator>
 
 #include "ndbuf/memory/transfer.hpp"
-#include "program/ops/custom_call/builtin_targets.hpp"
+#include "program/ops/custom_call/jax_lapack_common.hpp"
 #include "program/ops/linalg/linalg.hpp"
 #include "program/ops/linalg/linalg_triangular.hpp"
 
 namespace ndbuf::program {
 namespace {
 
-struct Letter {
-  char letter;
-  DType dtype;
-};
-constexpr Letter kLetters[] = {
-    {'s', DType::kF32}, {'d', DType::kF64}, {'c', DType::kC64}, {'z', DType::kC128}};
-
-Shape lead_of(const Shape& s) { return Shape(s.begin(), s.end() - 2); }
-Shape tail(const Shape& lead, std::vector<int64_t> dims) {
-  Shape s = lead;
-  s.insert(s.end(), dims.begin(), dims.end());
-  return s;
-}
-
-// The operand [..., m, n] of the target's dtype.
-const Shape& matrix_operand(const CustomCallSite& site, size_t k, DType dtype) {
-  const TensorType& t = site.operands[k];
-  if (t.dtype != dtype || t.shape.size() < 2) {
-    fail(ErrorKind::kInvalidArgument,
-         "operand " + std::to_string(k + 1) + " must be " + std::string(dtype_name(dtype)) +
-             " matrices (rank 2 or more), not " + tensor_type_to_string(t));
-  }
-  return t.shape;
-}
-
-char letter_attribute(const CustomCallSite& site, const char* name, const char* allowed,
-                      char fallback) {
-  const CustomCallAttribute* a = site.attribute(name);
-  if (a == nullptr) return fallback;
-  const char c = a->kind == CustomCallAttribute::Kind::kInt ? static_cast<char>(a->integer) : 0;
-  if (a->kind != CustomCallAttribute::Kind::kInt || c == 0 || std::strchr(allowed, c) == nullptr) {
-    fail(ErrorKind::kInvalidArgument, "attribute '" + std::string(name) + "' must be the code of " +
-                                          "one of the letters " + allowed);
-  }
-  return c;
-}
-
-Tensor zeros(DType dtype, const Shape& shape) {
-  Tensor t = Tensor::allocate(dtype, shape, Order::kRowMajor);
-  if (t.nbytes() > 0) std::memset(t.data(), 0, static_cast<size_t>(t.nbytes()));
-  return t;
-}
+using namespace jax_lapack;
 
 CustomCallKernel bind_getrf(const CustomCallSite& site, DType dtype) {
   expect_site_counts(site, 1, 3);
@@ -164,12 +124,6 @@ CustomCallKernel bind_syevd(const CustomCallSite& site, DType dtype) {
   };
 }
 
-char required_letter(const CustomCallSite& site, const char* name, const char* allowed) {
-  const char c = letter_attribute(site, name, allowed, 0);
-  if (c == 0) fail(ErrorKind::kInvalidArgument, "needs the attribute '" + std::string(name) + "'");
-  return c;
-}
-
 // x * alpha, in place (x is the fresh dense result of triangular_solve()).
 template <class T>
 void scale_by(Tensor& x, const Tensor& alpha) {
@@ -226,13 +180,6 @@ CustomCallKernel bind_trsm(const CustomCallSite& site, DType dtype) {
   };
 }
 
-using Binder = CustomCallKernel (*)(const CustomCallSite&, DType);
-
-struct Routine {
-  const char* real_name;
-  const char* complex_name;
-  Binder bind;
-};
 constexpr Routine kRoutines[] = {
     {"getrf", "getrf", bind_getrf}, {"geqrf", "geqrf", bind_geqrf}, {"orgqr", "ungqr", bind_orgqr},
     {"potrf", "potrf", bind_potrf}, {"gesdd", "gesdd", bind_gesdd}, {"syevd", "heevd", bind_syevd},
@@ -242,28 +189,7 @@ constexpr Routine kRoutines[] = {
 }  // namespace
 
 std::vector<BuiltinTarget> jax_lapack_targets() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> out;
-    for (const Routine& r : kRoutines) {
-      for (const Letter& l : kLetters) {
-        const bool complex = l.dtype == DType::kC64 || l.dtype == DType::kC128;
-        out.push_back(std::string("lapack_") + l.letter + (complex ? r.complex_name : r.real_name) +
-                      "_ffi");
-      }
-    }
-    return out;
-  }();
-  std::vector<BuiltinTarget> out;
-  size_t next = 0;
-  for (const Routine& r : kRoutines) {
-    for (const Letter& l : kLetters) {
-      const Binder bind = r.bind;
-      const DType dtype = l.dtype;
-      out.push_back({names[next++].c_str(),
-                     [bind, dtype](const CustomCallSite& site) { return bind(site, dtype); }});
-    }
-  }
-  return out;
+  return jax_lapack::lapack_targets(kRoutines, std::size(kRoutines));
 }
 
 }  // namespace ndbuf::program

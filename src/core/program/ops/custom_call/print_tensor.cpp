@@ -77,6 +77,7 @@ std::vector<BuiltinTarget> builtin_targets() {
   std::vector<BuiltinTarget> all = print_targets();
   for (BuiltinTarget& t : linalg_targets()) all.push_back(std::move(t));
   for (BuiltinTarget& t : jax_lapack_targets()) all.push_back(std::move(t));
+  for (BuiltinTarget& t : jax_lapack_general_targets()) all.push_back(std::move(t));
   return all;
 }
 

@@ -65,6 +65,72 @@ struct CholeskyFactor {
 };
 CholeskyFactor cholesky_factor(const Tensor& a, bool lower);
 
+// Eigen-decomposition of general square matrices [..., n, n] (geev): values [..., n] and, where
+// asked for, left / right eigenvectors [..., n, n] (column j belongs to values[j], unit 2-norm,
+// largest component real, as LAPACK normalises them), all of the complex dtype (c64 for f32 /
+// c64, c128 for f64 / c128). Vectors not asked for are zeros. A matrix with a non-finite entry
+// is not decomposed: its info is -4 and its results are NaN.
+struct EigFactors {
+  Tensor values;
+  Tensor left;
+  Tensor right;
+  Tensor info;  // i32 [...]: LAPACK's (k > 0: the QR algorithm did not converge), or -4
+};
+EigFactors eig_factor(const Tensor& a, bool left, bool right);
+
+// Schur decomposition of general square matrices (gees, eigenvalues unsorted): a = vs t vs^H,
+// t [..., n, n] upper triangular (complex dtypes) or upper quasi-triangular with a 2 x 2 block
+// per complex pair (real dtypes); vectors [..., n, n] (zeros unless `vectors`); values [..., n]
+// of the complex dtype, in the order of t's diagonal.
+struct SchurFactors {
+  Tensor t;
+  Tensor vectors;
+  Tensor values;
+  Tensor info;  // i32 [...]: LAPACK's
+};
+SchurFactors schur_factor(const Tensor& a, bool vectors);
+
+// Reduction of square matrices to upper Hessenberg form (gehrd) between LAPACK's 1-based rows
+// `low` and `high` (1 <= low <= high <= n): packed [..., n, n] holds H on and above the first
+// subdiagonal and the reflectors below it; tau [..., n - 1] their scales (0 outside low..high-1).
+struct HessenbergFactors {
+  Tensor packed;
+  Tensor tau;
+  Tensor info;  // i32 [...], always 0
+};
+HessenbergFactors hessenberg_factor(const Tensor& a, int low, int high);
+
+// Reduction of symmetric / Hermitian matrices [..., n, n], read from their lower or upper
+// triangle, to real symmetric tridiagonal form (sytrd / hetrd): packed holds the reflectors in
+// that triangle (the other keeps the operand's values); diagonal [..., n] and offdiagonal
+// [..., n - 1] of the real dtype; tau [..., n - 1] of the operand's dtype.
+struct TridiagonalFactors {
+  Tensor packed;
+  Tensor diagonal;
+  Tensor offdiagonal;
+  Tensor tau;
+  Tensor info;  // i32 [...], always 0
+};
+TridiagonalFactors tridiagonal_factor(const Tensor& a, bool lower);
+
+// Solves tridiagonal systems (gtsv) with Gaussian elimination and partial pivoting: sub-,
+// main and super-diagonals dl, d, du [..., n] (dl[0] and du[n - 1] are not read), right-hand
+// sides b [..., n, k]. Returns LAPACK's overwritten dl (from position 1), d and du (the
+// factors), the solutions x [..., n, k], and info (k > 0: U(k, k) is exactly zero and that
+// system's x is not computed).
+struct TridiagonalSolution {
+  Tensor dl;
+  Tensor d;
+  Tensor du;
+  Tensor x;
+  Tensor info;
+};
+TridiagonalSolution tridiagonal_solve(const Tensor& dl, const Tensor& d, const Tensor& du,
+                                      const Tensor& b);
+
+// The complex dtype of a float or complex dtype (f32 -> c64, f64 -> c128).
+DType complex_dtype(DType dtype);
+
 // Throws "`what` did not converge" when an info tensor has a nonzero entry.
 void expect_converged(const Tensor& info, const char* what);
 

@@ -5,6 +5,7 @@
 
 #include <climits>
 #include <complex>
+#include <cstring>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -91,6 +92,16 @@ inline Shape with_tail(const Shape& lead, std::vector<int64_t> tail) {
   s.insert(s.end(), tail.begin(), tail.end());
   return s;
 }
+
+// A new dense row-major tensor of zeros.
+inline Tensor zeroed(DType dtype, const Shape& shape) {
+  Tensor t = Tensor::allocate(dtype, shape, Order::kRowMajor);
+  if (t.nbytes() > 0) std::memset(t.data(), 0, static_cast<size_t>(t.nbytes()));
+  return t;
+}
+
+// The i32 [...] info of a batch, one zero per matrix.
+inline Tensor zero_info(const Batch& b) { return zeroed(DType::kI32, b.lead); }
 
 // Row-major m x n matrix of T -> column-major work array (leading dimension m).
 template <class T, class W>

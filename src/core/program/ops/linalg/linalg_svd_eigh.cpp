@@ -57,15 +57,6 @@ void fill_identities(const Tensor& t, int rows) {
   }
 }
 
-Tensor info_tensor(const Batch& b) {
-  return Tensor::allocate(DType::kI32, b.lead, Order::kRowMajor);
-}
-
-void zero_info(const Tensor& info) {
-  auto* p = static_cast<int32_t*>(info.data());
-  for (int64_t e = 0; e < info.numel(); ++e) p[e] = 0;
-}
-
 template <class T>
 SvdFactors svd_typed(const Tensor& dense, const Batch& b, bool full) {
   using W = work_t<T>;
@@ -75,9 +66,7 @@ SvdFactors svd_typed(const Tensor& dense, const Batch& b, bool full) {
   SvdFactors out{
       Tensor::allocate(dense.dtype(), with_tail(b.lead, {m, uc}), Order::kRowMajor),
       Tensor::allocate(real_dtype(dense.dtype()), with_tail(b.lead, {k}), Order::kRowMajor),
-      Tensor::allocate(dense.dtype(), with_tail(b.lead, {vr, n}), Order::kRowMajor),
-      info_tensor(b)};
-  zero_info(out.info);
+      Tensor::allocate(dense.dtype(), with_tail(b.lead, {vr, n}), Order::kRowMajor), zero_info(b)};
   if (k == 0) {  // LAPACK returns at once; full u / vt are identities
     fill_identities<T>(out.u, m);
     fill_identities<T>(out.vt, n);
@@ -120,8 +109,7 @@ EighFactors eigh_typed(const Tensor& dense, const Batch& b, bool lower) {
   EighFactors out{
       Tensor::allocate(dense.dtype(), dense.shape(), Order::kRowMajor),
       Tensor::allocate(real_dtype(dense.dtype()), with_tail(b.lead, {n}), Order::kRowMajor),
-      info_tensor(b)};
-  zero_info(out.info);
+      zero_info(b)};
   if (n == 0 || b.count == 0) return out;
   const char uplo = lower ? 'L' : 'U';
   std::vector<W> a(static_cast<size_t>(n) * n), work(1);
