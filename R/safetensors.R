@@ -284,25 +284,12 @@ register_safetensors_framework <- function(...) {
   invisible()
 }
 
-safetensors_load_event <- function() packageEvent("safetensors", "onLoad")
-
-hook_safetensors <- function() {
-  remove_safetensors_hooks()
-  if (isNamespaceLoaded("safetensors")) register_safetensors_framework()
-  hook <- structure(function(...) register_safetensors_framework(), pjrt_hook = TRUE)
-  setHook(safetensors_load_event(), hook, action = "append")
-}
+hook_safetensors <- function() when_package_loads("safetensors", register_safetensors_framework)
 
 unhook_safetensors <- function() {
-  remove_safetensors_hooks()
+  unhook_package("safetensors")
   if (isNamespaceLoaded("safetensors")) {
     frameworks <- get("safetensors_frameworks", envir = asNamespace("safetensors"))
     if (exists("pjrt", envir = frameworks, inherits = FALSE)) rm("pjrt", envir = frameworks)
   }
-}
-
-remove_safetensors_hooks <- function() {
-  hooks <- getHook(safetensors_load_event())
-  ours <- vapply(hooks, function(h) isTRUE(attr(h, "pjrt_hook")), TRUE)
-  setHook(safetensors_load_event(), hooks[!ours], action = "replace")
 }

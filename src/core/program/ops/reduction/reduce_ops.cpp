@@ -13,6 +13,7 @@
 #include "program/ops/reduction/reduce.hpp"
 #include "program/ops/reduction/reduce_program.hpp"
 #include "program/ops/reduction/reduce_window.hpp"
+#include "program/ops/reduction/reduce_window_program.hpp"
 #include "program/ops/reduction/window_attrs.hpp"
 #include "program/verify/type_rules.hpp"
 
@@ -110,6 +111,11 @@ OpFn build_reduce_window(const Op& op, const Planning& planning) {
   const size_t n = op.operands.size() / 2;
   const WindowConfig w = window_config(op, operand_tensor(op, 0).shape.size());
   const BodyCall body = body_call(op.regions[0], planning, n == 1);
+  if (body.fast == FastBody::kNone && body.program) {
+    return [n, w, program = *body.program](Interpreter&, const Values& a) {
+      return values_of(reduce_window_program(tensors_of(a, 0, n), tensors_of(a, n, n), w, program));
+    };
+  }
   return [n, w, body](Interpreter& in, const Values& a) {
     return values_of(
         reduce_window(tensors_of(a, 0, n), tensors_of(a, n, n), w, body.fn(in), body.fast));

@@ -8,6 +8,7 @@
 
 #include "ndbuf/base/error.hpp"
 #include "tests/program/kernel_tensors.hpp"
+#include "tests/program/ops/reduction/window_reference.hpp"
 
 namespace ndbuf::program {
 namespace {
@@ -70,38 +71,6 @@ TEST(ProgramReduceWindow, VariadicMaxWithIndex) {
                                {scalar_f32(-1), scalar_i32(-1)}, {{2}, {}, {}, {}, {}}, body);
   EXPECT_EQ(values<float>(r[0]), (std::vector<float>{3, 4, 4}));
   EXPECT_EQ(values<int32_t>(r[1]), (std::vector<int32_t>{0, 2, 2}));
-}
-
-// Reference: materialise the dilated, padded input (filled with init), then slide windows.
-std::vector<double> naive(const std::vector<double>& x, const Shape& s, const WindowConfig& w,
-                          double init, Shape& out_shape) {
-  const size_t rank = s.size();
-  Shape ps(rank);
-  for (size_t d = 0; d < rank; ++d) {
-    ps[d] = (s[d] - 1) * w.base_dilations[d] + 1 + w.padding[d].first + w.padding[d].second;
-  }
-  std::vector<double> padded(checked_numel(ps), init);
-  for (size_t e = 0; e < x.size(); ++e) {
-    auto i = unflatten(e, s);
-    for (size_t d = 0; d < rank; ++d) i[d] = i[d] * w.base_dilations[d] + w.padding[d].first;
-    padded[flatten(i, ps)] = x[e];
-  }
-  out_shape.assign(rank, 0);
-  for (size_t d = 0; d < rank; ++d) {
-    const int64_t span = (w.window_dimensions[d] - 1) * w.window_dilations[d] + 1;
-    out_shape[d] = ps[d] < span ? 0 : (ps[d] - span) / w.window_strides[d] + 1;
-  }
-  std::vector<double> out(checked_numel(out_shape), init);
-  for (size_t o = 0; o < out.size(); ++o) {
-    const auto oi = unflatten(o, out_shape);
-    for (int64_t k = 0; k < checked_numel(w.window_dimensions); ++k) {
-      auto wi = unflatten(k, w.window_dimensions);
-      for (size_t d = 0; d < rank; ++d)
-        wi[d] = oi[d] * w.window_strides[d] + wi[d] * w.window_dilations[d];
-      out[o] += padded[flatten(wi, ps)];
-    }
-  }
-  return out;
 }
 
 TEST(ProgramReduceWindow, MatchesPaddedArrayReference) {
