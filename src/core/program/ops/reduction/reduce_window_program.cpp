@@ -89,7 +89,8 @@ struct WindowFold {
     const int64_t elements = checked_numel(g.window_shape);
     for (int64_t e = 0; e < elements; ++e) {
       window_offsets(g, strides, positions, w, count, offsets);
-      for (size_t i = 0; i < n; ++i) gather_lanes(inputs[i], inits[i], offsets, tile.argument(n + i));
+      for (size_t i = 0; i < n; ++i)
+        gather_lanes(inputs[i], inits[i], offsets, tile.argument(n + i));
       tile.run(count);
       for (size_t i = 0; i < n; ++i) {
         std::memcpy(tile.argument(i), tile.result(i), count * itemsize(inits[i].dtype()));
@@ -110,8 +111,8 @@ struct WindowFold {
 void check_body(const std::vector<Tensor>& inputs, const std::vector<Tensor>& inits,
                 const ElementProgram& body) {
   const size_t n = inputs.size();
-  bool ok = n > 0 && inits.size() == n && body.arguments.size() == 2 * n &&
-            body.results.size() == n;
+  bool ok =
+      n > 0 && inits.size() == n && body.arguments.size() == 2 * n && body.results.size() == n;
   for (size_t i = 0; ok && i < n; ++i) {
     const DType acc = inits[i].dtype();
     ok = body.arguments[i] == acc && body.arguments[n + i] == inputs[i].dtype() &&
@@ -143,12 +144,12 @@ std::vector<Tensor> reduce_window_program(const std::vector<Tensor>& inputs,
   int64_t bytes_per_output = 0;
   for (const Tensor& x : hosts) bytes_per_output += static_cast<int64_t>(itemsize(x.dtype()));
   bytes_per_output *= std::max<int64_t>(1, checked_numel(g.window_shape));
-  const WindowFold fold{hosts, inits, g, contiguous_strides(hosts[0].shape(), Order::kRowMajor), results};
+  const WindowFold fold{hosts, inits, g, contiguous_strides(hosts[0].shape(), Order::kRowMajor),
+                        results};
   const int64_t lanes = std::clamp<int64_t>(outputs / 8, 1, 256);
-  for_each_tile(body, outputs, lanes, bytes_per_output,
-                [&](int64_t, int64_t first, int64_t count, ElementTile& tile) {
-                  fold(first, count, tile);
-                });
+  for_each_tile(
+      body, outputs, lanes, bytes_per_output,
+      [&](int64_t, int64_t first, int64_t count, ElementTile& tile) { fold(first, count, tile); });
   return results;
 }
 

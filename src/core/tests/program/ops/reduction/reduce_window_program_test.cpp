@@ -86,8 +86,8 @@ TEST(ProgramReduceWindowProgram, VariadicBodyByHand) {
       "%m : tensor<f32>, tensor<f32>\n  }) {window_dimensions = array<i64: 2>} : (tensor<4xf32>, "
       "tensor<4xf32>, tensor<f32>, tensor<f32>) -> (tensor<3xf32>, tensor<3xf32>)\n  return "
       "%0#0, %0#1 : tensor<3xf32>, tensor<3xf32>\n}\n";
-  const auto r = run(text, {f32({4}, {1, 2, 3, 4}), f32({4}, {5, -1, 2, 0}), scalar_f32(0),
-                            scalar_f32(-100)});
+  const auto r =
+      run(text, {f32({4}, {1, 2, 3, 4}), f32({4}, {5, -1, 2, 0}), scalar_f32(0), scalar_f32(-100)});
   EXPECT_EQ(values<float>(r[0]), (std::vector<float>{3, 4, 6}));
   EXPECT_EQ(values<float>(r[1]), (std::vector<float>{5, 2, 2}));
 }
