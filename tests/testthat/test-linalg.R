@@ -182,6 +182,36 @@ func.func @main(%a: tensor<3x3xf64>) -> (tensor<3x3xf64>, tensor<3xi32>, tensor<
   expect_true(info > 0)
 })
 
+sort_by_parts <- function(z) z[order(Re(z), Im(z))]
+
+test_that("JAX's geev and gtsv targets match base R's eigen() and solve()", {
+  src <- r"(
+func.func @main(%a: tensor<3x3xf64>, %dl: tensor<3xf64>, %d: tensor<3xf64>, %du: tensor<3xf64>, %b: tensor<3x2xf64>) -> (tensor<3xf64>, tensor<3xf64>, tensor<3x3xcomplex<f64>>, tensor<i32>, tensor<3x2xf64>, tensor<i32>) {
+  %0:5 = stablehlo.custom_call @lapack_dgeev_ffi(%a) {mhlo.backend_config = {compute_left = 78 : ui8, compute_right = 86 : ui8}} : (tensor<3x3xf64>) -> (tensor<3xf64>, tensor<3xf64>, tensor<3x3xcomplex<f64>>, tensor<3x3xcomplex<f64>>, tensor<i32>)
+  %1:5 = stablehlo.custom_call @lapack_dgtsv_ffi(%dl, %d, %du, %b) {mhlo.backend_config = {}, output_operand_aliases = [#stablehlo.output_operand_alias<output_tuple_indices = [3], operand_index = 3, operand_tuple_indices = []>]} : (tensor<3xf64>, tensor<3xf64>, tensor<3xf64>, tensor<3x2xf64>) -> (tensor<3xf64>, tensor<3xf64>, tensor<3xf64>, tensor<3x2xf64>, tensor<i32>)
+  return %0#0, %0#1, %0#3, %0#4, %1#3, %1#4 : tensor<3xf64>, tensor<3xf64>, tensor<3x3xcomplex<f64>>, tensor<i32>, tensor<3x2xf64>, tensor<i32>
+})"
+  exe <- pjrt_compile(pjrt_program(src))
+  a <- matrix(c(1, -2, 0, 2, 1, 0, 0.5, 0.25, 3), 3)  # eigenvalues 1 +- 2i and 3
+  dl <- c(99, -1, 2)  # the first is not read
+  d <- c(4, 5, 6)
+  du <- c(1, 1, 99)  # the last is not read
+  b <- matrix(c(1, 2, 3, -1, 0, 1), 3)
+  out <- lapply(pjrt_execute(exe, pjrt_buffer(a, dtype = "f64"), pjrt_buffer(dl, dtype = "f64"),
+                             pjrt_buffer(d, dtype = "f64"), pjrt_buffer(du, dtype = "f64"),
+                             pjrt_buffer(b, dtype = "f64")), as_array)
+  w <- complex(real = as.vector(out[[1]]), imaginary = as.vector(out[[2]]))
+  want <- eigen(a, only.values = TRUE)$values
+  expect_equal(sort_by_parts(w), sort_by_parts(want), tolerance = 1e-12)
+  expect_equal(a %*% out[[3]], out[[3]] %*% diag(w), tolerance = 1e-12)
+  expect_identical(out[[4]], 0L)
+  tri <- diag(d)
+  tri[cbind(2:3, 1:2)] <- dl[2:3]
+  tri[cbind(1:2, 2:3)] <- du[1:2]
+  expect_equal(out[[5]], solve(tri, b), tolerance = 1e-12)
+  expect_identical(out[[6]], 0L)
+})
+
 # jax.scipy.linalg.solve_triangular as JAX's CPU export writes it: lapack_<t>trsm_ffi with the
 # LAPACK letters as ui8 codes and b aliased to the result.
 jax_trsm_src <- function(t, a_type, b_type, side, uplo, trans, diag) {
