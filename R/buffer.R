@@ -98,7 +98,7 @@ pjrt_buffer <- function(data, dtype = NULL, device = NULL, shape = NULL, ...) {
   # The common call (a plain vector or integer64, no options) is checked and made in C++;
   # NULL there means anything else, which the methods check and word.
   if (is.null(device) && is.null(shape) && ...length() == 0L) {
-    buffer <- ffi_buffer_from_vector_common(data, dtype)
+    buffer <- .Call(`_pjrt_ffi_buffer_from_vector_common`, data, dtype)
     if (is.symbol(buffer)) abort_core_failure(environment())
     if (!is.null(buffer)) {
       if (is.null(attr(buffer, "pjrt_na_count", exact = TRUE))) return(buffer)

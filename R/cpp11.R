@@ -28,8 +28,8 @@ ffi_buffer_dtype <- function(buffer) {
   .Call(`_pjrt_ffi_buffer_dtype`, buffer)
 }
 
-ffi_buffer_device <- function(buffer) {
-  .Call(`_pjrt_ffi_buffer_device`, buffer)
+ffi_buffer_device <- function(buffer, cache) {
+  .Call(`_pjrt_ffi_buffer_device`, buffer, cache)
 }
 
 ffi_buffer_address <- function(buffer) {

@@ -55,10 +55,10 @@ extern "C" SEXP _pjrt_ffi_buffer_dtype(SEXP buffer) {
   END_CPP11
 }
 // r_buffer_read.cpp
-SEXP ffi_buffer_device(SEXP buffer);
-extern "C" SEXP _pjrt_ffi_buffer_device(SEXP buffer) {
+SEXP ffi_buffer_device(SEXP buffer, SEXP cache);
+extern "C" SEXP _pjrt_ffi_buffer_device(SEXP buffer, SEXP cache) {
   BEGIN_CPP11
-    return cpp11::as_sexp(ffi_buffer_device(cpp11::as_cpp<cpp11::decay_t<SEXP>>(buffer)));
+    return cpp11::as_sexp(ffi_buffer_device(cpp11::as_cpp<cpp11::decay_t<SEXP>>(buffer), cpp11::as_cpp<cpp11::decay_t<SEXP>>(cache)));
   END_CPP11
 }
 // r_buffer_read.cpp
@@ -567,7 +567,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pjrt_ffi_buffer_address",            (DL_FUNC) &_pjrt_ffi_buffer_address,            1},
     {"_pjrt_ffi_buffer_copy_to",            (DL_FUNC) &_pjrt_ffi_buffer_copy_to,            2},
     {"_pjrt_ffi_buffer_data_address",       (DL_FUNC) &_pjrt_ffi_buffer_data_address,       1},
-    {"_pjrt_ffi_buffer_device",             (DL_FUNC) &_pjrt_ffi_buffer_device,             1},
+    {"_pjrt_ffi_buffer_device",             (DL_FUNC) &_pjrt_ffi_buffer_device,             2},
     {"_pjrt_ffi_buffer_dtype",              (DL_FUNC) &_pjrt_ffi_buffer_dtype,              1},
     {"_pjrt_ffi_buffer_empty",              (DL_FUNC) &_pjrt_ffi_buffer_empty,              3},
     {"_pjrt_ffi_buffer_format",             (DL_FUNC) &_pjrt_ffi_buffer_format,             6},

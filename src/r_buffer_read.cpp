@@ -35,8 +35,15 @@ SEXPTYPE sexptype_for(ndbuf::RVectorType type) {
       [&] { return std::string(ndbuf::dtype_name(pjrt::unwrap_buffer(buffer).dtype())); });
 }
 
-[[cpp11::register]] SEXP ffi_buffer_device(SEXP buffer) {
-  return pjrt::call_core([&] { return ndbuf::device_spec(pjrt::unwrap_buffer(buffer).device()); });
+// The buffer's device as the R object `cache` (R's environment of interned devices, keyed by
+// spec) holds for it, or its spec where the cache has none yet: device() then costs one call.
+[[cpp11::register]] SEXP ffi_buffer_device(SEXP buffer, SEXP cache) {
+  return pjrt::call_core([&]() -> SEXP {
+    const std::string spec = ndbuf::device_spec(pjrt::unwrap_buffer(buffer).device());
+    const SEXP found =
+        cpp11::safe[Rf_findVarInFrame3](cache, cpp11::safe[Rf_install](spec.c_str()), TRUE);
+    return found == R_UnboundValue ? cpp11::as_sexp(spec) : found;
+  });
 }
 
 [[cpp11::register]] SEXP ffi_buffer_address(SEXP buffer) {

@@ -90,6 +90,18 @@ void fail_argument(const char* message) {
   ndbuf::fail(ndbuf::ErrorKind::kInvalidArgument, message);
 }
 
+SEXP class_vector(const ObjectClass& cls) {
+  static std::vector<std::pair<const ObjectClass*, SEXP>> made;
+  for (const auto& [known, vector] : made) {
+    if (known == &cls) return vector;
+  }
+  const SEXP vector = cpp11::safe[Rf_mkString](cls.name);
+  R_PreserveObject(vector);
+  MARK_NOT_MUTABLE(vector);
+  made.emplace_back(&cls, vector);
+  return vector;
+}
+
 bool is_object(SEXP x, const ObjectClass& cls) {
   return TYPEOF(x) == EXTPTRSXP && Rf_inherits(x, cls.name) &&
          R_ExternalPtrTag(x) == Rf_install(cls.name);

@@ -28,6 +28,11 @@ struct ObjectClass {
 // invalid argument.
 [[noreturn]] void fail_argument(const char* message);
 
+// The class attribute of `cls`'s objects: one preserved, immutable vector per class, which
+// every object shares (an object made per call would cost an allocation and a string lookup
+// each; a result list of many buffers paid that many times).
+SEXP class_vector(const ObjectClass& cls);
+
 // Makes an external pointer owning `value`; R's finalizer deletes it.
 template <typename T>
 SEXP wrap_object(const ObjectClass& cls, T value) {
@@ -35,9 +40,10 @@ SEXP wrap_object(const ObjectClass& cls, T value) {
   const cpp11::external_pointer<T> pointer(owned.get());
   owned.release();
   const SEXP out = pointer;  // protected by `pointer`
+  const SEXP classes = class_vector(cls);
   // Through cpp11::safe: an allocation error must not jump over `pointer`'s destructor.
   R_SetExternalPtrTag(out, cpp11::safe[Rf_install](cls.name));
-  cpp11::safe[Rf_setAttrib](out, R_ClassSymbol, cpp11::safe[Rf_mkString](cls.name));
+  cpp11::safe[Rf_setAttrib](out, R_ClassSymbol, classes);
   return out;
 }
 

@@ -48,6 +48,25 @@ test_that("devices compare by platform and index", {
   expect_true(d1 == pjrt_device("cpu:1"))
   expect_false(d0 == "cpu:0") # a string is not a device
   expect_true(d0 != "cpu:0")
+  expect_false("cpu:0" == d0)
+  # A device read back from a file is another R object, equal by its platform and index.
+  restored <- unserialize(serialize(d1, NULL))
+  expect_false(identical(restored, d1))
+  expect_true(restored == d1)
+  expect_false(restored != d1)
+  expect_true(restored != d0)
+  expect_snapshot(d0 < d1, error = TRUE)
+})
+
+test_that("a buffer's device is the interned device, also from another device's buffer", {
+  withr::local_envvar(PJRT_CPU_DEVICE_COUNT = "2")
+  b1 <- pjrt_buffer(1:3, device = "cpu:1")
+  expect_identical(device(b1), pjrt_device("cpu:1"))
+  expect_identical(copy_buffer(b1, pjrt_device("cpu:1")), b1)
+  moved <- copy_buffer(b1, pjrt_device("cpu:0"))
+  expect_false(identical(moved, b1))
+  expect_identical(device(moved), pjrt_device("cpu:0"))
+  expect_identical(as.vector(as_array(moved)), 1:3)
 })
 
 test_that("PJRT_CPU_DEVICE_COUNT sets the number of CPU devices", {
