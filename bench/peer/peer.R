@@ -1,0 +1,97 @@
+# pjrt side by side with PyTorch (Debian's python3-torch, run through /usr/bin/python3) on the
+# computations of bench/peer/cases.R, in one run: rounds alternate between timing every case in
+# pjrt and in a PyTorch process, on the same input values (the row-major bytes of pjrt's
+# buffers), with the same thread count. Prints, per case, the medians' range over the rounds,
+# the ratio pjrt / PyTorch (below 1: pjrt is faster), each program's compile time and the
+# largest difference between the two results; then the geometric mean of the ratios.
+#
+# Run from the repository root: Rscript bench/peer/peer.R
+# Environment: PEER_ROUNDS (3), PEER_THREADS (all cores), PEER_ITERATIONS (10),
+# PEER_SCALE (1; larger divides the big dims for a quick run), PEER_PYTHON (/usr/bin/python3).
+source(file.path("bench", "helpers.R"))
+source(file.path("bench", "peer", "cases.R"))
+
+rounds <- as.integer(Sys.getenv("PEER_ROUNDS", "3"))
+threads <- as.integer(Sys.getenv("PEER_THREADS", parallel::detectCores()))
+iterations <- as.integer(Sys.getenv("PEER_ITERATIONS", "10"))
+scale <- as.numeric(Sys.getenv("PEER_SCALE", "1"))
+python <- Sys.getenv("PEER_PYTHON", "/usr/bin/python3")
+if (system2(python, c("-c", shQuote("import torch")), stdout = FALSE, stderr = FALSE) != 0) {
+  stop("PyTorch is not installed for ", python, " (Debian: apt-get install python3-torch)")
+}
+pjrt_threads(threads)
+
+cases <- peer_cases(scale)
+folder <- tempfile("peer")
+dir.create(folder)
+on.exit(unlink(folder, recursive = TRUE), add = TRUE)
+
+# Compiles each program (timing it) and writes its inputs for PyTorch.
+manifest <- character()
+for (k in seq_along(cases)) {
+  case <- cases[[k]]
+  cases[[k]]$compile_ms <- 1000 * time_median(pjrt_compile(pjrt_program(case$program)))
+  cases[[k]]$executable <- pjrt_compile(pjrt_program(case$program))
+  cases[[k]]$buffers <- case_buffers(case)
+  for (i in seq_along(cases[[k]]$buffers)) {
+    b <- cases[[k]]$buffers[[i]]
+    path <- file.path(folder, sprintf("%s-%d.bin", case$torch, i))
+    writeBin(as_raw(b, row_major = TRUE), path)
+    manifest <- c(manifest, paste(case$torch, as.character(elt_type(b)),
+                                  paste(shape(b), collapse = ","), path, sep = "\t"))
+  }
+}
+writeLines(manifest, file.path(folder, "manifest.tsv"))
+
+run_pjrt <- function(case) do.call(pjrt_execute, c(list(case$executable), case$buffers))
+
+time_pjrt_round <- function() {
+  vapply(cases, function(case) time_median(run_pjrt(case), iterations = iterations), 0)
+}
+
+time_torch_round <- function() {
+  out <- system2(python, c(shQuote(file.path("bench", "peer", "torch_cases.py")),
+                           shQuote(folder), threads, iterations), stdout = TRUE)
+  fields <- strsplit(out, "\t", fixed = TRUE)
+  seconds <- setNames(as.numeric(vapply(fields, `[[`, "", 2)), vapply(fields, `[[`, "", 1))
+  seconds[vapply(cases, `[[`, "", "torch")]
+}
+
+pjrt_seconds <- torch_seconds <- matrix(NA_real_, length(cases), rounds)
+for (r in seq_len(rounds)) {
+  pjrt_seconds[, r] <- time_pjrt_round()
+  torch_seconds[, r] <- time_torch_round()
+}
+
+# The largest difference between the two results, relative to the largest magnitude.
+difference <- function(case) {
+  ours <- run_pjrt(case)
+  bytes <- readBin(file.path(folder, paste0(case$torch, ".out")), "raw", 1e9)
+  theirs <- pjrt_buffer(bytes, dtype = as.character(elt_type(ours)), shape = shape(ours),
+                        row_major = TRUE)
+  a <- as.numeric(as_array(ours))
+  b <- as.numeric(as_array(theirs))
+  max(abs(a - b)) / max(1, abs(b))
+}
+
+range_text <- function(v, digits = 3) {
+  r <- range(v)
+  if (signif(r[1], digits) == signif(r[2], digits)) return(format(signif(r[1], digits)))
+  paste0(signif(r[1], digits), "-", signif(r[2], digits))
+}
+
+cat(sprintf("pjrt against PyTorch %s, %d thread(s), %d rounds of %d iterations%s\n\n",
+            system2(python, c("-c", shQuote("import torch; print(torch.__version__)")),
+                    stdout = TRUE),
+            threads, rounds, iterations, if (scale != 1) sprintf(", sizes / %g", scale) else ""))
+cat(sprintf("%-40s %14s %14s %12s %10s %9s\n", "case", "pjrt ms", "PyTorch ms", "ratio",
+            "compile ms", "max diff"))
+ratios <- pjrt_seconds / torch_seconds
+for (k in seq_along(cases)) {
+  cat(sprintf("%-40s %14s %14s %12s %10.2f %9.1e\n", cases[[k]]$name,
+              range_text(1000 * pjrt_seconds[k, ]), range_text(1000 * torch_seconds[k, ]),
+              range_text(ratios[k, ]), cases[[k]]$compile_ms, difference(cases[[k]])))
+}
+geomeans <- exp(colMeans(log(ratios)))
+cat(sprintf("\ngeometric mean of the ratios: %s (per round: %s)\n", range_text(geomeans),
+            paste(signif(geomeans, 3), collapse = ", ")))

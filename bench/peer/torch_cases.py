@@ -1,0 +1,100 @@
+"""The cases of bench/peer/cases.R in PyTorch eager, timed on the inputs pjrt's run wrote.
+
+Each input arrives as the row-major bytes of the very buffer pjrt ran on (made from an R array),
+so both sides compute on the same values. Prints one line per case, `name<TAB>seconds`, the
+median of `iterations` timed runs after one warm-up, and writes each case's first result as
+row-major bytes next to its inputs for peer.R to compare. PyTorch is a yardstick here, never a
+dependency of pjrt: run it through Debian's python3-torch (/usr/bin/python3).
+
+usage: /usr/bin/python3 torch_cases.py <folder> <threads> <iterations>
+"""
+import os
+import statistics
+import sys
+import time
+
+import torch
+
+DTYPES = {"f32": torch.float32, "i32": torch.int32}
+
+
+def load_inputs(folder):
+    cases = {}
+    with open(os.path.join(folder, "manifest.tsv")) as manifest:
+        for line in manifest:
+            name, dtype, dims, path = line.rstrip("\n").split("\t")
+            shape = [int(d) for d in dims.split(",")] if dims else []
+            data = bytearray(open(path, "rb").read())
+            tensor = torch.frombuffer(data, dtype=DTYPES[dtype]).reshape(shape)
+            cases.setdefault(name, []).append(tensor)
+    return cases
+
+
+def softmax_layernorm(x):
+    return torch.nn.functional.layer_norm(torch.softmax(x, 1), (x.shape[1],), eps=1e-5)
+
+
+def mlp(x, w1, b1, w2, b2):
+    return torch.addmm(b2, torch.relu(torch.addmm(b1, x, w1)), w2)
+
+
+def chain(x):
+    return -(torch.clamp_min(torch.tanh(x * 1.5 + 0.5) * 2.0 - 0.1, 0.0) + x)
+
+
+def einsum(a, c):
+    return torch.einsum("bij,bjk->bik", a, c)
+
+
+def argmax(x):
+    return torch.argmax(x, 1).to(torch.int32)
+
+
+def embedding(table, idx):
+    return table[idx]
+
+
+def cumsum(x):
+    return torch.cumsum(x, 0)
+
+
+def rnn(xs, w, h0):
+    h = h0
+    for t in range(xs.shape[0]):
+        h = torch.tanh(h @ w + xs[t])
+    return h
+
+
+def logistic(x, y, w):
+    return w - (torch.sigmoid(x @ w) - y) @ x * (0.1 / x.shape[0])
+
+
+FUNCTIONS = {f.__name__: f for f in (softmax_layernorm, mlp, chain, einsum, argmax, embedding,
+                                     cumsum, rnn, logistic)}
+
+
+def prepared(name, inputs):
+    # Index tensors as PyTorch takes them (int64), converted once, outside the timing.
+    if name == "embedding":
+        return [inputs[0], inputs[1].long()]
+    return inputs
+
+
+def main():
+    folder, threads, iterations = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    torch.set_num_threads(threads)
+    for name, inputs in load_inputs(folder).items():
+        fn, args = FUNCTIONS[name], prepared(name, inputs)
+        with torch.no_grad():
+            result = fn(*args)
+            times = []
+            for _ in range(iterations):
+                start = time.perf_counter()
+                fn(*args)
+                times.append(time.perf_counter() - start)
+        result.contiguous().numpy().tofile(os.path.join(folder, name + ".out"))
+        print(f"{name}\t{statistics.median(times)}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
