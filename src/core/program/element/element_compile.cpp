@@ -56,26 +56,26 @@ struct StepMaker {
   void make() {
     step.dtype = op.result_types[0].dtype;
     const size_t arity = op.operands.size();
-    if (op.name == "stablehlo.constant" && arity == 0) {
+    if (op.id == OpId::kConstant && arity == 0) {
       step.op = ElementOp::kConstant;
       constant();
-    } else if (op.name == "stablehlo.compare" && arity == 2) {
+    } else if (op.id == OpId::kCompare && arity == 2) {
       step.op = ElementOp::kCompare;
       compare();
-    } else if (op.name == "stablehlo.select" && arity == 3) {
+    } else if (op.id == OpId::kSelect && arity == 3) {
       step.op = ElementOp::kSelect;
-    } else if (op.name == "stablehlo.clamp" && arity == 3) {
+    } else if (op.id == OpId::kClamp && arity == 3) {
       step.op = ElementOp::kClamp;
-    } else if (op.name == "stablehlo.convert" && arity == 1) {
+    } else if (op.id == OpId::kConvert && arity == 1) {
       step.op = ElementOp::kConvert;
-    } else if (op.name == "stablehlo.reduce_precision" && arity == 1) {
+    } else if (op.id == OpId::kReducePrecision && arity == 1) {
       step.op = ElementOp::kReducePrecision;
       reduce_precision();
-    } else if (const auto u = unary_op_named(op.name); u && arity == 1) {
+    } else if (const auto u = unary_op_of(op.id); u && arity == 1) {
       step.op = ElementOp::kUnary;
       step.unary = *u;
       ok = unary_result_dtype(*u, op.operand_types[0].dtype) == step.dtype;
-    } else if (const auto b = binary_op_named(op.name); b && arity == 2) {
+    } else if (const auto b = binary_op_of(op.id); b && arity == 2) {
       step.op = ElementOp::kBinary;
       step.binary = *b;
       ok = binary_result_dtype(*b, op.operand_types[0].dtype, op.operand_types[1].dtype) ==
@@ -135,7 +135,7 @@ struct Compiler {
     }
     for (const Op& op : region.ops) {
       if (!ok) return;
-      if (op.name == "return") {
+      if (op.id == OpId::kReturn) {
         for (size_t k = 0; k < op.operands.size(); ++k) program.results.push_back(operand(op, k));
         return;
       }

@@ -22,7 +22,7 @@ using Builder = OpFn (*)(const Op& op, const Planning& planning);
 
 // Every builder the op table names (program/registry/ops.def), defined in its op's file under
 // program/ops/<family>/ with the op's type rule, which has run before it.
-#define NDBUF_OP(name, kind, builder, rule, pretty, fusible, attrs) \
+#define NDBUF_OP(name, id, kind, builder, rule, pretty, fusible, attrs) \
   OpFn builder(const Op& op, const Planning& planning);
 #include "program/registry/ops.def"
 OpFn build_unary(const Op& op, const Planning& planning);

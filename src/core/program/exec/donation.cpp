@@ -26,7 +26,7 @@ Step* writer_of(const Function& main, RegionPlan& body, size_t k) {
   const int argument = main.body.args[k];
   Step* step = defining_step(body, body.returns[static_cast<size_t>(*alias)]);
   if (step == nullptr || step->results.size() != 1) return nullptr;
-  if (!step->fused && !is_elementwise_name(step->op->name)) return nullptr;
+  if (!step->fused && !is_fusible_op(step->op->id)) return nullptr;
   if (!contains(step->operands, argument) || !contains(step->release, argument)) return nullptr;
   if (step->op->result_types[0] != main.body.arg_types[k]) return nullptr;
   return step;
@@ -35,7 +35,7 @@ Step* writer_of(const Function& main, RegionPlan& body, size_t k) {
 }  // namespace
 
 void plan_in_place_writes(const Function& main, RegionPlan& body) {
-  if (main.body.ops.empty() || main.body.ops.back().name != "return") return;
+  if (main.body.ops.empty() || main.body.ops.back().id != OpId::kReturn) return;
   for (size_t k = 0; k < main.body.args.size(); ++k) {
     Step* step = writer_of(main, body, k);
     // One argument per step: a second argument aliased to the same result keeps its memory.

@@ -45,7 +45,7 @@ struct LeafSource {
 // The ops the op table marks fusible: element-wise, each result element computed from the
 // operands' elements at its position, 0-d operands broadcast (unary and binary ops, compare,
 // select, clamp, convert, reduce_precision).
-bool is_elementwise_name(const std::string& name);
+bool is_fusible_op(OpId id);
 
 // The run function of a fused group; its operands are the values the leaves name.
 OpFn fused_run(FusedPlan plan);

@@ -22,16 +22,15 @@ constexpr int kOutside = -1;  // a value defined outside the region (an argument
 // Element-wise, one tensor result, every operand of that shape or 0-d (select, clamp).
 bool is_fusible(const Op& op) {
   if (op.results.size() != 1 || !op.result_types[0].is_tensor()) return false;
-  if (op.result_types[0].shape.empty() || !is_elementwise_name(op.name)) return false;
+  if (op.result_types[0].shape.empty() || !is_fusible_op(op.id)) return false;
   return std::all_of(op.operand_types.begin(), op.operand_types.end(), [&](const Type& t) {
     return t.is_tensor() && (t.shape == op.result_types[0].shape || t.shape.empty());
   });
 }
 
 bool is_feeder(const Op& op, const Shape& shape) {
-  return (op.name == "stablehlo.broadcast_in_dim" || op.name == "stablehlo.constant") &&
-         op.results.size() == 1 && op.result_types[0].is_tensor() &&
-         op.result_types[0].shape == shape;
+  return (op.id == OpId::kBroadcastInDim || op.id == OpId::kConstant) && op.results.size() == 1 &&
+         op.result_types[0].is_tensor() && op.result_types[0].shape == shape;
 }
 
 void collect_uses(const Op& op, std::vector<int>& uses) {
@@ -132,7 +131,7 @@ struct GroupBuilder {
     absorbed.push_back(def);
     FusedLeaf leaf;
     const DType dtype = feeder.result_types[0].dtype;
-    if (feeder.name == "stablehlo.constant") {
+    if (feeder.id == OpId::kConstant) {
       leaf.kind = FusedLeaf::Kind::kConstant;
       leaf.constant = *required_attr(feeder, "value").dense;
     } else {
@@ -222,10 +221,7 @@ bool feeder_fully_absorbed(int def, const Region& region, const RegionGraph& gra
 
 }  // namespace
 
-bool is_elementwise_name(const std::string& name) {
-  const OpRow* row = find_op(name);
-  return row != nullptr && row->fusible;
-}
+bool is_fusible_op(OpId id) { return id != OpId::kUnknown && op_row(id).fusible; }
 
 std::vector<Step> fuse_elementwise(const Region& region, std::vector<Step> steps) {
   if (steps.size() + 1 != region.ops.size()) {

@@ -57,8 +57,7 @@ void plan_releases(const Region& region, RegionPlan& plan) {
 // dynamic_update_slice, start from a copy of operand 0).
 bool takes_operand_memory(const Step& step) {
   if (step.results.size() != 1 || !step.op->result_types[0].is_tensor()) return false;
-  return step.fused || is_elementwise_name(step.op->name) ||
-         step.op->name == "stablehlo.dynamic_update_slice";
+  return step.fused || is_fusible_op(step.op->id) || step.op->id == OpId::kDynamicUpdateSlice;
 }
 
 // Marks, per step, an operand whose memory the step may reuse for its result: a value of the
@@ -77,7 +76,7 @@ void plan_reuse(const Region& region, const Function& fn, bool function_body, Re
       if (!released || lent.count(id) > 0) continue;
       if (static_cast<size_t>(id) >= fn.value_types.size() || fn.value_types[id] != result)
         continue;
-      if (step.op->name == "stablehlo.dynamic_update_slice" && j != 0) break;
+      if (step.op->id == OpId::kDynamicUpdateSlice && j != 0) break;
       step.in_place_operand = static_cast<int>(j);
       break;
     }
@@ -104,11 +103,11 @@ void plan_region(const Region& region, const Function& fn, Plan& plan, bool fuse
     const Op& op = region.ops[k];
     if ((k & 0xFFF) == 0xFFF) check_interrupt();  // builders may check large attributes
     plan_nested(op, fn, plan, fuse);
-    if (op.name == "return") {
+    if (op.id == OpId::kReturn) {
       out.returns = op.operands;
       continue;
     }
-    const OpRow* row = find_op(op.name);
+    const OpRow* row = op.id == OpId::kUnknown ? nullptr : &op_row(op.id);
     if (row == nullptr || row->build == nullptr) {
       fail_at(op.loc, "op '" + op.name + "' is not supported by this runtime");
     }

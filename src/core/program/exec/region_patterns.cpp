@@ -39,19 +39,19 @@ FastBody recognise_body(const Region& region) {
   const bool in_order = op->operands[0] == region.args[0] && op->operands[1] == region.args[1];
   const bool swapped = op->operands[0] == region.args[1] && op->operands[1] == region.args[0];
   if (!in_order && !swapped) return FastBody::kNone;
-  if (op->name == "stablehlo.add") return FastBody::kAdd;
-  if (op->name == "stablehlo.multiply") return FastBody::kMultiply;
-  if (op->name == "stablehlo.maximum") return FastBody::kMaximum;
-  if (op->name == "stablehlo.minimum") return FastBody::kMinimum;
-  if (op->name == "stablehlo.and") return FastBody::kAnd;
-  if (op->name == "stablehlo.or") return FastBody::kOr;
+  if (op->id == OpId::kAdd) return FastBody::kAdd;
+  if (op->id == OpId::kMultiply) return FastBody::kMultiply;
+  if (op->id == OpId::kMaximum) return FastBody::kMaximum;
+  if (op->id == OpId::kMinimum) return FastBody::kMinimum;
+  if (op->id == OpId::kAnd) return FastBody::kAnd;
+  if (op->id == OpId::kOr) return FastBody::kOr;
   return FastBody::kNone;
 }
 
 FastComparator recognise_comparator(const Region& region) {
   FastComparator fast;
   const Op* op = single_binary_op(region);
-  if (op == nullptr || op->name != "stablehlo.compare" || op->operands[0] != region.args[0] ||
+  if (op == nullptr || op->id != OpId::kCompare || op->operands[0] != region.args[0] ||
       op->operands[1] != region.args[1]) {
     return fast;
   }

@@ -10,6 +10,7 @@
 
 #include "program/ir/attribute.hpp"
 #include "program/ir/location.hpp"
+#include "program/ir/op_id.hpp"
 #include "program/ir/type.hpp"
 #include "program/ir/value.hpp"
 
@@ -26,7 +27,8 @@ struct Region {
 };
 
 struct Op {
-  std::string name;  // canonical: "stablehlo.add", "func.call", "return", "check.expect_eq"
+  std::string name;          // canonical: "stablehlo.add", "func.call", "return", "check.expect_eq"
+  OpId id = OpId::kUnknown;  // the op table's id of `name`, set by the parser
   Location loc;
   std::vector<int> operands;
   std::vector<Type> operand_types;  // as written in the op's signature

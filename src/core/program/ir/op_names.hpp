@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "program/ir/op_id.hpp"
+
 namespace ndbuf::program {
 
 // Aliases to their canonical names ("func.return", "stablehlo.return" -> "return"; "call" ->
@@ -15,5 +17,7 @@ std::string canonical_op_name(const std::string& name);
 bool is_supported_op(const std::string& name);
 // Every name is_supported_op() accepts, in the table's order.
 std::vector<std::string> supported_op_names();
+// The id of a canonical name, OpId::kUnknown for a name the table does not have.
+OpId op_id(const std::string& name);
 
 }  // namespace ndbuf::program

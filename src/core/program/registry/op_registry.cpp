@@ -2,6 +2,7 @@
 #include "program/registry/op_registry.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <string>
 #include <unordered_map>
 
@@ -10,26 +11,28 @@
 namespace ndbuf::program {
 namespace {
 
-OpRow row(std::string_view name, OpKind kind, Builder build, TypeRule rule, PrettyForm pretty,
-          bool fusible, std::string_view attrs, UnaryOp unary = {}, BinaryOp binary = {}) {
-  return {name, kind, build, rule, pretty, fusible, unary, binary, attrs};
+OpRow row(std::string_view name, OpId id, OpKind kind, Builder build, TypeRule rule,
+          PrettyForm pretty, bool fusible, std::string_view attrs, UnaryOp unary = {},
+          BinaryOp binary = {}) {
+  return {name, id, kind, build, rule, pretty, fusible, unary, binary, attrs};
 }
 
 constexpr PrettyForm kItems = PrettyForm::kItems;
 
 std::vector<OpRow> make_rows() {
   return {
-#define NDBUF_OP(name, kind, builder, rule, pretty, fusible, attrs) \
-  row(name, OpKind::kind, builder, rule, PrettyForm::pretty, fusible, attrs),
+#define NDBUF_OP(name, id, kind, builder, rule, pretty, fusible, attrs) \
+  row(name, OpId::id, OpKind::kind, builder, rule, PrettyForm::pretty, fusible, attrs),
 #define NDBUF_UNARY(name, e) \
-  row(name, OpKind::kUnary, build_unary, unary_types, kItems, true, "", UnaryOp::e),
-#define NDBUF_BINARY(name, e) \
-  row(name, OpKind::kBinary, build_binary, binary_types, kItems, true, "", {}, BinaryOp::e),
-#define NDBUF_BROADCAST(name, e)                                                               \
-  row(name, OpKind::kBroadcast, build_broadcast_binary, broadcast_binary_types, kItems, false, \
-      "broadcast_dimensions", {}, BinaryOp::e),
+  row(name, OpId::e, OpKind::kUnary, build_unary, unary_types, kItems, true, "", UnaryOp::e),
+#define NDBUF_BINARY(name, e)                                                           \
+  row(name, OpId::e, OpKind::kBinary, build_binary, binary_types, kItems, true, "", {}, \
+      BinaryOp::e),
+#define NDBUF_BROADCAST(name, id, e)                                                              \
+  row(name, OpId::id, OpKind::kBroadcast, build_broadcast_binary, broadcast_binary_types, kItems, \
+      false, "broadcast_dimensions", {}, BinaryOp::e),
 #define NDBUF_TERMINATOR(name) \
-  row(name, OpKind::kTerminator, nullptr, return_types, kItems, false, ""),
+  row(name, OpId::kReturn, OpKind::kTerminator, nullptr, return_types, kItems, false, ""),
 #include "program/registry/ops.def"
   };
 }
@@ -58,7 +61,13 @@ constexpr StructuredRow kStructured[] = {
 }  // namespace
 
 const std::vector<OpRow>& op_rows() {
-  static const std::vector<OpRow> rows = make_rows();
+  static const std::vector<OpRow> rows = [] {
+    std::vector<OpRow> made = make_rows();
+    for (size_t k = 0; k < made.size(); ++k) {
+      if (static_cast<size_t>(made[k].id) != k) std::abort();  // ids follow the table's order
+    }
+    return made;
+  }();
   return rows;
 }
 
@@ -66,6 +75,13 @@ const OpRow* find_op(std::string_view name) {
   const NameIndex& index = name_index();
   auto it = index.find(name);
   return it == index.end() ? nullptr : it->second;
+}
+
+const OpRow& op_row(OpId id) { return op_rows()[static_cast<size_t>(id)]; }
+
+OpId op_id(const std::string& name) {
+  const OpRow* row = find_op(name);
+  return row == nullptr ? OpId::kUnknown : row->id;
 }
 
 std::vector<AttrName> attr_names(const OpRow& row) {

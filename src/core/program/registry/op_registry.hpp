@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "program/exec/builders.hpp"
+#include "program/ir/op_id.hpp"
 #include "program/ops/elementwise/elementwise.hpp"
 #include "program/verify/type_rules.hpp"
 
@@ -59,6 +60,7 @@ struct AttrName {
 
 struct OpRow {
   std::string_view name;
+  OpId id;  // the row's index in op_rows()
   OpKind kind;
   Builder build;  // null only for the terminator
   TypeRule rule;  // the verifier's type rule (verify/type_rules.hpp); never null
@@ -73,6 +75,8 @@ struct OpRow {
 const std::vector<OpRow>& op_rows();
 // The row of a canonical name (after canonical_op_name()), or nullptr.
 const OpRow* find_op(std::string_view name);
+// The row of an op id (not OpId::kUnknown).
+const OpRow& op_row(OpId id);
 // The attributes `row` interprets.
 std::vector<AttrName> attr_names(const OpRow& row);
 // The generic name of an attribute the pretty form of `row` spells `pretty` ("dims" of

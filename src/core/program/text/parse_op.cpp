@@ -47,6 +47,7 @@ void Parser::parse_op(Region& region) {
   } else {
     fail_at(name.loc, "expected an operation but found " + describe(name));
   }
+  op.id = op_id(op.name);
   skip_location();
   if (op.result_types.size() != declared) {
     fail_at(op.loc, quote_text(op.name) + " has " + std::to_string(op.result_types.size()) +

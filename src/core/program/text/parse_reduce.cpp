@@ -1,5 +1,6 @@
 // The pretty form of stablehlo.reduce: `(%x init: %c) applies stablehlo.add across
 // dimensions = [1] : ...`, or `... across dimensions = [..] : ... reducer(%a: T, %b: T) {..}`.
+#include "program/ir/op_names.hpp"
 #include "program/text/parser.hpp"
 
 namespace ndbuf::program {
@@ -14,7 +15,8 @@ Region Parser::applied_region(const std::string& name, const Type& scalar, const
   region.args = {lhs, rhs};
   region.arg_types = {scalar, scalar};
   Op body;
-  body.name = name;
+  body.name = canonical_op_name(name);
+  body.id = op_id(body.name);
   body.loc = loc;
   body.operands = {lhs, rhs};
   body.operand_types = {scalar, scalar};
@@ -22,6 +24,7 @@ Region Parser::applied_region(const std::string& name, const Type& scalar, const
   body.results = {define_value(" result", scalar, loc)};
   Op ret;
   ret.name = "return";
+  ret.id = OpId::kReturn;
   ret.loc = loc;
   ret.operands = body.results;
   ret.operand_types = {scalar};

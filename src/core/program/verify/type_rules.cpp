@@ -5,9 +5,6 @@
 
 namespace ndbuf::program {
 
-TypeRule find_type_rule(const std::string& name) {
-  const OpRow* row = find_op(name);
-  return row == nullptr ? nullptr : row->rule;
-}
+TypeRule find_type_rule(OpId id) { return id == OpId::kUnknown ? nullptr : op_row(id).rule; }
 
 }  // namespace ndbuf::program

@@ -18,7 +18,7 @@ namespace ndbuf::program {
 using TypeRule = void (*)(const Op& op, const Module& module);
 
 // Every rule the op table names.
-#define NDBUF_OP(name, kind, builder, rule, pretty, fusible, attrs) \
+#define NDBUF_OP(name, id, kind, builder, rule, pretty, fusible, attrs) \
   void rule(const Op& op, const Module& module);
 #include "program/registry/ops.def"
 void unary_types(const Op& op, const Module& module);
@@ -26,8 +26,8 @@ void binary_types(const Op& op, const Module& module);
 void broadcast_binary_types(const Op& op, const Module& module);
 void return_types(const Op& op, const Module& module);
 
-// The rule of `name`, read from its op's row, or nullptr when it has none (an op this runtime
+// The rule of op `id`, read from its row, or nullptr for OpId::kUnknown (an op this runtime
 // does not run: the planner names it).
-TypeRule find_type_rule(const std::string& name);
+TypeRule find_type_rule(OpId id);
 
 }  // namespace ndbuf::program

@@ -25,7 +25,7 @@ void verify_operands(const Function& fn, const Op& op) {
 // A call names a function with a body (checked here rather than when the call is planned,
 // so that the callee's name, which is program text, is quoted cut to length).
 void verify_call(const Module& module, const Op& op) {
-  if (op.name != "func.call") return;
+  if (op.id != OpId::kCall) return;
   const Attribute* callee = find_attr(op.attrs, "callee");
   if (callee == nullptr) return;  // the planner reports the missing attribute
   const Function* fn = module.find(callee->text);
@@ -46,18 +46,18 @@ const Type* program_only_type(const std::vector<Type>& types) {
 // The program-only small floats (f8E4M3FNUZ, f6E2M3FN, ...) live in constants, convert and
 // the interpreter's check ops; every other op is refused here, before any kernel sees them.
 void verify_program_only_types(const Op& op) {
-  static const char* const kAllowed[] = {"stablehlo.constant",
-                                         "stablehlo.convert",
-                                         "return",
-                                         "check.expect_eq",
-                                         "check.expect_eq_const",
-                                         "check.expect_almost_eq",
-                                         "check.expect_almost_eq_const"};
+  static constexpr OpId kAllowed[] = {OpId::kConstant,
+                                      OpId::kConvert,
+                                      OpId::kReturn,
+                                      OpId::kCheckExpectEq,
+                                      OpId::kCheckExpectEqConst,
+                                      OpId::kCheckExpectAlmostEq,
+                                      OpId::kCheckExpectAlmostEqConst};
   const Type* t = program_only_type(op.operand_types);
   if (t == nullptr) t = program_only_type(op.result_types);
   if (t == nullptr) return;
-  for (const char* name : kAllowed) {
-    if (op.name == name) return;
+  for (const OpId id : kAllowed) {
+    if (op.id == id) return;
   }
   fail_at(op.loc, "element type " + element_type_name(t->dtype) +
                       " is not supported by this runtime in " + quote_text(op.name) +
@@ -70,13 +70,13 @@ void verify_body(const Module& module, const Function& fn) {
   while (!pending.empty()) {
     const Region& region = *pending.back();
     pending.pop_back();
-    if (region.ops.empty() || region.ops.back().name != "return") {
+    if (region.ops.empty() || region.ops.back().id != OpId::kReturn) {
       fail_at(region.loc, "region does not end with a return");
     }
     for (size_t k = 0; k < region.ops.size(); ++k) {
       const Op& op = region.ops[k];
       if ((k & 0x3FFF) == 0x3FFF) check_interrupt();
-      if (op.name == "return" && k + 1 != region.ops.size()) {
+      if (op.id == OpId::kReturn && k + 1 != region.ops.size()) {
         fail_at(op.loc, "a return must be the last op of its region");
       }
       verify_operands(fn, op);
@@ -147,7 +147,7 @@ bool check_function_types(const Module& module, const Function& fn) {
       continue;
     }
     if ((++visited & 0x3FFF) == 0) check_interrupt();
-    const TypeRule rule = find_type_rule(op.name);
+    const TypeRule rule = find_type_rule(op.id);
     if (rule == nullptr) return false;
     rule(op, module);
     ++top.op;

@@ -90,7 +90,7 @@ Tensor broadcast_view(const Tensor& x, const Shape& shape, const Dims& axes) {
 
 void broadcast_binary_types(const Op& op, const Module&) {
   expect_counts(op, 2, 1);
-  const BinaryOp kind = find_op(op.name)->binary;  // the kernel its row names
+  const BinaryOp kind = op_row(op.id).binary;  // the kernel its row names
   const Shape shape = plan_broadcast(op, 2).shape;
   const DType result = at_op(op, [&] {
     return binary_result_dtype(kind, operand_tensor(op, 0).dtype, operand_tensor(op, 1).dtype);
@@ -100,7 +100,7 @@ void broadcast_binary_types(const Op& op, const Module&) {
 
 // broadcast_binary_types has checked the operands, their alignment and the result type.
 OpFn build_broadcast_binary(const Op& op, const Planning&) {
-  const BinaryOp kind = find_op(op.name)->binary;
+  const BinaryOp kind = op_row(op.id).binary;
   const Broadcast b = plan_broadcast(op, 2);
   const DType result = result_tensor(op, 0).dtype;
   return tensor_fn([kind, result, b](const Values& a) {

@@ -9,6 +9,7 @@
 #include "ndbuf/base/dtype.hpp"
 #include "ndbuf/base/shape.hpp"
 #include "ndbuf/memory/tensor.hpp"
+#include "program/ir/op_id.hpp"
 
 namespace ndbuf::program {
 
@@ -39,6 +40,27 @@ enum class CompareType : uint8_t {
 // other name.
 std::optional<UnaryOp> unary_op_named(std::string_view op_name);
 std::optional<BinaryOp> binary_op_named(std::string_view op_name);
+// The kernel of an element-wise op's id (the table names both alike), nullopt for other ops.
+inline std::optional<UnaryOp> unary_op_of(OpId id) {
+  switch (id) {
+#define NDBUF_UNARY(name, enumerator) \
+  case OpId::enumerator:              \
+    return UnaryOp::enumerator;
+#include "program/registry/ops.def"
+    default:
+      return std::nullopt;
+  }
+}
+inline std::optional<BinaryOp> binary_op_of(OpId id) {
+  switch (id) {
+#define NDBUF_BINARY(name, enumerator) \
+  case OpId::enumerator:               \
+    return BinaryOp::enumerator;
+#include "program/registry/ops.def"
+    default:
+      return std::nullopt;
+  }
+}
 // The canonical name ("stablehlo.add", "chlo.erf") for messages.
 std::string_view op_name(UnaryOp op);
 std::string_view op_name(BinaryOp op);

@@ -11,7 +11,7 @@ namespace ndbuf::program {
 
 void unary_types(const Op& op, const Module&) {
   expect_counts(op, 1, 1);
-  const UnaryOp kind = find_op(op.name)->unary;
+  const UnaryOp kind = op_row(op.id).unary;
   const Type& in = operand_tensor(op, 0);
   const DType result = at_op(op, [&] { return unary_result_dtype(kind, in.dtype); });
   expect_result_type(op, 0, result, in.shape);
@@ -19,14 +19,14 @@ void unary_types(const Op& op, const Module&) {
 
 // unary_types has checked the operand and the result type.
 OpFn build_unary(const Op& op, const Planning&) {
-  const UnaryOp kind = find_op(op.name)->unary;
+  const UnaryOp kind = op_row(op.id).unary;
   const DType result = result_tensor(op, 0).dtype;
   return tensor_fn([kind, result](const Values& a) { return unary(kind, a[0].get(), result); });
 }
 
 void binary_types(const Op& op, const Module&) {
   expect_counts(op, 2, 1);
-  const BinaryOp kind = find_op(op.name)->binary;
+  const BinaryOp kind = op_row(op.id).binary;
   const Type& lhs = operand_tensor(op, 0);
   const Type& rhs = operand_tensor(op, 1);
   if (lhs.shape != rhs.shape) op_error(op, "operands must have the same shape");
@@ -36,7 +36,7 @@ void binary_types(const Op& op, const Module&) {
 
 // binary_types has checked the operands and the result type.
 OpFn build_binary(const Op& op, const Planning&) {
-  const BinaryOp kind = find_op(op.name)->binary;
+  const BinaryOp kind = op_row(op.id).binary;
   const DType result = result_tensor(op, 0).dtype;
   return tensor_fn(
       [kind, result](const Values& a) { return binary(kind, a[0].get(), a[1].get(), result); });

@@ -9,6 +9,7 @@
 
 #include "program/ir/op_names.hpp"
 #include "program/registry/op_registry.hpp"
+#include "program/text/parser.hpp"
 #include "program/verify/type_rules.hpp"
 #include "tests/program/program_test_util.hpp"
 
@@ -33,19 +34,46 @@ std::string add_region(const std::string& type) {
 TEST(TypeInference, EverySupportedOpHasARule) {
   std::vector<std::string> missing;
   for (const std::string& name : supported_op_names()) {
-    if (find_type_rule(name) == nullptr) missing.push_back(name);
+    if (find_type_rule(op_id(name)) == nullptr) missing.push_back(name);
   }
   EXPECT_TRUE(missing.empty()) << "ops without a type rule: " << ::testing::PrintToString(missing);
 }
 
 // The rule is a column of the op table: every row the planner builds has one, and a name
-// without a row has none.
+// without a row has none. Ids follow the table's order, and the parser gives every op its id.
 TEST(TypeInference, EveryExecutableRowHasARule) {
+  size_t index = 0;
   for (const OpRow& row : op_rows()) {
     EXPECT_NE(row.rule, nullptr) << row.name;
-    EXPECT_EQ(find_type_rule(std::string(row.name)), row.rule) << row.name;
+    EXPECT_EQ(static_cast<size_t>(row.id), index++) << row.name;
+    EXPECT_EQ(op_id(std::string(row.name)), row.id) << row.name;
+    EXPECT_EQ(find_type_rule(row.id), row.rule) << row.name;
+    EXPECT_EQ(&op_row(row.id), &row) << row.name;
   }
-  EXPECT_EQ(find_type_rule("stablehlo.all_reduce"), nullptr);
+  EXPECT_EQ(index, static_cast<size_t>(OpId::kUnknown));
+  EXPECT_EQ(op_id("stablehlo.all_reduce"), OpId::kUnknown);
+  EXPECT_EQ(find_type_rule(OpId::kUnknown), nullptr);
+  EXPECT_EQ(op_id("stablehlo.add"), OpId::kAdd);
+  EXPECT_EQ(op_id("chlo.broadcast_add"), OpId::kBroadcastAdd);
+  EXPECT_EQ(op_id("return"), OpId::kReturn);
+}
+
+TEST(TypeInference, TheParserGivesEveryOpItsId) {
+  const Module m = parse_program(
+      "func.func @main(%x: tensor<2xf32>) -> tensor<f32> {\n"
+      "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+      "  %t = chlo.tan %x : tensor<2xf32>\n"
+      "  %s = stablehlo.reduce(%t init: %z) applies stablehlo.add across dimensions = [0] : "
+      "(tensor<2xf32>, tensor<f32>) -> tensor<f32>\n"
+      "  func.return %s : tensor<f32>\n}\n");
+  const Region& body = m.functions[0].body;
+  ASSERT_EQ(body.ops.size(), 4u);
+  EXPECT_EQ(body.ops[0].id, OpId::kConstant);
+  EXPECT_EQ(body.ops[1].id, OpId::kTan);  // an alias, by its canonical name
+  EXPECT_EQ(body.ops[2].id, OpId::kReduce);
+  EXPECT_EQ(body.ops[2].regions[0].ops[0].id, OpId::kAdd);
+  EXPECT_EQ(body.ops[2].regions[0].ops[1].id, OpId::kReturn);
+  EXPECT_EQ(body.ops[3].id, OpId::kReturn);
 }
 
 // Well-typed programs of each family still compile.
