@@ -7,7 +7,7 @@ values_of_every_kind <- function() {
     "NULL" = NULL, "NA" = NA, "NA_character_" = NA_character_, "\"x\"" = "x",
     "integer(0)" = integer(0), "-1" = -1, "1.5" = 1.5, "Inf" = Inf, "TRUE" = TRUE,
     "list(1)" = list(1), "identity" = identity, "data.frame(x = 1)" = data.frame(x = 1),
-    "externalptr" = new("externalptr"), "1:1e6" = 1:1e6
+    "externalptr" = null_pointer(), "1:1e6" = 1:1e6
   )
 }
 

@@ -15,7 +15,7 @@ hostile_values <- function() {
     "1.5" = 1.5, "Inf" = Inf, "NaN" = NaN, "2^62" = 2^62, "TRUE" = TRUE, "list(1)" = list(1),
     "identity" = identity, "factor(\"a\")" = factor("a"), "data.frame(x = 1)" = data.frame(x = 1),
     "1i" = 1i, "as.raw(1)" = as.raw(1), "integer64(1)" = bit64::as.integer64(1),
-    "externalptr" = new("externalptr"), "1:1e6" = 1:1e6
+    "externalptr" = null_pointer(), "1:1e6" = 1:1e6
   )
 }
 
@@ -292,7 +292,7 @@ test_that("every argument of pjrt_register_custom_call() rejects values of the w
   skip_under_valgrind()
   # A pointer with a NULL address: a name that passes the R checks still fails in the binding,
   # so nothing is registered by the sweep.
-  null_handler <- new("externalptr")
+  null_handler <- null_pointer()
   lines <- c(
     sweep_argument("pjrt_register_custom_call", pjrt_register_custom_call,
                    list(handler = null_handler), "target_name"),
@@ -523,7 +523,7 @@ test_that("restored and relabelled external pointers are errors, never crashes",
   class(forged_b) <- "PJRTBuffer"
   forged_h <- pjrt:::ffi_buffer_copy_to(b, "cpu:0")
   class(forged_h) <- "HArray"
-  empty_b <- structure(new("externalptr"), class = "PJRTBuffer")
+  empty_b <- structure(null_pointer(), class = "PJRTBuffer")
   lines <- c(
     paste0("restored buffer ", names(buffer_functions(restored_b)), ": ",
            vapply(buffer_functions(restored_b), function(f) outcome(f()), "")),
