@@ -87,6 +87,13 @@ inline Batch batch_of(const Shape& shape) {
   return b;
 }
 
+// The batch of an operand that must be square matrices [..., n, n].
+inline Batch square_batch(const Shape& shape) {
+  const Batch b = batch_of(shape);
+  if (b.m != b.n) fail(ErrorKind::kInvalidArgument, "the operand must be square matrices");
+  return b;
+}
+
 inline Shape with_tail(const Shape& lead, std::vector<int64_t> tail) {
   Shape s = lead;
   s.insert(s.end(), tail.begin(), tail.end());

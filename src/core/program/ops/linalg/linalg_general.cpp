@@ -249,31 +249,25 @@ HessenbergFactors hessenberg_typed(const Tensor& dense, const Batch& b, int low,
   return out;
 }
 
-Batch square_batch(const Tensor& a) {
-  const Batch b = batch_of(a.shape());
-  if (b.m != b.n) fail(ErrorKind::kInvalidArgument, "the operand must be square matrices");
-  return b;
-}
-
 }  // namespace
 }  // namespace linalg
 
 EigFactors eig_factor(const Tensor& a, bool left, bool right) {
-  const linalg::Batch b = linalg::square_batch(a);
+  const linalg::Batch b = linalg::square_batch(a.shape());
   const Tensor dense = make_dense(to_host(a), Order::kRowMajor);
   return linalg::dispatch_float(
       a.dtype(), [&](auto tag) { return linalg::eig_typed<decltype(tag)>(dense, b, left, right); });
 }
 
 SchurFactors schur_factor(const Tensor& a, bool vectors) {
-  const linalg::Batch b = linalg::square_batch(a);
+  const linalg::Batch b = linalg::square_batch(a.shape());
   const Tensor dense = make_dense(to_host(a), Order::kRowMajor);
   return linalg::dispatch_float(
       a.dtype(), [&](auto tag) { return linalg::schur_typed<decltype(tag)>(dense, b, vectors); });
 }
 
 HessenbergFactors hessenberg_factor(const Tensor& a, int low, int high) {
-  const linalg::Batch b = linalg::square_batch(a);
+  const linalg::Batch b = linalg::square_batch(a.shape());
   if (b.n > 0 && !(1 <= low && low <= high && high <= b.n)) {
     fail(ErrorKind::kInvalidArgument,
          "the rows low = " + std::to_string(low) + " and high = " + std::to_string(high) +

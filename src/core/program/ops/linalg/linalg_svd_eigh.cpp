@@ -147,8 +147,7 @@ SvdFactors svd_factor(const Tensor& a, bool full) {
 }
 
 EighFactors eigh_factor(const Tensor& a, bool lower) {
-  const linalg::Batch b = linalg::batch_of(a.shape());
-  if (b.m != b.n) fail(ErrorKind::kInvalidArgument, "the operand must be square matrices");
+  const linalg::Batch b = linalg::square_batch(a.shape());
   const Tensor dense = make_dense(to_host(a), Order::kRowMajor);
   return linalg::dispatch_float(
       a.dtype(), [&](auto tag) { return linalg::eigh_typed<decltype(tag)>(dense, b, lower); });

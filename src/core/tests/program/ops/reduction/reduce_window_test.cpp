@@ -79,14 +79,7 @@ TEST(ProgramReduceWindow, MatchesPaddedArrayReference) {
   for (int trial = 0; trial < 30; ++trial) {
     const size_t rank = 1 + rng() % 3;
     const Shape s = random_shape(rng, rank, 5);
-    WindowConfig w;
-    for (size_t d = 0; d < rank; ++d) {
-      w.window_dimensions.push_back(pick(1, 3));
-      w.window_strides.push_back(pick(1, 2));
-      w.base_dilations.push_back(pick(1, 2));
-      w.window_dilations.push_back(pick(1, 2));
-      w.padding.push_back({pick(0, 2), pick(0, 2)});
-    }
+    const WindowConfig w = random_window(rng, rank);
     std::vector<double> x(checked_numel(s));
     for (auto& v : x) v = static_cast<double>(pick(-9, 9));
     Shape expected_shape;

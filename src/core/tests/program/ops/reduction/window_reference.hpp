@@ -2,12 +2,27 @@
 #pragma once
 
 #include <functional>
+#include <random>
 #include <vector>
 
 #include "program/ops/reduction/reduce_window.hpp"
 #include "tests/program/kernel_tensors.hpp"
 
 namespace ndbuf::program::testing {
+
+// A window of 1 to 3 elements per dim with strides, dilations and padding of up to 2.
+inline WindowConfig random_window(std::mt19937& rng, size_t rank) {
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); };
+  WindowConfig w;
+  for (size_t d = 0; d < rank; ++d) {
+    w.window_dimensions.push_back(pick(1, 3));
+    w.window_strides.push_back(pick(1, 2));
+    w.base_dilations.push_back(pick(1, 2));
+    w.window_dilations.push_back(pick(1, 2));
+    w.padding.push_back({pick(0, 2), pick(0, 2)});
+  }
+  return w;
+}
 
 // Reference: materialise the dilated, padded input (filled with init), then slide windows,
 // folding each in row-major window order: acc = combine(acc, element), from init.
