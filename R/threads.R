@@ -34,14 +34,15 @@
 #' replaces. The variable is read at each large allocation.
 #'
 #' @section Recycled memory:
-#' Results of 4 MiB or more (the vectors `as_array()`, `as_raw()` and `collect()` return) take
-#' their memory from blocks pjrt keeps after R has collected earlier results: a block within a
+#' Results of 1 MiB or more (the vectors `as_array()`, `as_raw()` and `collect()` return), and
+#' buffers of that size (including what programs make and drop while they run), take their
+#' memory from blocks pjrt keeps after earlier results and buffers have died: a block within a
 #' quarter above the size needed is reused, its pages already mapped, so refilling it runs at
 #' memory speed instead of paying a page fault per 4 KiB. At most 1 GiB is kept (16 blocks);
 #' a block unused for 10 seconds is returned to the system at the next large allocation or
 #' collection (nothing runs in the background, so an idle session may hold up to that much
 #' until then). The environment variable `PJRT_RECYCLE_MB` sets the limit in MiB (`0` keeps
-#' nothing); it is read whenever R frees such a result. A process forked from R never reuses
+#' nothing); it is read whenever such a block is given back. A process forked from R never reuses
 #' its parent's blocks.
 #'
 #' R does not count such results in the heap size that triggers its garbage collections, so

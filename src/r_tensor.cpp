@@ -21,16 +21,16 @@ namespace {
 // +2.2 GB. Called only on the main thread; the deleter may run on any thread.
 std::shared_ptr<ndbuf::Storage> r_host_allocator(size_t nbytes, ndbuf::Device device) {
   buffer_memory().make_room(nbytes);
-  void* data = ndbuf::allocate_host_bytes(nbytes);
-  const auto release = [nbytes](void* p) {
-    ndbuf::free_host_bytes(p);
+  const ndbuf::HostBlock block = ndbuf::acquire_host_block(nbytes);
+  const auto release = [block, nbytes](void*) {
+    ndbuf::release_host_block(block);
     buffer_memory().remove(nbytes);
   };
   buffer_memory().add(nbytes);
   try {
-    return std::make_shared<ndbuf::Storage>(data, nbytes, device, release, false);
+    return std::make_shared<ndbuf::Storage>(block.data, nbytes, device, release, false);
   } catch (...) {
-    release(data);
+    release(block.data);
     throw;
   }
 }

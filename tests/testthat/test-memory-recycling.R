@@ -1,4 +1,4 @@
-# Large results (4 MiB and more) live in blocks the core keeps after R collects them, so the
+# Large results (1 MiB and more) live in blocks the core keeps after R collects them, so the
 # next result of a similar size reuses pages that are already mapped.
 
 recycled <- function() pjrt:::ffi_recycled_bytes()[[1]]
@@ -29,7 +29,7 @@ test_that("a collected large result is kept and the next one reuses it with the 
   expect_identical(second[c(1, n)], array(expected[c(n, 1)]))  # a 1-d array keeps its dim
 })
 
-test_that("as_raw() and integer results of 4 MiB and more are recycled too", {
+test_that("as_raw() and integer results of 1 MiB and more are recycled too", {
   n <- 2^20 + 3
   b <- pjrt_buffer(rep(c(-3L, 0L, 7L), length.out = n), dtype = "i8")
   expect_identical(as_array(b), array(rep(c(-3L, 0L, 7L), length.out = n), n))

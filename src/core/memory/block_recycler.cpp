@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <mutex>
 #include <vector>
@@ -65,6 +66,7 @@ size_t rounded_capacity(size_t nbytes) {
 }
 
 LargeBlock map_fresh(size_t nbytes) noexcept {
+  if (nbytes > SIZE_MAX - kPageBytes) return {nullptr, 0};  // rounding up would wrap
   const size_t capacity = rounded_capacity(nbytes);
   void* data = mmap(nullptr, capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (data == MAP_FAILED) return {nullptr, 0};

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "ndbuf/base/error.hpp"
+#include "ndbuf/memory/block_recycler.hpp"
 #include "ndbuf/memory/huge_pages.hpp"
 
 namespace ndbuf {
@@ -39,12 +40,31 @@ void* allocate_host_bytes(size_t nbytes) {
 
 void free_host_bytes(void* data) noexcept { std::free(data); }
 
+HostBlock acquire_host_block(size_t nbytes) {
+  if (nbytes < kRecycleMinBytes) return HostBlock{allocate_host_bytes(nbytes), 0};
+  const LargeBlock block = acquire_large_block(nbytes);
+  if (block.data == nullptr) {
+    fail(ErrorKind::kOutOfMemory,
+         "Cannot allocate " + std::to_string(nbytes) + " bytes of host memory.");
+  }
+  return HostBlock{block.data, block.capacity};
+}
+
+void release_host_block(HostBlock block) noexcept {
+  if (block.capacity == 0) {
+    free_host_bytes(block.data);
+  } else {
+    release_large_block(LargeBlock{block.data, block.capacity});
+  }
+}
+
 std::shared_ptr<Storage> default_host_allocator(size_t nbytes, Device device) {
-  void* data = allocate_host_bytes(nbytes);
+  const HostBlock block = acquire_host_block(nbytes);
   try {
-    return std::make_shared<Storage>(data, nbytes, device, &free_host_bytes, false);
+    return std::make_shared<Storage>(
+        block.data, nbytes, device, [block](void*) { release_host_block(block); }, false);
   } catch (...) {
-    free_host_bytes(data);
+    release_host_block(block);
     throw;
   }
 }

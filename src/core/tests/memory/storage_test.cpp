@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "ndbuf/base/error.hpp"
+#include "ndbuf/memory/block_recycler.hpp"
 #include "ndbuf/memory/tensor.hpp"
 #include "ndbuf/memory/transfer.hpp"
 
@@ -79,6 +81,32 @@ TEST(AllocateHost, ImpossibleSizeIsAnOutOfMemoryError) {
     EXPECT_EQ(e.kind(), ErrorKind::kOutOfMemory);
     EXPECT_EQ(std::string(e.what()), "Cannot allocate 4611686018427387904 bytes of host memory.");
   }
+}
+
+// Large tensors' storage comes from the block recycler: a dead tensor's block is kept mapped
+// and the next tensor of about its size gets the same pages.
+TEST(AllocateHost, LargeStorageIsRecycledSmallStorageIsNot) {
+  unsetenv("PJRT_RECYCLE_MB");
+  drop_recycled_blocks();
+  const size_t large = 2 * kRecycleMinBytes + 100;
+  void* first_data = nullptr;
+  {
+    const auto first = allocate_host(large);
+    first_data = first->data();
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(first_data) % kHostAlignment, 0u);
+    std::memset(first_data, 0x11, large);
+    EXPECT_EQ(recycled_bytes(), 0u);
+  }
+  EXPECT_GE(recycled_bytes(), large);
+  {
+    const auto again = allocate_host(large - 4096);  // within a quarter: the same block
+    EXPECT_EQ(again->data(), first_data);
+    EXPECT_EQ(again->nbytes(), large - 4096);
+    EXPECT_EQ(recycled_bytes(), 0u);
+  }
+  drop_recycled_blocks();
+  { const auto small = allocate_host(kRecycleMinBytes - 1); }
+  EXPECT_EQ(recycled_bytes(), 0u);  // malloc'd and freed, nothing kept
 }
 
 int g_custom_calls = 0;

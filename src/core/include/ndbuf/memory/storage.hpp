@@ -45,7 +45,7 @@ class Storage {
 inline constexpr size_t kHostAlignment = 64;
 
 // Host allocations go through a replaceable allocator so that an embedding runtime (R) can
-// make its garbage collector see them. The default uses allocate_host_bytes(). An installed
+// make its garbage collector see them. The default uses acquire_host_block(). An installed
 // allocator serves only the thread that installed it (an embedding runtime such as R may be
 // called from its main thread alone); parallel loops' threads get default_host_allocator().
 using HostAllocator = std::shared_ptr<Storage> (*)(size_t nbytes, Device device);
@@ -55,7 +55,21 @@ std::shared_ptr<Storage> default_host_allocator(size_t nbytes, Device device);
 // Uninitialised, kHostAlignment-aligned host memory; throws kOutOfMemory on failure.
 std::shared_ptr<Storage> allocate_host(size_t nbytes, Device device = Device{});
 
-// The raw host allocation under default_host_allocator() and the CPU DeviceApi: at least one
+// Host memory for one Storage. Blocks of kRecycleMinBytes or more come from the block
+// recycler (block_recycler.hpp): a dead tensor's block keeps its pages mapped for the next
+// tensor of about its size, so a loop that makes large results (an execution per batch) stops
+// paying a page fault per page of each one. Smaller blocks come from allocate_host_bytes(),
+// whose malloc reuses memory by itself. `capacity` is 0 for those.
+struct HostBlock {
+  void* data = nullptr;
+  size_t capacity = 0;
+};
+// At least `nbytes` (one byte when 0), kHostAlignment-aligned, uninitialised; throws
+// kOutOfMemory as allocate_host_bytes() does.
+HostBlock acquire_host_block(size_t nbytes);
+void release_host_block(HostBlock block) noexcept;
+
+// The raw host allocation under acquire_host_block() and the CPU DeviceApi: at least one
 // byte, kHostAlignment-aligned (blocks of kHugePageMinBytes or more: huge-page aligned and
 // advised, see huge_pages.hpp); throws kOutOfMemory "Cannot allocate <n> bytes of host
 // memory." Release with free_host_bytes().
