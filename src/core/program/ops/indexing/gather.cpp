@@ -1,14 +1,19 @@
-// stablehlo.gather: per batch position one clamped start, then the slice copied through
-// precomputed operand and result offsets.
+// stablehlo.gather: per batch position one clamped start, then the slice copied as runs that
+// are consecutive in operand and result, blocks of positions on the available threads. Row
+// gathers take gather_rows.cpp's copies.
 #include "program/ops/indexing/gather.hpp"
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "memory/element_cell.hpp"
+#include "ndbuf/memory/parallel.hpp"
 #include "ndbuf/memory/transfer.hpp"
 #include "program/kernels/kernel_values.hpp"
+#include "program/ops/indexing/gather_rows.hpp"
 
 namespace ndbuf::program {
 namespace {
@@ -113,26 +118,40 @@ Shape gather_shape(const Shape& operand_shape, const Shape& indices_shape,
 
 namespace {
 
-// Offsets of each slice element (row-major over the kept dims) in the operand and the result.
-struct SliceOffsets {
-  std::vector<int64_t> in, out;
+// The slice elements (row-major over the kept dims) as runs that are consecutive in both the
+// operand and the result: a run of `length` elements starts at `in` in the operand and `out` in
+// the result, relative to the slice's start.
+struct SliceRun {
+  int64_t in, out, length;
+};
+struct SliceRuns {
+  std::vector<SliceRun> runs;
+  int64_t elements = 0;
 };
 
-SliceOffsets slice_offsets(const std::vector<int64_t>& kept, const std::vector<int64_t>& sizes,
-                           const std::vector<int64_t>& offset_dims, const Strides& op_strides,
-                           const Strides& out_strides) {
+SliceRuns slice_runs(const std::vector<int64_t>& kept, const std::vector<int64_t>& sizes,
+                     const std::vector<int64_t>& offset_dims, const Strides& op_strides,
+                     const Strides& out_strides) {
   Shape slice_shape;
   for (int64_t d : kept) slice_shape.push_back(sizes[d]);
   const int64_t slice_count = checked_numel(slice_shape);
-  SliceOffsets offsets{std::vector<int64_t>(slice_count), std::vector<int64_t>(slice_count)};
+  SliceRuns slice{{}, slice_count};
+  std::vector<SliceRun>& runs = slice.runs;
   std::vector<int64_t> at(kept.size(), 0);
   for (int64_t s = 0; s < slice_count; ++s, next_index(at, slice_shape)) {
+    int64_t in = 0, out = 0;
     for (size_t j = 0; j < kept.size(); ++j) {
-      offsets.in[s] += at[j] * op_strides[kept[j]];
-      offsets.out[s] += at[j] * out_strides[offset_dims[j]];
+      in += at[j] * op_strides[kept[j]];
+      out += at[j] * out_strides[offset_dims[j]];
+    }
+    if (!runs.empty() && runs.back().in + runs.back().length == in &&
+        runs.back().out + runs.back().length == out) {
+      ++runs.back().length;
+    } else {
+      runs.push_back({in, out, 1});
     }
   }
-  return offsets;
+  return slice;
 }
 
 // What the walk over batch positions needs: the dense inputs, their strides and the batch dims.
@@ -166,27 +185,51 @@ int64_t operand_start(const GatherWalk& w, const std::vector<int64_t>& b, int64_
   return in_base;
 }
 
-// Copies every slice into `result`, one batch position at a time.
-void copy_slices(const GatherWalk& w, const SliceOffsets& slices, Tensor& result) {
+// The batch position of row-major rank `linear` over `shape`.
+std::vector<int64_t> position_of(int64_t linear, const Shape& shape) {
+  std::vector<int64_t> at(shape.size(), 0);
+  for (size_t j = shape.size(); j-- > 0;) {
+    at[j] = linear % shape[j];
+    linear /= shape[j];
+  }
+  return at;
+}
+
+// Copies every slice into `result`, a block of batch positions per thread.
+void copy_slices(const GatherWalk& w, const SliceRuns& slice, Tensor& result) {
   Shape batch_shape;
   for (int64_t d : w.batch) batch_shape.push_back(w.indices.shape()[d]);
+  const int64_t positions = checked_numel(batch_shape);
   const char* in = static_cast<const char*>(w.operand.data());
   char* out = static_cast<char*>(result.data());
-  with_cell(itemsize(w.operand.dtype()), [&](auto cell) {
+  const size_t cell_bytes = itemsize(w.operand.dtype());
+  with_cell(cell_bytes, [&](auto cell) {
     using Cell = decltype(cell);
-    std::vector<int64_t> b(w.batch.size(), 0);
-    do {
-      int64_t ix_base = 0, out_base = 0;
-      for (size_t j = 0; j < w.batch.size(); ++j) {
-        ix_base += b[j] * w.ix_strides[w.batch[j]];
-        out_base += b[j] * w.out_strides[w.batch_out_dims[j]];
-      }
-      const int64_t in_base = operand_start(w, b, ix_base);
-      for (size_t s = 0; s < slices.in.size(); ++s) {
-        std::memcpy(out + (out_base + slices.out[s]) * sizeof(Cell),
-                    in + (in_base + slices.in[s]) * sizeof(Cell), sizeof(Cell));
-      }
-    } while (next_index(b, batch_shape));
+    const auto* from = reinterpret_cast<const Cell*>(in);
+    auto* to = reinterpret_cast<Cell*>(out);
+    const auto bytes = static_cast<int64_t>(2 * sizeof(Cell)) * slice.elements;
+    for_each_block(
+        positions, bytes,
+        [&](int64_t begin, int64_t end) {
+          std::vector<int64_t> b = position_of(begin, batch_shape);
+          for (int64_t p = begin; p < end; ++p, next_index(b, batch_shape)) {
+            int64_t ix_base = 0, out_base = 0;
+            for (size_t j = 0; j < w.batch.size(); ++j) {
+              ix_base += b[j] * w.ix_strides[w.batch[j]];
+              out_base += b[j] * w.out_strides[w.batch_out_dims[j]];
+            }
+            const int64_t in_base = operand_start(w, b, ix_base);
+            for (const SliceRun& run : slice.runs) {
+              if (run.length == 1) {
+                to[out_base + run.out] = from[in_base + run.in];
+              } else {
+                std::memcpy(to + out_base + run.out, from + in_base + run.in,
+                            sizeof(Cell) * static_cast<size_t>(run.length));
+              }
+            }
+          }
+        },
+        slice.elements);
   });
 }
 
@@ -206,13 +249,17 @@ void check_collapsed_slices(const GatherDimensions& dims, const std::vector<int6
 Tensor gather(const Tensor& operand_in, const Tensor& indices_in, const GatherDimensions& dims,
               const std::vector<int64_t>& slice_sizes) {
   const Shape shape = gather_shape(operand_in.shape(), indices_in.shape(), dims, slice_sizes);
-  Tensor result = Tensor::allocate(operand_in.dtype(), shape, Order::kRowMajor);
   check_collapsed_slices(dims, slice_sizes, shape);
-  if (result.numel() == 0) return result;
+  if (checked_numel(shape) == 0)
+    return Tensor::allocate(operand_in.dtype(), shape, Order::kRowMajor);
   // Read through its own strides: a column-major table (an R matrix) is not copied whole to
   // gather a few of its rows.
   const Tensor operand = to_host(operand_in);
   const Tensor indices = dense_host(indices_in);
+  if (std::optional<Tensor> rows = gather_rows(operand, indices, dims, slice_sizes, shape)) {
+    return std::move(*rows);
+  }
+  Tensor result = Tensor::allocate(operand_in.dtype(), shape, Order::kRowMajor);
   GatherWalk walk{operand,
                   indices,
                   dims,
@@ -224,14 +271,14 @@ Tensor gather(const Tensor& operand_in, const Tensor& indices_in, const GatherDi
                   {},
                   0};
   const std::vector<int64_t> kept = kept_operand_dims(operand.rank(), dims);
-  const SliceOffsets slices =
-      slice_offsets(kept, slice_sizes, dims.offset_dims, walk.op_strides, walk.out_strides);
+  const SliceRuns slice =
+      slice_runs(kept, slice_sizes, dims.offset_dims, walk.op_strides, walk.out_strides);
   for (int64_t d = 0; d < static_cast<int64_t>(shape.size()); ++d) {
     if (!contains(dims.offset_dims, d)) walk.batch_out_dims.push_back(d);
   }
   const bool vector_dim_inside = dims.index_vector_dim < static_cast<int64_t>(indices.rank());
   walk.vector_step = vector_dim_inside ? walk.ix_strides[dims.index_vector_dim] : 0;
-  copy_slices(walk, slices, result);
+  copy_slices(walk, slice, result);
   return result;
 }
 

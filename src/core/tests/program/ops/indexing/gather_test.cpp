@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <complex>
 #include <numeric>
 
 #include "ndbuf/base/error.hpp"
@@ -97,6 +98,75 @@ TEST(ProgramGather, MatchesSpecFormulaOnRandomIndices) {
       EXPECT_EQ(values<int64_t>(r), expected);
     }
   }
+}
+
+// Row gathers (whole slabs along dim 0: embedding lookups) take their own copy paths; each
+// layout, batch shape and index position against the spec's formula, sizes large enough for
+// the copies to run on threads.
+struct RowCase {
+  Shape operand, indices;
+  int64_t index_vector_dim;
+};
+
+TEST(ProgramGather, RowGathersMatchSpecFormulaInEveryLayout) {
+  const std::vector<RowCase> cases = {
+      {{300, 70}, {4000, 1}, 1},  // JAX's table[idx]
+      {{300, 70}, {4000}, 1},     // index vectors implicit
+      {{40, 3, 5}, {30, 20}, 2},  // rank-3 slabs, two batch dims
+      {{50, 4}, {6, 1, 7}, 1},    // the index vector dim between the batch dims
+      {{9}, {12}, 1},             // a vector: slabs of one element
+  };
+  std::mt19937 rng(11);
+  for (const RowCase& c : cases) {
+    const size_t slab_rank = c.operand.size() - 1;
+    Shape batch = c.indices;
+    if (c.index_vector_dim < static_cast<int64_t>(batch.size())) {
+      batch.erase(batch.begin() + c.index_vector_dim);
+    }
+    GatherDimensions g{{}, {0}, {}, {}, {0}, c.index_vector_dim};
+    for (size_t j = 0; j < slab_rank; ++j) g.offset_dims.push_back(batch.size() + j);
+    std::vector<int64_t> slice = c.operand;
+    slice[0] = 1;
+    std::vector<int64_t> operand(checked_numel(c.operand)), indices(checked_numel(c.indices));
+    for (auto& v : operand) v = static_cast<int64_t>(rng() % 100000);
+    for (auto& v : indices) v = static_cast<int64_t>(rng() % (c.operand[0] + 6)) - 3;
+    const Shape rs = gather_shape(c.operand, c.indices, g, slice);
+    const auto expected = naive_gather(operand, c.operand, indices, c.indices, g, slice, rs);
+    const Tensor row_major = i64(c.operand, operand);
+    for (const Tensor& op : {row_major, column_major(row_major)}) {
+      const Tensor r = gather(
+          op, i32(c.indices, std::vector<int32_t>(indices.begin(), indices.end())), g, slice);
+      EXPECT_EQ(r.shape(), rs);
+      EXPECT_EQ(values<int64_t>(r), expected);
+    }
+  }
+}
+
+TEST(ProgramGather, RowGatherOfAColumnMajorTableIsColumnMajor) {
+  // A 3x2 table stored column-major; rows 2, 0, 2 (5 clamps to 2).
+  const Tensor table = column_major(f32({3, 2}, {1, 2, 3, 4, 5, 6}));
+  const Tensor r = gather(table, i32({3, 1}, {2, 0, 5}), {{1}, {0}, {}, {}, {0}, 1}, {1, 2});
+  EXPECT_TRUE(r.is_contiguous(Order::kColumnMajor));
+  EXPECT_EQ(values<float>(r), (std::vector<float>{5, 6, 1, 2, 5, 6}));
+}
+
+TEST(ProgramGather, RowGatherOfEveryOtherRowReadsThroughTheRowStride) {
+  // Rows 0, 2, 4 of a 6x2 row-major table, as a view with row stride 4.
+  const Tensor full = f32({6, 2}, {0, 1, 10, 11, 20, 21, 30, 31, 40, 41, 50, 51});
+  const Tensor view(full.storage(), DType::kF32, {3, 2}, {4, 1}, 0);
+  const Tensor r = gather(view, i32({2}, {2, 1}), {{1}, {0}, {}, {}, {0}, 1}, {1, 2});
+  EXPECT_EQ(values<float>(r), (std::vector<float>{40, 41, 20, 21}));
+}
+
+TEST(ProgramGather, RowGathersOfTwoAndSixteenByteElements) {
+  using C = std::complex<double>;
+  const Tensor x =
+      column_major(tensor_of<C>(DType::kC128, {2, 2}, {C(1, 2), C(3, 4), C(5, 6), C(7, 8)}));
+  EXPECT_EQ(values<C>(gather(x, i32({2}, {1, 0}), {{1}, {0}, {}, {}, {0}, 1}, {1, 2})),
+            (std::vector<C>{C(5, 6), C(7, 8), C(1, 2), C(3, 4)}));
+  const Tensor h = f16({2, 3}, {0.5, -2, 3, 4, 5, 6});
+  EXPECT_EQ(half_values(gather(h, i32({1}, {1}), {{1}, {0}, {}, {}, {0}, 1}, {1, 3})),
+            (std::vector<double>{4, 5, 6}));
 }
 
 TEST(ProgramGather, AnyElementTypeAndIndexType) {

@@ -1,0 +1,126 @@
+// Row gathers: the row of every batch position is read once (clamped as the spec clamps start
+// indices), then the rows are copied in whichever order the operand's layout streams.
+#include "program/ops/indexing/gather_rows.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "memory/element_cell.hpp"
+#include "ndbuf/memory/parallel.hpp"
+#include "program/kernels/kernel_values.hpp"
+
+namespace ndbuf::program {
+namespace {
+
+bool is_row_gather(const Shape& operand, size_t result_rank, const GatherDimensions& dims,
+                   const std::vector<int64_t>& slice_sizes) {
+  if (operand.empty() || !dims.operand_batching_dims.empty()) return false;
+  if (dims.start_index_map != std::vector<int64_t>{0}) return false;
+  if (dims.collapsed_slice_dims != std::vector<int64_t>{0} || slice_sizes[0] != 1) return false;
+  for (size_t d = 1; d < operand.size(); ++d) {
+    if (slice_sizes[d] != operand[d]) return false;
+  }
+  const size_t batch_rank = result_rank - (operand.size() - 1);
+  for (size_t j = 0; j < dims.offset_dims.size(); ++j) {
+    if (dims.offset_dims[j] != static_cast<int64_t>(batch_rank + j)) return false;
+  }
+  return true;
+}
+
+// The operand row each batch position reads, positions in row-major order of the batch dims
+// (the indices' own order: each position's index vector has one entry).
+std::vector<int64_t> clamped_rows(const Tensor& indices, int64_t positions, int64_t row_count) {
+  std::vector<int64_t> rows(static_cast<size_t>(positions));
+  for (int64_t p = 0; p < positions; ++p) {
+    rows[p] = std::clamp<int64_t>(read_index(indices.data(), indices.dtype(), p), 0, row_count - 1);
+  }
+  return rows;
+}
+
+// The same rows with the positions in column-major order of the batch dims.
+std::vector<int64_t> column_major_order(const std::vector<int64_t>& rows, const Shape& batch) {
+  Shape reversed(batch.rbegin(), batch.rend());
+  const Strides row_major = row_major_strides(batch);
+  std::vector<int64_t> at(batch.size(), 0), ordered(rows.size());
+  for (size_t q = 0; q < rows.size(); ++q, next_index(at, reversed)) {
+    int64_t p = 0;
+    for (size_t j = 0; j < at.size(); ++j) p += at[j] * row_major[batch.size() - 1 - j];
+    ordered[q] = rows[p];
+  }
+  return ordered;
+}
+
+// Dims 1.. of `t` dense in row-major order (dim 0 may have any stride).
+bool rows_contiguous(const Tensor& t) {
+  int64_t expected = 1;
+  for (size_t d = t.rank(); d-- > 1;) {
+    if (t.shape()[d] != 1 && t.strides()[d] != expected) return false;
+    expected *= t.shape()[d];
+  }
+  return true;
+}
+
+template <class Cell>
+void copy_whole_rows(const Tensor& operand, const std::vector<int64_t>& rows, int64_t width,
+                     Tensor& result) {
+  const auto* in = static_cast<const Cell*>(operand.data());
+  auto* out = static_cast<Cell*>(result.data());
+  const int64_t row_stride = operand.strides()[0];
+  const auto bytes = static_cast<int64_t>(2 * sizeof(Cell)) * width;
+  for_each_block(
+      static_cast<int64_t>(rows.size()), bytes,
+      [&](int64_t begin, int64_t end) {
+        for (int64_t p = begin; p < end; ++p) {
+          std::memcpy(out + p * width, in + rows[p] * row_stride, sizeof(Cell) * width);
+        }
+      },
+      width);
+}
+
+template <class Cell>
+void copy_by_columns(const Tensor& operand, const std::vector<int64_t>& rows, int64_t width,
+                     Tensor& result) {
+  const auto* in = static_cast<const Cell*>(operand.data());
+  auto* out = static_cast<Cell*>(result.data());
+  const int64_t row_count = operand.shape()[0];
+  const auto positions = static_cast<int64_t>(rows.size());
+  const auto bytes = static_cast<int64_t>(2 * sizeof(Cell)) * positions;
+  for_each_block(
+      width, bytes,
+      [&](int64_t begin, int64_t end) {
+        for (int64_t j = begin; j < end; ++j) {
+          const Cell* column = in + j * row_count;
+          Cell* target = out + j * positions;
+          for (int64_t p = 0; p < positions; ++p) target[p] = column[rows[p]];
+        }
+      },
+      positions);
+}
+
+}  // namespace
+
+std::optional<Tensor> gather_rows(const Tensor& operand, const Tensor& indices,
+                                  const GatherDimensions& dims,
+                                  const std::vector<int64_t>& slice_sizes, const Shape& shape) {
+  if (!is_row_gather(operand.shape(), shape.size(), dims, slice_sizes)) return std::nullopt;
+  const bool by_rows = rows_contiguous(operand);
+  if (!by_rows && !operand.is_contiguous(Order::kColumnMajor)) return std::nullopt;
+  const size_t batch_rank = shape.size() - (operand.rank() - 1);
+  const Shape batch(shape.begin(), shape.begin() + static_cast<std::ptrdiff_t>(batch_rank));
+  const int64_t positions = checked_numel(batch);
+  const int64_t width = operand.numel() / operand.shape()[0];
+  std::vector<int64_t> rows = clamped_rows(indices, positions, operand.shape()[0]);
+  Tensor result =
+      Tensor::allocate(operand.dtype(), shape, by_rows ? Order::kRowMajor : Order::kColumnMajor);
+  with_cell(itemsize(operand.dtype()), [&](auto cell) {
+    using Cell = decltype(cell);
+    if (by_rows) {
+      copy_whole_rows<Cell>(operand, rows, width, result);
+    } else {
+      copy_by_columns<Cell>(operand, column_major_order(rows, batch), width, result);
+    }
+  });
+  return result;
+}
+
+}  // namespace ndbuf::program
