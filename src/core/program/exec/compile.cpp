@@ -126,16 +126,17 @@ int64_t result_copy_count() { return g_result_copies.load(std::memory_order_rela
 
 namespace {
 
-// Results are handed out as they are when nothing else holds their memory and it is dense
-// row-major on the executable's device; otherwise (a constant, an input the caller holds, a
-// value returned twice) they are copied.
+// Results are handed out as they are when nothing else holds their memory and it is dense on
+// the executable's device, row-major or column-major (a row gather of an R matrix: R reads it
+// back without a transpose); otherwise (a constant, an input the caller holds, a value
+// returned twice, a view such as a broadcast or an iota) they are copied.
 std::vector<Tensor> hand_out(const Executable& e, Values results) {
   std::vector<Tensor> out;
   for (Value& v : results) {
     const Tensor& t = v.get();
-    const bool sole = t.is_contiguous(Order::kRowMajor) && t.offset() == 0 &&
-                      t.storage().use_count() == 1 && !t.storage()->read_only() &&
-                      t.device() == e.device;
+    const bool dense = t.is_contiguous(Order::kRowMajor) || t.is_contiguous(Order::kColumnMajor);
+    const bool sole = dense && t.offset() == 0 && t.storage().use_count() == 1 &&
+                      !t.storage()->read_only() && t.device() == e.device;
     if (sole) {
       out.push_back(t);
       continue;

@@ -11,6 +11,7 @@
 #include "program/exec/region_patterns.hpp"
 #include "program/kernels/kernel_values.hpp"
 #include "program/ops/reduction/reduce.hpp"
+#include "program/ops/reduction/reduce_arg_pick.hpp"
 #include "program/ops/reduction/reduce_program.hpp"
 #include "program/ops/reduction/reduce_window.hpp"
 #include "program/ops/reduction/reduce_window_program.hpp"
@@ -50,6 +51,17 @@ void expect_variadic_results(const Op& op, size_t n, const Shape& shape) {
   for (size_t k = 0; k < n; ++k) expect_result_type(op, k, operand_tensor(op, n + k).dtype, shape);
 }
 
+// argmax and its kin (arg_body.hpp) over one dimension, natively; an empty function otherwise.
+OpFn build_arg_pick(const ElementProgram& body, const std::vector<int64_t>& dims) {
+  if (dims.size() != 1 || body.arguments.size() != 4) return {};
+  if (!arg_pick_supported(body.arguments[0], body.arguments[1])) return {};
+  const std::optional<ArgPickTable> table = recognise_arg_pick(body);
+  if (!table) return {};
+  return [dim = dims[0], table = *table](Interpreter&, const Values& a) {
+    return values_of(reduce_arg_pick(a[0].get(), a[1].get(), a[2].get(), a[3].get(), dim, table));
+  };
+}
+
 }  // namespace
 
 void reduce_types(const Op& op, const Module&) {
@@ -80,6 +92,7 @@ OpFn build_reduce(const Op& op, const Planning& planning) {
   const FastBody fast = n == 1 ? recognise_body(*body) : FastBody::kNone;
   if (fast == FastBody::kNone) {
     if (auto program = compile_element_program(*body)) {
+      if (OpFn arg_pick = build_arg_pick(*program, dims)) return arg_pick;
       return [n, dims, program = std::move(*program)](Interpreter&, const Values& a) {
         return values_of(reduce_program(tensors_of(a, 0, n), tensors_of(a, n, n), dims, program));
       };

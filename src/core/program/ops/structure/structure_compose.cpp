@@ -29,26 +29,21 @@ T from_index(int64_t index) {
 
 }  // namespace
 
+// One period of 0, 1, 2, ... along `dimension`, broadcast to the other dims as a view (as
+// broadcast_in_dim's results are): readers take the count from the strides, and a reduction
+// pairing values with their positions (argmax) reads one index for a whole row of lanes.
 Tensor iota(DType dtype, const Shape& shape, int64_t dimension) {
-  Tensor out = Tensor::allocate(dtype, shape, Order::kRowMajor);
-  if (out.numel() == 0) return out;
-  int64_t inner = 1;
-  for (size_t k = static_cast<size_t>(dimension) + 1; k < shape.size(); ++k) inner *= shape[k];
+  if (checked_numel(shape) == 0) return Tensor::allocate(dtype, shape, Order::kRowMajor);
   const int64_t extent = shape[dimension];
+  Tensor counts = Tensor::allocate(dtype, {extent}, Order::kRowMajor);
   dispatch(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    // Element k is (k / inner) % extent: one period of extent runs of `inner` equal values,
-    // then copies of it (no division per element).
-    T* dst = static_cast<T*>(out.data());
-    const int64_t period = extent * inner;
-    for (int64_t i = 0; i < extent; ++i) {
-      std::fill(dst + i * inner, dst + (i + 1) * inner, from_index<T>(i));
-    }
-    for (int64_t start = period; start < out.numel(); start += period) {
-      std::memcpy(dst + start, dst, static_cast<size_t>(period) * sizeof(T));
-    }
+    T* dst = static_cast<T*>(counts.data());
+    for (int64_t i = 0; i < extent; ++i) dst[i] = from_index<T>(i);
   });
-  return out;
+  Strides strides(shape.size(), 0);
+  strides[dimension] = 1;
+  return Tensor(counts.storage(), dtype, shape, strides, 0);
 }
 
 Tensor concatenate(const std::vector<Tensor>& xs, int64_t dimension) {

@@ -276,7 +276,6 @@ TEST(ExecutableDevice, ResultsOfACpu1ExecutableAreMadeOnCpu1WithoutACopy) {
       "%r = stablehlo.dot_general %x, %x, contracting_dims = [1] x [0] : "
       "(tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>",
       "%r = stablehlo.transpose %x, dims = [1, 0] : (tensor<2x2xf32>) -> tensor<2x2xf32>",
-      "%r = stablehlo.iota dim = 1 : tensor<2x2xf32>",
   };
   for (const std::string& body : bodies) {
     const std::string text = "func.func @main(%x: tensor<2x2xf32>) -> tensor<2x2xf32> {\n  " +
@@ -315,6 +314,43 @@ TEST(ExecutableDevice, AReturnedConstantIsCopiedOntoTheDevice) {
   EXPECT_EQ(first[0].device(), cpu1);
   EXPECT_NE(address(first[0]), address(second[0]));
   EXPECT_EQ(values<float>(second[0]), (std::vector<float>{1.5, 2.5}));
+}
+
+// iota is a broadcast view of one period of counts: returned, it is made dense once, on the
+// executable's device. A column-major dense result (a row gather of a column-major table) is
+// handed out as it is.
+TEST(ExecutableDevice, AReturnedIotaIsMadeDenseAColumnMajorResultIsNot) {
+  const Device cpu1{Platform::kCpu, 1};
+  const auto iota = compile(
+      "func.func @main() -> tensor<2x3xf32> {\n"
+      "  %r = stablehlo.iota dim = 1 : tensor<2x3xf32>\n"
+      "  return %r : tensor<2x3xf32>\n}",
+      cpu1);
+  int64_t copies = result_copy_count();
+  const auto counts = execute(*iota, {});
+  EXPECT_EQ(result_copy_count(), copies + 1);
+  EXPECT_EQ(counts[0].device(), cpu1);
+  EXPECT_TRUE(counts[0].is_contiguous(Order::kRowMajor));
+  EXPECT_EQ(values<float>(counts[0]), (std::vector<float>{0, 1, 2, 0, 1, 2}));
+
+  const auto rows = compile(
+      "func.func @main(%t: tensor<3x2xf32>, %i: tensor<2x1xi32>) -> tensor<2x2xf32> {\n"
+      "  %r = \"stablehlo.gather\"(%t, %i) {dimension_numbers = #stablehlo.gather<offset_dims = "
+      "[1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, "
+      "slice_sizes = array<i64: 1, 2>} : (tensor<3x2xf32>, tensor<2x1xi32>) -> tensor<2x2xf32>\n"
+      "  return %r : tensor<2x2xf32>\n}",
+      cpu1);
+  Tensor table = Tensor::allocate(DType::kF32, {3, 2}, Order::kColumnMajor, cpu1);
+  const float column_major[] = {1, 2, 3, 4, 5, 6};  // rows (1, 4), (2, 5), (3, 6)
+  std::memcpy(table.data(), column_major, sizeof column_major);
+  Tensor index = Tensor::allocate(DType::kI32, {2, 1}, Order::kRowMajor, cpu1);
+  const int32_t picks[] = {2, 0};
+  std::memcpy(index.data(), picks, sizeof picks);
+  copies = result_copy_count();
+  const auto picked = execute(*rows, {table, index});
+  EXPECT_EQ(result_copy_count(), copies);
+  EXPECT_TRUE(picked[0].is_contiguous(Order::kColumnMajor));
+  EXPECT_EQ(values<float>(picked[0]), (std::vector<float>{3, 6, 1, 4}));
 }
 
 TEST(ExecutableDevice, DonationOnCpu1KeepsTheMemoryAndTheDevice) {
