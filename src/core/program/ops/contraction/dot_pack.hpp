@@ -6,6 +6,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "ndbuf/memory/copy.hpp"
 #include "ndbuf/memory/tensor.hpp"
 #include "ndbuf/memory/transfer.hpp"
 #include "program/kernels/element_cast.hpp"
@@ -39,6 +40,14 @@ void pack_operand(const Tensor& x, const std::vector<int64_t>& order, A* dst) {
   dispatch(x.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* src = static_cast<const T*>(x.data());
+    if constexpr (std::is_same_v<T, A>) {
+      // No conversion: the core's copy (a tiled transpose on the available threads where the
+      // fastest axes differ, as for a batch dim of stride 1 from an R array).
+      Strides dense(shape.size(), 1);
+      for (size_t k = shape.size(); k-- > 1;) dense[k - 1] = dense[k] * shape[k];
+      copy_elements(src, strides, dst, dense, shape, sizeof(T));
+      return;
+    }
     std::vector<int64_t> index(shape.size(), 0);
     int64_t pos = 0;
     for (int64_t i = 0; i < count; ++i) {
