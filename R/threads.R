@@ -38,7 +38,7 @@
 #' buffers of that size (including what programs make and drop while they run), take their
 #' memory from blocks pjrt keeps after earlier results and buffers have died: a block within a
 #' quarter above the size needed is reused, its pages already mapped, so refilling it runs at
-#' memory speed instead of paying a page fault per 4 KiB. At most 1 GiB is kept (16 blocks);
+#' memory speed instead of paying a page fault per 4 KiB. At most 1 GiB is kept (256 blocks);
 #' a block unused for 10 seconds is returned to the system at the next large allocation or
 #' collection (nothing runs in the background, so an idle session may hold up to that much
 #' until then). The environment variable `PJRT_RECYCLE_MB` sets the limit in MiB (`0` keeps

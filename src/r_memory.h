@@ -1,5 +1,5 @@
 // Memory that R's collector cannot see (buffer storage, recycled result vectors), and the one
-// way R can be told about it: its live bytes are counted, and a full collection runs before an
+// way R can be told about it: its live bytes are counted, and a collection runs before an
 // allocation that would take them past a budget.
 #pragma once
 
@@ -25,6 +25,7 @@ class ExternalMemory {
  private:
   size_t min_growth_;
   size_t budget_;
+  size_t survived_ = 0;  // live after the last full collection
   std::atomic<size_t> live_{0};
 };
 
@@ -35,5 +36,7 @@ ExternalMemory& result_memory();
 // A full collection (base::gc()), running the finalizers it makes pending (they free buffers'
 // memory); returns the bytes R's heap holds after it.
 size_t collect_garbage();
+// A collection of the young generation (gc(full = FALSE)), finalizers included.
+void collect_young_garbage();
 
 }  // namespace pjrt

@@ -20,7 +20,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr size_t kPageBytes = size_t{64} << 10;  // capacities are rounded to this
-constexpr size_t kMaxKeptBlocks = 16;
 
 struct KeptBlock {
   LargeBlock block;
@@ -116,7 +115,7 @@ void release_large_block(LargeBlock block) noexcept {
     const bool keep = block.capacity <= limit;
     const size_t incoming = keep ? block.capacity : 0;
     while (!r.kept.empty() &&
-           (r.kept_bytes + incoming > limit || (keep && r.kept.size() >= kMaxKeptBlocks))) {
+           (r.kept_bytes + incoming > limit || (keep && r.kept.size() >= kRecycleMaxBlocks))) {
       unmap(r.kept.front().block);
       forget_at(r, 0);
     }

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <thread>
+#include <vector>
 
 namespace ndbuf {
 namespace {
@@ -109,15 +110,15 @@ TEST_F(BlockRecycler, LimitSettingsThatAreNotWholeMebibytesMeanTheDefault) {
   EXPECT_EQ(recycle_limit_bytes(), 2048 * kMiB);
 }
 
-TEST_F(BlockRecycler, AtMostSixteenBlocksAreKept) {
-  LargeBlock blocks[17];
-  for (LargeBlock& block : blocks) block = acquire_large_block(4 * kMiB);
+TEST_F(BlockRecycler, AtMostTheBlockCountIsKept) {
+  std::vector<LargeBlock> blocks(kRecycleMaxBlocks + 1);
+  for (LargeBlock& block : blocks) block = acquire_large_block(kMiB);
   for (const LargeBlock& block : blocks) release_large_block(block);
-  EXPECT_EQ(recycled_bytes(), 16 * 4 * kMiB);
+  EXPECT_EQ(recycled_bytes(), kRecycleMaxBlocks * kMiB);
   // The first released (oldest) is the one that went.
-  LargeBlock reused[16];
+  std::vector<LargeBlock> reused(kRecycleMaxBlocks);
   for (LargeBlock& block : reused) {
-    block = acquire_large_block(4 * kMiB);
+    block = acquire_large_block(kMiB);
     EXPECT_NE(block.data, blocks[0].data);
   }
   EXPECT_EQ(recycled_bytes(), 0u);

@@ -11,6 +11,10 @@ namespace ndbuf {
 // each time: a cumsum of 1e6 f32, 3.8 MiB, spent more time faulting its result's pages in
 // than scanning.)
 inline constexpr size_t kRecycleMinBytes = size_t{1} << 20;
+// At most this many blocks are kept. Results die in batches (the bindings collect R's garbage
+// every 256 MiB of new buffers at least), and a batch of blocks of 1 MiB and more should all
+// be there for the results that follow.
+inline constexpr size_t kRecycleMaxBlocks = 256;
 // A kept block is unmapped at the first call after it has been unused this long (as
 // allocators with decaying dirty pages do; nothing runs in the background).
 inline constexpr double kRecycleDecaySeconds = 10.0;
