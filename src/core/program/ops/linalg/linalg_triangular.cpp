@@ -10,8 +10,10 @@
 #include "ndbuf/base/error.hpp"
 #include "ndbuf/memory/parallel.hpp"
 #include "ndbuf/memory/transfer.hpp"
+#include "program/kernels/blas_threads.hpp"
 #include "program/ops/elementwise/elementwise.hpp"
 #include "program/ops/linalg/fortran_lapack.hpp"
+#include "program/ops/linalg/lapack_single.hpp"
 #include "program/ops/linalg/linalg.hpp"
 #include "program/ops/linalg/linalg_common.hpp"
 
@@ -83,6 +85,81 @@ void trsm(const char* s, const char* u, const char* t, const char* d, int m, int
   ztrsm_(s, u, t, d, &m, &n, &one, a, &lda, b, &m, 1, 1, 1, 1);
 }
 
+// The single-precision ones, called only where single_precision_lapack() found them.
+void trsm(const char* s, const char* u, const char* t, const char* d, int m, int n, const float* a,
+          int lda, float* b) {
+  const float one = 1;
+  single_precision_lapack().strsm(s, u, t, d, &m, &n, &one, a, &lda, b, &m, 1, 1, 1, 1);
+}
+void trsm(const char* s, const char* u, const char* t, const char* d, int m, int n,
+          const std::complex<float>* a, int lda, std::complex<float>* b) {
+  const std::complex<float> one = 1;
+  single_precision_lapack().ctrsm(s, u, t, d, &m, &n, &one, a, &lda, b, &m, 1, 1, 1, 1);
+}
+
+// LAPACK's potrf in place on a column-major n x n matrix; false where the library lacks it.
+bool potrf(char uplo, int n, double* a, int* info) {
+  const int lda = std::max(1, n);
+  dpotrf_(&uplo, &n, a, &lda, info, 1);
+  return true;
+}
+bool potrf(char uplo, int n, std::complex<double>* a, int* info) {
+  const int lda = std::max(1, n);
+  zpotrf_(&uplo, &n, a, &lda, info, 1);
+  return true;
+}
+bool potrf(char uplo, int n, float* a, int* info) {
+  const SpotrfFn f = single_precision_lapack().spotrf;
+  const int lda = std::max(1, n);
+  if (f != nullptr) f(&uplo, &n, a, &lda, info, 1);
+  return f != nullptr;
+}
+bool potrf(char uplo, int n, std::complex<float>* a, int* info) {
+  const CpotrfFn f = single_precision_lapack().cpotrf;
+  const int lda = std::max(1, n);
+  if (f != nullptr) f(&uplo, &n, a, &lda, info, 1);
+  return f != nullptr;
+}
+
+bool has_potrf(DType d) {
+  const SinglePrecisionLapack& single = single_precision_lapack();
+  return d == DType::kF64 || d == DType::kC128 || (d == DType::kF32 && single.spotrf) ||
+         (d == DType::kC64 && single.cpotrf);
+}
+
+bool has_trsm(DType d) {
+  const SinglePrecisionLapack& single = single_precision_lapack();
+  return (d == DType::kF32 && single.strsm) || (d == DType::kC64 && single.ctrsm);
+}
+
+// The factor in A's own type, on a fresh row-major copy of A (the threaded copy, from any
+// layout), which LAPACK reads as M = A^T. potrf('U') factors M = U^H U reading M's upper
+// triangle, which is A's lower one, and leaves U there: read row-major that is L = U^T, and
+// L L^H = (U^H U)^T = A. So the lower factor is potrf('U') in place (the upper one 'L'), with
+// no layout copy around the call and only the factor's triangle of A read.
+template <class T>
+Tensor cholesky_in_place(const Tensor& a, bool lower) {
+  const int64_t n = a.shape().back();
+  const int order = linalg::lapack_size(n, "rows");
+  Tensor factor = Tensor::allocate(a.dtype(), a.shape(), Order::kRowMajor);
+  copy_to_dense(to_host(a), factor.data(), Order::kRowMajor);
+  Tensor info = Tensor::allocate(DType::kI32, Shape(a.shape().begin(), a.shape().end() - 2),
+                                 Order::kRowMajor);
+  auto* infos = static_cast<int32_t*>(info.data());
+  T* m = static_cast<T*>(factor.data());
+  const int threads = sync_blas_threads_for_product();
+  run_blas_product(threads, [&] {
+    for (int64_t b = 0; b < info.numel(); ++b) {
+      infos[b] = 0;
+      if (n > 0) potrf(lower ? 'U' : 'L', order, m + b * n * n, &infos[b]);
+      check_interrupt();
+    }
+  });
+  sync_blas_threads();
+  finish_factors<T>(factor, info, lower);
+  return factor;
+}
+
 // The operands are dense row-major, which LAPACK (column-major) reads as their transposes:
 // op(A) X = B is solved in place as X^T op(A)^T = B^T, a solve from the other side against the
 // other triangle with the same op (LAPACK sees A^T, and op(A)^T = op(A^T) for N, T and C
@@ -148,7 +225,14 @@ Tensor cholesky(const Tensor& a, bool lower) {
   // The factorisation behind JAX's potrf target (linalg.hpp), which takes f32 / f64 / c64 /
   // c128 and computes in double precision: f16 and bf16 go through f32 exactly.
   const bool half = a.dtype() == DType::kF16 || a.dtype() == DType::kBF16;
-  CholeskyFactor f = cholesky_factor(half ? convert(a, DType::kF32) : a, lower);
+  const Tensor in = half ? convert(a, DType::kF32) : a;
+  if (has_potrf(in.dtype())) {
+    return linalg::dispatch_float(in.dtype(), [&](auto tag) {
+      const Tensor factor = cholesky_in_place<decltype(tag)>(in, lower);
+      return half ? convert(factor, a.dtype()) : factor;
+    });
+  }
+  CholeskyFactor f = cholesky_factor(in, lower);
   linalg::dispatch_float(f.factor.dtype(),
                          [&](auto tag) { finish_factors<decltype(tag)>(f.factor, f.info, lower); });
   return half ? convert(f.factor, a.dtype()) : f.factor;
@@ -161,11 +245,24 @@ Tensor triangular_solve(const Tensor& a, const Tensor& b, const TriangularSolveO
     fail(ErrorKind::kInvalidArgument,
          "triangular_solve needs float or complex operands of one element type.");
   }
-  const Tensor wa = widen(a);
-  Tensor wb = widen_fresh(b);
   const size_t r = b.shape().size();
   const int64_t m = b.shape()[r - 2], n = b.shape()[r - 1], k = a.shape()[r - 1];
   const int64_t batch = batch_count(b.shape());
+  if (has_trsm(a.dtype())) {  // f32 / c64 in their own precision
+    const Tensor da = make_dense(to_host(a), Order::kRowMajor);
+    Tensor x = Tensor::allocate(b.dtype(), b.shape(), Order::kRowMajor);
+    copy_to_dense(to_host(b), x.data(), Order::kRowMajor);
+    if (a.dtype() == DType::kF32) {
+      solve_matrices(static_cast<const float*>(da.data()), static_cast<float*>(x.data()), batch, k,
+                     m, n, o);
+    } else {
+      solve_matrices(static_cast<const std::complex<float>*>(da.data()),
+                     static_cast<std::complex<float>*>(x.data()), batch, k, m, n, o);
+    }
+    return x;
+  }
+  const Tensor wa = widen(a);
+  Tensor wb = widen_fresh(b);
   if (wa.dtype() == DType::kF64) {
     solve_matrices(static_cast<const double*>(wa.data()), static_cast<double*>(wb.data()), batch, k,
                    m, n, o);

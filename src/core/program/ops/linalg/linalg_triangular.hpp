@@ -1,6 +1,7 @@
 // stablehlo.cholesky and stablehlo.triangular_solve through LAPACK / BLAS (fortran_lapack.hpp).
-// Operands of any float or complex type are computed in double or double complex (LAPACK's
-// single-precision routines are missing from some builds R links) and rounded back once.
+// f64 / c128 operands are computed in their own precision, f32 / c64 too where the linked
+// libraries have the single-precision routines (lapack_single.hpp); otherwise, and for f16 /
+// bf16, they are computed in double or double complex and rounded back once.
 #pragma once
 
 #include <cstdint>

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "program/ops/linalg/lapack_single.hpp"
 #include "tests/program/program_test_util.hpp"
 
 namespace ndbuf::program {
@@ -104,6 +105,39 @@ TEST(ProgramTriangular, TriangularSolveBatchedF32) {
                         "left_side = true, lower = true, unit_diagonal = false", "NO_TRANSPOSE"),
           {a, b});
   EXPECT_EQ(values<float>(r[0]), (std::vector<float>{1, 1, 3, 2}));
+}
+
+// f32 / c64 run LAPACK's single-precision routines where the linked libraries have them, the
+// double-precision ones otherwise: both give the hand-worked factors and solutions (exact in
+// f32), whatever the input layout and whatever the unread triangle holds.
+TEST(ProgramTriangular, SinglePrecisionRoutinesAndTheWideningFallbackAgree) {
+  using C = std::complex<float>;
+  for (const bool native : {true, false}) {
+    use_single_precision_lapack(native);
+    const Tensor a = f32({3, 3}, {4, 99, 99, 12, 37, 99, -16, -43, 98});
+    for (const Tensor& input : {a, testing::column_major(a)}) {
+      EXPECT_EQ(values<float>(run(cholesky_program("tensor<3x3xf32>", true), {input})[0]),
+                (std::vector<float>{2, 0, 0, 6, 1, 0, -8, 5, 3}))
+          << native;
+    }
+    const Tensor upper = f32({3, 3}, {4, 12, -16, 99, 37, -43, 99, 99, 98});
+    EXPECT_EQ(values<float>(run(cholesky_program("tensor<3x3xf32>", false), {upper})[0]),
+              (std::vector<float>{2, 6, -8, 0, 1, 5, 0, 0, 3}));
+    const Tensor h = tensor_of<C>(DType::kC64, {2, 2}, {4, C(0, 2), C(0, -2), 5});
+    EXPECT_EQ(values<C>(run(cholesky_program("tensor<2x2xcomplex<f32>>", true), {h})[0]),
+              (std::vector<C>{2, 0, C(0, -1), 2}));
+    const std::string flags = "left_side = true, lower = true, unit_diagonal = false";
+    const auto solved =
+        run(solve_program("tensor<2x2xf32>", "tensor<2x2xf32>", flags, "TRANSPOSE"),
+            {f32({2, 2}, {2, 0, 1, 4}), testing::column_major(f32({2, 2}, {2, 4, 5, 6}))});
+    EXPECT_EQ(values<float>(solved[0]), (std::vector<float>{0.375, 1.25, 1.25, 1.5}));
+    const auto adjoint =
+        run(solve_program("tensor<2x2xcomplex<f32>>", "tensor<2x1xcomplex<f32>>", flags, "ADJOINT"),
+            {tensor_of<C>(DType::kC64, {2, 2}, {2, 0, C(0, 1), 1}),
+             tensor_of<C>(DType::kC64, {2, 1}, {2, 1})});
+    EXPECT_EQ(values<C>(adjoint[0]), (std::vector<C>{C(1, 0.5), 1}));
+  }
+  use_single_precision_lapack(true);
 }
 
 TEST(ProgramTriangular, CompileErrors) {
