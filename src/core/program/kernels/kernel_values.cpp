@@ -23,6 +23,27 @@ Strides row_major_strides(const Shape& shape) {
   return strides;
 }
 
+void walk_offsets(const Shape& shape, const Strides& strides, int64_t first, int64_t count,
+                  std::vector<int64_t>& out) {
+  std::vector<int64_t> index(shape.size(), 0);
+  int64_t rest = first, offset = 0;
+  for (size_t k = shape.size(); k-- > 0;) {
+    index[k] = rest % shape[k];
+    rest /= shape[k];
+    offset += index[k] * strides[k];
+  }
+  out.resize(static_cast<size_t>(count));
+  for (int64_t lane = 0; lane < count; ++lane) {
+    out[static_cast<size_t>(lane)] = offset;
+    for (size_t k = shape.size(); k-- > 0;) {
+      offset += strides[k];
+      if (++index[k] < shape[k]) break;
+      offset -= shape[k] * strides[k];
+      index[k] = 0;
+    }
+  }
+}
+
 Tensor scalar_from(DType dtype, const void* element) {
   Tensor t = Tensor::allocate(dtype, {}, Order::kRowMajor);
   std::memcpy(t.data(), element, itemsize(dtype));

@@ -26,6 +26,12 @@ inline bool next_index(std::vector<int64_t>& index, const Shape& shape) {
   return false;
 }
 
+// The element offsets, in a tensor with `strides` over the dims `shape`, of the positions
+// first .. first + count - 1 of a row-major walk over `shape` (the result elements a block of
+// reduction lanes computes), into `out`.
+void walk_offsets(const Shape& shape, const Strides& strides, int64_t first, int64_t count,
+                  std::vector<int64_t>& out);
+
 // A fresh 0-d tensor holding a copy of the element at `element`.
 Tensor scalar_from(DType dtype, const void* element);
 

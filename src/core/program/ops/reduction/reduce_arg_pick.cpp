@@ -66,23 +66,7 @@ struct LaneWalk {
 // with strides `kept_strides` over the kept dims.
 LaneWalk lane_walk(const Shape& kept, const Strides& kept_strides, int64_t first, int64_t count) {
   LaneWalk walk;
-  walk.offsets.resize(static_cast<size_t>(count));
-  std::vector<int64_t> index(kept.size(), 0);
-  int64_t rest = first, offset = 0;
-  for (size_t k = kept.size(); k-- > 0;) {
-    index[k] = rest % kept[k];
-    rest /= kept[k];
-    offset += index[k] * kept_strides[k];
-  }
-  for (int64_t l = 0; l < count; ++l) {
-    walk.offsets[static_cast<size_t>(l)] = offset;
-    for (size_t k = kept.size(); k-- > 0;) {
-      offset += kept_strides[k];
-      if (++index[k] < kept[k]) break;
-      offset -= kept[k] * kept_strides[k];
-      index[k] = 0;
-    }
-  }
+  walk_offsets(kept, kept_strides, first, count, walk.offsets);
   walk.first = walk.offsets[0];
   walk.lane_step = count > 1 ? walk.offsets[1] - walk.offsets[0] : 0;
   walk.regular = true;

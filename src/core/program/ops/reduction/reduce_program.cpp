@@ -39,31 +39,6 @@ ReduceAxes split_axes(const std::vector<Tensor>& inputs, const std::vector<int64
   return axes;
 }
 
-// Element offsets of result elements first .. first + count - 1 (row-major over the kept
-// dims) in input i.
-void lane_offsets(const ReduceAxes& axes, size_t i, int64_t first, int64_t count,
-                  std::vector<int64_t>& out) {
-  const Shape& shape = axes.kept;
-  const Strides& strides = axes.kept_strides[i];
-  std::vector<int64_t> index(shape.size(), 0);
-  int64_t rest = first, offset = 0;
-  for (size_t k = shape.size(); k-- > 0;) {
-    index[k] = rest % shape[k];
-    rest /= shape[k];
-    offset += index[k] * strides[k];
-  }
-  out.resize(count);
-  for (int64_t lane = 0; lane < count; ++lane) {
-    out[lane] = offset;
-    for (size_t k = shape.size(); k-- > 0;) {
-      offset += strides[k];
-      if (++index[k] < shape[k]) break;
-      offset -= shape[k] * strides[k];
-      index[k] = 0;
-    }
-  }
-}
-
 // Lanes whose offsets are consecutive (the kept axis is the innermost of the input's layout)
 // are one copy.
 void gather_lanes(const Tensor& x, const int64_t* offsets, bool consecutive, int64_t shift,
@@ -102,7 +77,7 @@ void fold_tile(const std::vector<Tensor>& inputs, const std::vector<Tensor>& ini
   std::vector<std::vector<int64_t>> offsets(n);
   std::vector<bool> consecutive(n);
   for (size_t i = 0; i < n; ++i) {
-    lane_offsets(axes, i, first, count, offsets[i]);
+    walk_offsets(axes.kept, axes.kept_strides[i], first, count, offsets[i]);
     consecutive[i] = are_consecutive(offsets[i]);
   }
   for (size_t i = 0; i < n; ++i) fill_lanes(inits[i], count, tile.argument(i));
