@@ -1,12 +1,16 @@
 # The computations bench/peer/peer.R times in pjrt and in PyTorch: each case is a JAX-style
 # StableHLO program, its inputs made from R arrays as a user makes them (column-major
-# matrices through pjrt_buffer()), and the name of the same computation in torch_cases.py.
-# Sizes follow the execution-model issue's table; PEER_SCALE (default 1) divides the large
-# dims for a quick run.
+# matrices and arrays through pjrt_buffer(), of the dtypes case_buffers() picks unless the
+# case names them), and the name of the same computation in torch_cases.py. Sizes follow the
+# execution-model issue's table; PEER_SCALE (default 1) divides the large dims for a quick run.
 
-t32 <- function(...) sprintf("tensor<%sxf32>", paste(format(c(...), scientific = FALSE,
-                                                           trim = TRUE), collapse = "x"))
-ti32 <- function(...) sub("xf32>", "xi32>", t32(...), fixed = TRUE)
+# The type of a tensor of `element` (f32, bf16, complex<f32>, ...) with dims `...`.
+tensor <- function(element, ...) {
+  sprintf("tensor<%sx%s>", paste(format(c(...), scientific = FALSE, trim = TRUE), collapse = "x"),
+          element)
+}
+t32 <- function(...) tensor("f32", ...)
+ti32 <- function(...) tensor("i32", ...)
 
 main_text <- function(args, lines, results, result_types) {
   params <- paste0("%", names(args), ": ", args, collapse = ", ")
@@ -200,9 +204,119 @@ logistic_program <- function(n, features, lr = 0.1) {
             t32(features))
 }
 
-f32_buffer <- function(x) pjrt_buffer(x, dtype = "f32")
+# a b of an n x k and a k x m matrix of `element`, the result of the same type (JAX's
+# jnp.matmul: bf16 operands give a bf16 product).
+matmul_program <- function(n, k, m, element = "f32") {
+  a <- tensor(element, n, k)
+  b <- tensor(element, k, m)
+  main_text(c(a = a, b = b), dot("y", "a", "b", a, b, tensor(element, n, m)), "%y",
+            tensor(element, n, m))
+}
 
-# name, program text and inputs (R arrays) of every case.
+# jnp.linalg.cholesky: the lower factor, with the part above the diagonal (which the op leaves
+# unspecified) set to zero by a select on an iota comparison, as JAX does.
+cholesky_program <- function(n, element = "f64") {
+  m <- tensor(element, n, n)
+  lines <- c(
+    sprintf("%%l = \"stablehlo.cholesky\"(%%a) {lower = true} : (%s) -> %s", m, m),
+    sprintf("%%row = stablehlo.iota dim = 0 : %s", ti32(n, n)),
+    sprintf("%%col = stablehlo.iota dim = 1 : %s", ti32(n, n)),
+    sprintf("%%keep = stablehlo.compare GE, %%row, %%col, SIGNED : (%s, %s) -> %s", ti32(n, n),
+            ti32(n, n), tensor("i1", n, n)),
+    sprintf("%%zero = stablehlo.constant dense<0.0> : tensor<%s>", element),
+    sprintf("%%zb = stablehlo.broadcast_in_dim %%zero, dims = [] : (tensor<%s>) -> %s", element,
+            m),
+    sprintf("%%y = stablehlo.select %%keep, %%l, %%zb : %s, %s", tensor("i1", n, n), m)
+  )
+  main_text(c(a = m), lines, "%y", m)
+}
+
+# solve(a, b) for a lower-triangular n x n `a` and an n x k `b` (lax.linalg.triangular_solve
+# with left_side and lower).
+triangular_solve_program <- function(n, k) {
+  lines <- sprintf(paste0("%%y = \"stablehlo.triangular_solve\"(%%a, %%b) {left_side = true, ",
+                          "lower = true, unit_diagonal = false, ",
+                          "transpose_a = #stablehlo<transpose NO_TRANSPOSE>} : (%s, %s) -> %s"),
+                   t32(n, n), t32(n, k), t32(n, k))
+  main_text(c(a = t32(n, n), b = t32(n, k)), lines, "%y", t32(n, k))
+}
+
+# lax.top_k: the k largest values of each row, largest first, and their indices.
+top_k_program <- function(rows, cols, k) {
+  lines <- sprintf("%%r:2 = chlo.top_k(%%x, k = %d) : %s -> (%s, %s)", k, t32(rows, cols),
+                   t32(rows, k), ti32(rows, k))
+  main_text(c(x = t32(rows, cols)), lines, c("%r#0", "%r#1"), c(t32(rows, k), ti32(rows, k)))
+}
+
+# jnp.sort of a vector.
+sort_program <- function(n) {
+  v <- t32(n)
+  lines <- c(
+    "%y = \"stablehlo.sort\"(%x) ({",
+    "^bb0(%a: tensor<f32>, %b: tensor<f32>):",
+    "  %lt = stablehlo.compare LT, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>",
+    "  stablehlo.return %lt : tensor<i1>",
+    sprintf("}) {dimension = 0 : i64, is_stable = true} : (%s) -> %s", v, v)
+  )
+  main_text(c(x = v), lines, "%y", v)
+}
+
+# jax.ops.segment_sum of the rows of `data` into `segments` rows: JAX's scatter-add into zeros.
+segment_sum_program <- function(rows, width, segments) {
+  out <- t32(segments, width)
+  lines <- c(
+    "%zero = stablehlo.constant dense<0.0> : tensor<f32>",
+    sprintf("%%z = stablehlo.broadcast_in_dim %%zero, dims = [] : (tensor<f32>) -> %s", out),
+    sprintf("%%i = stablehlo.reshape %%ids : (%s) -> %s", ti32(rows), ti32(rows, 1)),
+    "%y = \"stablehlo.scatter\"(%z, %i, %data) ({",
+    "^bb0(%a: tensor<f32>, %b: tensor<f32>):",
+    "  %s = stablehlo.add %a, %b : tensor<f32>",
+    "  stablehlo.return %s : tensor<f32>",
+    paste0("}) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], ",
+           "inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], ",
+           "index_vector_dim = 1>, indices_are_sorted = false, unique_indices = false} : ",
+           sprintf("(%s, %s, %s) -> %s", out, ti32(rows, 1), t32(rows, width), out))
+  )
+  main_text(c(data = t32(rows, width), ids = ti32(rows)), lines, "%y", out)
+}
+
+# jnp.fft.fft over the last dim of a complex64 matrix.
+fft_program <- function(rows, n) {
+  m <- tensor("complex<f32>", rows, n)
+  lines <- sprintf("%%y = stablehlo.fft %%x, type =  FFT, length = [%d] : (%s) -> %s", n, m, m)
+  main_text(c(x = m), lines, "%y", m)
+}
+
+# lax.conv_general_dilated of an NHWC input with an HWIO kernel, stride 1, SAME padding:
+# an NHWC result.
+conv_program <- function(batch, height, width, inputs, outputs, kernel = 3) {
+  x <- t32(batch, height, width, inputs)
+  w <- t32(kernel, kernel, inputs, outputs)
+  y <- t32(batch, height, width, outputs)
+  low <- (kernel - 1) %/% 2
+  lines <- sprintf(paste0(
+    "%%y = stablehlo.convolution(%%x, %%w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], ",
+    "window = {stride = [1, 1], pad = [[%d, %d], [%d, %d]]} {batch_group_count = 1 : i64, ",
+    "feature_group_count = 1 : i64, precision_config = [#stablehlo<precision DEFAULT>, ",
+    "#stablehlo<precision DEFAULT>]} : (%s, %s) -> %s"),
+    low, kernel - 1 - low, low, kernel - 1 - low, x, w, y)
+  main_text(c(x = x, w = w), lines, "%y", y)
+}
+
+# A symmetric positive definite n x n matrix, well away from singular.
+spd_matrix <- function(n) crossprod(matrix(rnorm(n * n), n)) + diag(n, n)
+
+# A lower-triangular n x n matrix with a diagonal in [1, 2] and small entries below it, so
+# that forward substitution neither grows nor loses precision.
+lower_triangular <- function(n) {
+  a <- matrix(rnorm(n * n) / n, n)
+  a[upper.tri(a)] <- 0
+  diag(a) <- 1 + runif(n)
+  a
+}
+
+# name, program text, inputs (R arrays) and, where not the default of case_buffers(), the
+# dtypes of their buffers, of every case.
 peer_cases <- function(scale = 1) {
   s <- function(v) max(1, as.integer(v / scale))
   rows <- s(4096)
@@ -235,13 +349,49 @@ peer_cases <- function(scale = 1) {
     list(name = "logistic-regression step 10000x100", torch = "logistic",
          program = logistic_program(s(10000), 100),
          inputs = list(matrix(rnorm(s(10000) * 100), s(10000)),
-                       as.numeric(runif(s(10000)) < 0.5), rnorm(100) / 10))
+                       as.numeric(runif(s(10000)) < 0.5), rnorm(100) / 10)),
+    list(name = "matmul f32 1024x1024", torch = "matmul",
+         program = matmul_program(s(1024), 1024, 1024),
+         inputs = list(matrix(rnorm(s(1024) * 1024), s(1024)), matrix(rnorm(1024 * 1024), 1024))),
+    list(name = "matmul bf16 1024x1024", torch = "matmul_bf16",
+         program = matmul_program(s(1024), 1024, 1024, "bf16"),
+         inputs = list(matrix(rnorm(s(1024) * 1024), s(1024)), matrix(rnorm(1024 * 1024), 1024)),
+         dtypes = c("bf16", "bf16")),
+    list(name = "cholesky f64 1000", torch = "cholesky", program = cholesky_program(s(1000)),
+         inputs = list(spd_matrix(s(1000))), dtypes = "f64"),
+    list(name = "cholesky f32 1000", torch = "cholesky_f32",
+         program = cholesky_program(s(1000), "f32"), inputs = list(spd_matrix(s(1000)))),
+    list(name = "triangular_solve f32 1000, 100 columns", torch = "triangular_solve",
+         program = triangular_solve_program(s(1000), 100),
+         inputs = list(lower_triangular(s(1000)), matrix(rnorm(s(1000) * 100), s(1000)))),
+    list(name = "top_k 10 over rows 4096x1000", torch = "top_k",
+         program = top_k_program(rows, 1000, 10), inputs = list(matrix(rnorm(rows * 1000), rows))),
+    list(name = "sort 1e5", torch = "sort", program = sort_program(s(1e5)),
+         inputs = list(rnorm(s(1e5)))),
+    list(name = "segment_sum 100000x64 into 1000", torch = "segment_sum",
+         program = segment_sum_program(s(1e5), 64, 1000),
+         inputs = list(matrix(rnorm(s(1e5) * 64), s(1e5)), sample.int(1000, s(1e5), TRUE) - 1L)),
+    list(name = "fft 256x4096 complex64", torch = "fft", program = fft_program(s(256), 4096),
+         inputs = list(matrix(complex(real = rnorm(s(256) * 4096),
+                                      imaginary = rnorm(s(256) * 4096)), s(256)))),
+    list(name = "conv 3x3 SAME 32x56x56x64 -> 64", torch = "conv_resnet",
+         program = conv_program(s(32), 56, 56, 64, 64),
+         inputs = list(array(rnorm(s(32) * 56 * 56 * 64), c(s(32), 56, 56, 64)),
+                       array(rnorm(3 * 3 * 64 * 64) / 24, c(3, 3, 64, 64)))),
+    list(name = "conv 3x3 SAME 64x28x28x16 -> 32", torch = "conv_lenet",
+         program = conv_program(s(64), 28, 28, 16, 32),
+         inputs = list(array(rnorm(s(64) * 28 * 28 * 16), c(s(64), 28, 28, 16)),
+                       array(rnorm(3 * 3 * 16 * 32) / 12, c(3, 3, 16, 32))))
   )
 }
 
-# Buffers of a case's inputs: f32, except integer vectors (indices) as i32.
+# Buffers of a case's inputs, of the dtypes the case names (`dtypes`, one per input); without
+# them f32, integer vectors (indices) i32 and complex arrays c64.
 case_buffers <- function(case) {
-  lapply(case$inputs, function(x) {
-    if (is.integer(x)) pjrt_buffer(x, dtype = "i32") else f32_buffer(x)
+  lapply(seq_along(case$inputs), function(i) {
+    x <- case$inputs[[i]]
+    dtype <- if (!is.null(case$dtypes)) case$dtypes[[i]] else if (is.integer(x)) "i32" else
+      if (is.complex(x)) "c64" else "f32"
+    pjrt_buffer(x, dtype = dtype)
   })
 }

@@ -3,7 +3,7 @@
 # pjrt and in a PyTorch process, on the same input values (the row-major bytes of pjrt's
 # buffers), with the same thread count. Prints, per case, the medians' range over the rounds,
 # the ratio pjrt / PyTorch (below 1: pjrt is faster), each program's compile time and the
-# largest difference between the two results; then the geometric mean of the ratios.
+# largest difference between the two (first) results; then the geometric mean of the ratios.
 #
 # Run from the repository root: Rscript bench/peer/peer.R
 # Environment: PEER_ROUNDS (3), PEER_THREADS (all cores), PEER_ITERATIONS (10),
@@ -63,14 +63,16 @@ for (r in seq_len(rounds)) {
   torch_seconds[, r] <- time_torch_round()
 }
 
-# The largest difference between the two results, relative to the largest magnitude.
+# The largest difference between the two results (the first of several: top_k's values),
+# relative to the largest magnitude; complex values differ by their modulus.
 difference <- function(case) {
   ours <- run_pjrt(case)
+  if (is.list(ours)) ours <- ours[[1]]
   bytes <- readBin(file.path(folder, paste0(case$torch, ".out")), "raw", 1e9)
   theirs <- pjrt_buffer(bytes, dtype = as.character(elt_type(ours)), shape = shape(ours),
                         row_major = TRUE)
-  a <- as.numeric(as_array(ours))
-  b <- as.numeric(as_array(theirs))
+  a <- as.vector(as_array(ours))
+  b <- as.vector(as_array(theirs))
   max(abs(a - b)) / max(1, abs(b))
 }
 

@@ -3,8 +3,9 @@
 Each input arrives as the row-major bytes of the very buffer pjrt ran on (made from an R array),
 so both sides compute on the same values. Prints one line per case, `name<TAB>seconds`, the
 median of `iterations` timed runs after one warm-up, and writes each case's first result as
-row-major bytes next to its inputs for peer.R to compare. PyTorch is a yardstick here, never a
-dependency of pjrt: run it through Debian's python3-torch (/usr/bin/python3).
+row-major bytes next to its inputs for peer.R to compare (bf16 as its raw 16-bit patterns,
+which numpy has no type for). PyTorch is a yardstick here, never a dependency of pjrt: run it
+through Debian's python3-torch (/usr/bin/python3).
 
 usage: /usr/bin/python3 torch_cases.py <folder> <threads> <iterations>
 """
@@ -15,7 +16,11 @@ import time
 
 import torch
 
-DTYPES = {"f32": torch.float32, "i32": torch.int32}
+DTYPES = {"f32": torch.float32, "f64": torch.float64, "bf16": torch.bfloat16,
+          "c64": torch.complex64, "i32": torch.int32}
+
+# The number of segments of cases.R's segment_sum, which its inputs do not tell.
+SEGMENTS = 1000
 
 
 def load_inputs(folder):
@@ -69,15 +74,63 @@ def logistic(x, y, w):
     return w - (torch.sigmoid(x @ w) - y) @ x * (0.1 / x.shape[0])
 
 
+def matmul(a, b):
+    return a @ b
+
+
+def cholesky(a):
+    return torch.linalg.cholesky(a)
+
+
+def triangular_solve(a, b):
+    return torch.linalg.solve_triangular(a, b, upper=False)
+
+
+def top_k(x):
+    return torch.topk(x, 10, dim=1)
+
+
+def sort(x):
+    return torch.sort(x).values
+
+
+def segment_sum(data, ids):
+    return torch.zeros(SEGMENTS, data.shape[1], dtype=data.dtype).index_add_(0, ids, data)
+
+
+def fft(x):
+    return torch.fft.fft(x, dim=1)
+
+
+def conv(x, w):
+    # NHWC input and HWIO kernel as PyTorch's NCHW and OIHW views (strides only, no copy);
+    # the result back as NHWC.
+    y = torch.nn.functional.conv2d(x.permute(0, 3, 1, 2), w.permute(3, 2, 0, 1), padding=1)
+    return y.permute(0, 2, 3, 1)
+
+
 FUNCTIONS = {f.__name__: f for f in (softmax_layernorm, mlp, chain, einsum, argmax, embedding,
-                                     cumsum, rnn, logistic)}
+                                     cumsum, rnn, logistic, matmul, cholesky, triangular_solve,
+                                     top_k, sort, segment_sum, fft)}
+# Cases that run one function on inputs of another dtype or size.
+FUNCTIONS.update(matmul_bf16=matmul, cholesky_f32=cholesky, conv_resnet=conv, conv_lenet=conv)
 
 
 def prepared(name, inputs):
     # Index tensors as PyTorch takes them (int64), converted once, outside the timing.
-    if name == "embedding":
+    if name in ("embedding", "segment_sum"):
         return [inputs[0], inputs[1].long()]
     return inputs
+
+
+def write_result(result, path):
+    # The first result of those that come as a tuple (top_k's values), in row-major order.
+    if isinstance(result, tuple):
+        result = result[0]
+    result = result.contiguous()
+    if result.dtype == torch.bfloat16:
+        result = result.view(torch.int16)
+    result.numpy().tofile(path)
 
 
 def main():
@@ -92,7 +145,7 @@ def main():
                 start = time.perf_counter()
                 fn(*args)
                 times.append(time.perf_counter() - start)
-        result.contiguous().numpy().tofile(os.path.join(folder, name + ".out"))
+        write_result(result, os.path.join(folder, name + ".out"))
         print(f"{name}\t{statistics.median(times)}", flush=True)
 
 
