@@ -1,11 +1,20 @@
-// chlo.top_k: a partial sort of each last-dim row's positions by (value descending in total
-// order, position ascending).
+// chlo.top_k: per last-dim row, one pass keeping the k best (value descending in total order,
+// position ascending) in a sorted list: an element enters only when it beats the k-th best, which
+// for k much smaller than the row is rare, so the pass costs about one comparison per element.
+// Rows run in blocks on the available threads; a block of a row-major operand is read in place,
+// of any other layout copied into a row-major scratch block first (the tiled copy: no transpose
+// of the whole operand).
 #include "program/ops/sort/top_k.hpp"
 
 #include <algorithm>
 #include <limits>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "ndbuf/memory/copy.hpp"
+#include "ndbuf/memory/parallel.hpp"
+#include "ndbuf/memory/transfer.hpp"
 #include "program/kernels/kernel_values.hpp"
 #include "program/ops/sort/order_keys.hpp"
 
@@ -14,24 +23,66 @@ namespace {
 
 const char kOp[] = "top_k";
 
+// The k best of one row. Equal keys keep their order of arrival (lower positions first), so an
+// element enters only with a key above the k-th best's.
 template <class T>
-void top_k_rows(const T* x, int64_t rows, int64_t length, int64_t k, T* values, int32_t* indices) {
-  using K = decltype(total_order_key(x[0]));
-  std::vector<K> keys(length);
-  std::vector<int32_t> perm(length);
-  for (int64_t r = 0; r < rows; ++r, x += length, values += k, indices += k) {
-    for (int64_t i = 0; i < length; ++i) {
-      keys[i] = total_order_key(x[i]);
-      perm[i] = static_cast<int32_t>(i);
-    }
-    std::partial_sort(perm.begin(), perm.begin() + k, perm.end(), [&](int32_t a, int32_t b) {
-      return keys[a] > keys[b] || (keys[a] == keys[b] && a < b);
-    });
-    for (int64_t i = 0; i < k; ++i) {
-      values[i] = x[perm[i]];
-      indices[i] = perm[i];
-    }
+void top_k_row(const T* x, int64_t length, int64_t k, T* values, int32_t* indices,
+               std::vector<std::pair<decltype(total_order_key(T{})), int32_t>>& best) {
+  best.clear();
+  for (int64_t i = 0; i < k; ++i) best.emplace_back(total_order_key(x[i]), static_cast<int32_t>(i));
+  std::stable_sort(best.begin(), best.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (int64_t i = k; i < length; ++i) {
+    const auto key = total_order_key(x[i]);
+    if (!(key > best.back().first)) continue;
+    size_t j = best.size() - 1;
+    for (; j > 0 && best[j - 1].first < key; --j) best[j] = best[j - 1];
+    best[j] = {key, static_cast<int32_t>(i)};
   }
+  for (int64_t i = 0; i < k; ++i) {
+    values[i] = x[best[static_cast<size_t>(i)].second];
+    indices[i] = best[static_cast<size_t>(i)].second;
+  }
+}
+
+// Rows [begin, end) of `x` (rows x length, any strides) into the results.
+template <class T>
+void top_k_block(const Tensor& x, int64_t begin, int64_t end, int64_t k, T* values,
+                 int32_t* indices) {
+  const int64_t length = x.shape().back();
+  const Strides& strides = x.strides();
+  const bool in_place = strides.back() == 1 || length == 1;
+  std::vector<T> block;
+  if (!in_place) {
+    block.resize(static_cast<size_t>((end - begin) * length));
+    const T* first = static_cast<const T*>(x.data()) + begin * strides[0];
+    copy_elements(first, {strides[0], strides[1]}, block.data(), {length, 1}, {end - begin, length},
+                  sizeof(T));
+  }
+  std::vector<std::pair<decltype(total_order_key(T{})), int32_t>> best;
+  best.reserve(static_cast<size_t>(k));
+  for (int64_t r = begin; r < end; ++r) {
+    const T* row = in_place ? static_cast<const T*>(x.data()) + r * strides[0]
+                            : block.data() + (r - begin) * length;
+    top_k_row(row, length, k, values + r * k, indices + r * k, best);
+  }
+}
+
+// `host` as a (rows x length) view when its leading dims collapse to one stride, else a dense
+// row-major copy of it.
+Tensor as_rows(const Tensor& host, int64_t rows, int64_t length) {
+  int64_t stride = 0, next = 0;
+  for (size_t d = host.rank() - 1; d-- > 0;) {
+    if (host.shape()[d] == 1) continue;
+    if (stride != 0 && host.strides()[d] != next) {
+      return Tensor::dense(dense_host(host).storage(), host.dtype(), {rows, length},
+                           Order::kRowMajor);
+    }
+    if (stride == 0) stride = host.strides()[d];
+    next = host.strides()[d] * host.shape()[d];
+  }
+  return Tensor(host.storage(), host.dtype(), {rows, length}, {stride, host.strides().back()},
+                host.offset());
 }
 
 }  // namespace
@@ -58,14 +109,19 @@ std::vector<Tensor> top_k(const Tensor& operand, int64_t k) {
   Tensor values = Tensor::allocate(operand.dtype(), shape, Order::kRowMajor);
   Tensor indices = Tensor::allocate(DType::kI32, shape, Order::kRowMajor);
   if (values.numel() == 0) return {values, indices};
-  const Tensor x = dense_host(operand);
-  const int64_t rows = x.numel() / length;
+  const Tensor host = to_host(operand);
+  const int64_t rows = host.numel() / length;
+  const Tensor x = as_rows(host, rows, length);
+  const auto bytes = static_cast<int64_t>(itemsize(x.dtype())) * length;
   dispatch(x.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (!std::is_same_v<T, std::complex<float>> &&
                   !std::is_same_v<T, std::complex<double>>) {
-      top_k_rows(static_cast<const T*>(x.data()), rows, length, k, static_cast<T*>(values.data()),
-                 static_cast<int32_t*>(indices.data()));
+      auto* v = static_cast<T*>(values.data());
+      auto* i = static_cast<int32_t*>(indices.data());
+      for_each_block(
+          rows, bytes, [&](int64_t begin, int64_t end) { top_k_block(x, begin, end, k, v, i); },
+          length);
     }
   });
   return {values, indices};

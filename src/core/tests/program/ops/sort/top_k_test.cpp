@@ -3,10 +3,15 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <numeric>
+#include <random>
 
 #include "ndbuf/base/error.hpp"
+#include "program/ops/sort/order_keys.hpp"
 #include "tests/program/kernel_tensors.hpp"
 
 namespace ndbuf::program {
@@ -33,6 +38,53 @@ TEST(ProgramTopK, NaNRanksFirstAndStridedInput) {
   EXPECT_EQ(values<double>(s[0]), (std::vector<double>{2, 4}));
   EXPECT_EQ(values<int32_t>(s[1]), (std::vector<int32_t>{1, 0}));
   EXPECT_EQ(half_values(top_k(bf16({3}, {0.5, 8, -2}), 2)[0]), (std::vector<double>{8, 0.5}));
+}
+
+// Against a stable sort of each row (value descending in total order, position ascending), on
+// rows with many ties and NaNs of both signs, in row-major, column-major and 3-d layouts, rows
+// enough for threads.
+TEST(ProgramTopK, MatchesAStableSortOfEachRow) {
+  std::mt19937 rng(29);
+  const float pool[] = {-2,
+                        -0.0F,
+                        0,
+                        1,
+                        3,
+                        std::numeric_limits<float>::infinity(),
+                        std::numeric_limits<float>::quiet_NaN(),
+                        -std::numeric_limits<float>::quiet_NaN()};
+  struct Case {
+    Shape shape;
+    int64_t k;
+  };
+  for (const Case& c : {Case{{600, 1000}, 10}, Case{{7, 5, 40}, 40}, Case{{33, 1}, 1},
+                        Case{{64, 300}, 1}, Case{{3, 50}, 49}}) {
+    std::vector<float> v(static_cast<size_t>(checked_numel(c.shape)));
+    for (float& e : v) e = pool[rng() % 8];
+    const int64_t length = c.shape.back(), rows = checked_numel(c.shape) / length;
+    std::vector<float> want_values;
+    std::vector<int32_t> want_indices;
+    for (int64_t r = 0; r < rows; ++r) {
+      std::vector<int32_t> order(static_cast<size_t>(length));
+      std::iota(order.begin(), order.end(), 0);
+      const float* row = v.data() + r * length;
+      std::stable_sort(order.begin(), order.end(), [&](int32_t a, int32_t b) {
+        return total_order_key(row[a]) > total_order_key(row[b]);
+      });
+      for (int64_t i = 0; i < c.k; ++i) {
+        want_indices.push_back(order[static_cast<size_t>(i)]);
+        want_values.push_back(row[order[static_cast<size_t>(i)]]);
+      }
+    }
+    const Tensor x = f32(c.shape, v);
+    for (const Tensor& input : {x, column_major(x)}) {
+      const auto r = top_k(input, c.k);
+      EXPECT_EQ(values<int32_t>(r[1]), want_indices);
+      const std::vector<float> got = values<float>(r[0]);
+      ASSERT_EQ(got.size(), want_values.size());
+      EXPECT_EQ(std::memcmp(got.data(), want_values.data(), got.size() * sizeof(float)), 0);
+    }
+  }
 }
 
 TEST(ProgramTopK, ZeroKAndErrors) {
