@@ -100,6 +100,27 @@ test_that("depthwise convolution (feature_group_count = channels) and negative p
                tolerance = 1e-5)
 })
 
+test_that("f32 channels-first layouts, kernel dilation and feature groups agree with the naive one", {
+  set.seed(4)
+  x <- array(rnorm(3 * 9 * 8 * 4), c(3, 9, 8, 4))
+  w <- array(rnorm(3 * 2 * 2 * 6), c(3, 2, 2, 6))  # two groups of 2 input -> 3 output features
+  expected <- naive_conv(x, w, stride = c(2, 1), pad = matrix(c(1, 0, 2, 1), 2),
+                         rhs_dilate = c(2, 3), groups = 2)
+  out_nchw <- aperm(expected, c(1, 4, 2, 3))
+  src <- conv_src(ttype(c(3, 4, 9, 8)), ttype(c(6, 2, 3, 2)), ttype(dim(out_nchw)),
+                  dims = "[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]",
+                  window = "stride = [2, 1], pad = [[1, 2], [0, 1]], rhs_dilate = [2, 3]",
+                  groups = c(2, 1))
+  got <- run_conv(src, aperm(x, c(1, 4, 2, 3)), aperm(w, c(4, 3, 1, 2)))
+  expect_equal(got, out_nchw, tolerance = 1e-5)
+  # The same in NHWC, result in NCHW: the layouts of input and output differ.
+  mixed <- conv_src(ttype(c(3, 9, 8, 4)), ttype(c(3, 2, 2, 6)), ttype(dim(out_nchw)),
+                    dims = "[b, 0, 1, f]x[0, 1, i, o]->[b, f, 0, 1]",
+                    window = "stride = [2, 1], pad = [[1, 2], [0, 1]], rhs_dilate = [2, 3]",
+                    groups = c(2, 1))
+  expect_equal(run_conv(mixed, x, w), out_nchw, tolerance = 1e-5)
+})
+
 test_that("integer convolutions are exact and i8 operands can give an i32 result", {
   x <- array(c(1:16), c(1, 4, 4, 1))
   w <- array(c(1L, 2L, 3L, 4L), c(2, 2, 1, 1))

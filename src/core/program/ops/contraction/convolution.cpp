@@ -9,6 +9,7 @@
 #include "ndbuf/memory/parallel.hpp"
 #include "ndbuf/memory/transfer.hpp"
 #include "program/kernels/fast_combine.hpp"
+#include "program/ops/contraction/convolution_dnnl.hpp"
 #include "program/ops/contraction/convolution_plan.hpp"
 #include "program/ops/contraction/dot_pack.hpp"
 
@@ -98,6 +99,7 @@ Tensor run(const Tensor& lhs_any, const Tensor& rhs_any, const ConvConfig& confi
   const Shape shape = convolution_shape(lhs.shape(), rhs.shape(), checked);
   Tensor result = Tensor::allocate(result_dtype, shape, Order::kRowMajor);
   if (result.numel() == 0) return result;
+  if (allow_gemm && convolution_through_dnnl(lhs, rhs, checked, result)) return result;
   const ConvPlan plan = plan_convolution(lhs.shape(), rhs.shape(), checked);
   if (allow_gemm && convolution_through_gemm(lhs, rhs, plan, result)) return result;
   dispatch(result_dtype,
