@@ -5,18 +5,11 @@
 // created primitives, so a program run again does not generate its kernels again.
 #include "program/ops/contraction/convolution_dnnl.hpp"
 
-#ifdef NDBUF_HAVE_DNNL
-#include <dnnl.hpp>
-#endif
-
 #include <algorithm>
 #include <vector>
 
 #include "ndbuf/memory/parallel.hpp"
-
-#ifdef _OPENMP
-#include <omp.h>
-#endif
+#include "program/ops/contraction/dnnl_support.hpp"
 
 namespace ndbuf::program {
 
@@ -78,30 +71,11 @@ memory::format_tag channels_last(size_t spatial) {
                         : memory::format_tag::ndhwc;
 }
 
-struct Engine {
-  dnnl::engine engine{dnnl::engine::kind::cpu, 0};
-  dnnl::stream stream{engine};
-};
-
-Engine& cpu() {
-  static Engine e;
-  return e;
-}
-
-// Memory of `md`'s size for oneDNN from our allocator (large blocks come from the recycler,
-// so a program run again reuses pages instead of faulting fresh ones in, as oneDNN's own
-// allocations would); `held` keeps it until the primitive has run.
-memory scratch(const memory::desc& md, Engine& e, std::vector<Tensor>& held) {
-  const auto bytes = static_cast<int64_t>(md.get_size());
-  held.push_back(Tensor::allocate(DType::kU8, {std::max<int64_t>(1, bytes)}, Order::kRowMajor));
-  return memory(md, e.engine, held.back().data());
-}
-
 // `user` in the primitive's layout `wanted`: itself when they agree, else a reordered copy.
-memory in_layout(memory user, const memory::desc& wanted, Engine& e, std::vector<Tensor>& held) {
+memory in_layout(memory user, const memory::desc& wanted, std::vector<Tensor>& held) {
   if (user.get_desc() == wanted) return user;
-  memory copy = scratch(wanted, e, held);
-  dnnl::reorder(user, copy).execute(e.stream, user, copy);
+  memory copy = dnnl_scratch(wanted, held);
+  dnnl::reorder(user, copy).execute(dnnl_cpu().stream, user, copy);
   return copy;
 }
 
@@ -119,7 +93,7 @@ void run(const Tensor& lhs, const Tensor& rhs, const ConvConfig& c, Tensor& resu
     pad_low.push_back(c.window.padding[k].first);
     pad_high.push_back(c.window.padding[k].second);
   }
-  Engine& e = cpu();
+  DnnlCpu& e = dnnl_cpu();
   const memory::desc src_user = described(lhs, src_order), dst_user = described(result, dst_order);
   const memory::desc weights_user = grouped_weights(rhs, d, c.feature_group_count);
   const memory::desc src_md(src_user.dims(), memory::data_type::f32, channels_last(spatial));
@@ -129,18 +103,16 @@ void run(const Tensor& lhs, const Tensor& rhs, const ConvConfig& c, Tensor& resu
   const dnnl::convolution_forward::desc desc(
       dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, src_md, weights_md,
       dst_md, strides, dilation, pad_low, pad_high);
-  dnnl::primitive_attr attr;
-  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-  const dnnl::convolution_forward::primitive_desc pd(desc, attr, e.engine);
+  const dnnl::convolution_forward::primitive_desc pd(desc, dnnl_user_scratchpad(), e.engine);
   std::vector<Tensor> held;
   memory src(src_user, e.engine, const_cast<void*>(lhs.data()));
   memory weights(weights_user, e.engine, const_cast<void*>(rhs.data()));
   memory dst(dst_user, e.engine, result.data());
-  memory src_in = in_layout(src, pd.src_desc(), e, held);
-  memory weights_in = in_layout(weights, pd.weights_desc(), e, held);
+  memory src_in = in_layout(src, pd.src_desc(), held);
+  memory weights_in = in_layout(weights, pd.weights_desc(), held);
   const bool direct = dst_user == pd.dst_desc();
-  memory dst_out = direct ? dst : scratch(pd.dst_desc(), e, held);
-  memory pad = scratch(pd.scratchpad_desc(), e, held);
+  memory dst_out = direct ? dst : dnnl_scratch(pd.dst_desc(), held);
+  memory pad = dnnl_scratch(pd.scratchpad_desc(), held);
   dnnl::convolution_forward(pd).execute(e.stream, {{DNNL_ARG_SRC, src_in},
                                                    {DNNL_ARG_WEIGHTS, weights_in},
                                                    {DNNL_ARG_DST, dst_out},
@@ -148,29 +120,6 @@ void run(const Tensor& lhs, const Tensor& rhs, const ConvConfig& c, Tensor& resu
   if (!direct) dnnl::reorder(dst_out, dst).execute(e.stream, dst_out, dst);
   e.stream.wait();
 }
-
-// oneDNN's OpenMP threads follow the calling thread's count: the runtime's, for the call.
-class OpenMpThreads {
- public:
-  explicit OpenMpThreads(int threads) {
-#ifdef _OPENMP
-    previous_ = omp_get_max_threads();
-    omp_set_num_threads(threads);
-#else
-    (void)threads;
-#endif
-  }
-  ~OpenMpThreads() {
-#ifdef _OPENMP
-    omp_set_num_threads(previous_);
-#endif
-  }
-  OpenMpThreads(const OpenMpThreads&) = delete;
-  OpenMpThreads& operator=(const OpenMpThreads&) = delete;
-
- private:
-  int previous_ = 1;
-};
 
 }  // namespace
 

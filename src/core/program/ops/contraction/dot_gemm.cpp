@@ -34,20 +34,6 @@ struct GemmOperand {
   int64_t ld = 1;
 };
 
-// The stride of `dims` read as one row-major flattened dim, 0 when all have size 1, or -1 when
-// they do not collapse (gaps, reordering, broadcast or negative strides).
-int64_t group_stride(const Tensor& x, const std::vector<int64_t>& dims) {
-  int64_t stride = 0, next = 0;
-  for (size_t i = dims.size(); i-- > 0;) {
-    const int64_t d = dims[i];
-    if (x.shape()[d] == 1) continue;
-    if (x.strides()[d] <= 0 || (stride != 0 && x.strides()[d] != next)) return -1;
-    if (stride == 0) stride = x.strides()[d];
-    next = x.strides()[d] * x.shape()[d];
-  }
-  return stride;
-}
-
 // Whether a rows x cols matrix with these group strides is a BLAS matrix, and how.
 bool blas_layout(int64_t rows, int64_t row_stride, int64_t cols, int64_t col_stride,
                  GemmOperand& op) {

@@ -11,6 +11,7 @@
 #include "ndbuf/memory/transfer.hpp"
 #include "program/kernels/fast_combine.hpp"
 #include "program/kernels/kernel_values.hpp"
+#include "program/ops/contraction/dot_dnnl.hpp"
 #include "program/ops/contraction/dot_gemm.hpp"
 #include "program/ops/contraction/dot_pack.hpp"
 
@@ -157,6 +158,7 @@ Tensor dot_general(const Tensor& lhs_any, const Tensor& rhs_any, const DotDimens
   const Tensor lhs = to_host(lhs_any), rhs = to_host(rhs_any);
   const DotPlan p = plan_dot(lhs.shape(), rhs.shape(), dims);
   Tensor result = Tensor::allocate(result_dtype, p.shape, Order::kRowMajor);
+  if (dot_through_dnnl(lhs, rhs, p.l, p.r, result)) return result;
   if (dot_through_gemm(lhs, rhs, p.l, p.r, result)) return result;
   dispatch(result_dtype,
            [&](auto tag) { contract<decltype(tag)::value>(lhs, rhs, p.l, p.r, result); });

@@ -25,6 +25,20 @@ inline int64_t dims_product(const Shape& shape, const std::vector<int64_t>& dims
   return n;
 }
 
+// The stride of `dims` read as one row-major flattened dim, 0 when all have size 1, or -1 when
+// they do not collapse (gaps, reordering, broadcast or negative strides).
+inline int64_t group_stride(const Tensor& x, const std::vector<int64_t>& dims) {
+  int64_t stride = 0, next = 0;
+  for (size_t i = dims.size(); i-- > 0;) {
+    const int64_t d = dims[i];
+    if (x.shape()[d] == 1) continue;
+    if (x.strides()[d] <= 0 || (stride != 0 && x.strides()[d] != next)) return -1;
+    if (stride == 0) stride = x.strides()[d];
+    next = x.strides()[d] * x.shape()[d];
+  }
+  return stride;
+}
+
 // Copies host tensor `x` (any strides) with its dims in `order` into dense row-major `dst`,
 // converting each element to A (bool: nonzero).
 template <class A>
