@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
+#include <vector>
 
 #include "memory/element_cell.hpp"
 #include "ndbuf/memory/parallel.hpp"
@@ -77,6 +79,23 @@ void copy_whole_rows(const Tensor& operand, const std::vector<int64_t>& rows, in
       width);
 }
 
+// The positions in the order of the rows they read (stable): walking a column in that order
+// reads it front to back, so the hardware prefetches it, instead of one cache miss per element.
+struct SortedReads {
+  std::vector<int64_t> rows;       // ascending
+  std::vector<int64_t> positions;  // the result position each read goes to
+};
+
+SortedReads sorted_reads(const std::vector<int64_t>& rows) {
+  std::vector<int64_t> order(rows.size());
+  for (size_t p = 0; p < order.size(); ++p) order[p] = static_cast<int64_t>(p);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int64_t a, int64_t b) { return rows[a] < rows[b]; });
+  SortedReads reads{std::vector<int64_t>(rows.size()), std::move(order)};
+  for (size_t q = 0; q < rows.size(); ++q) reads.rows[q] = rows[reads.positions[q]];
+  return reads;
+}
+
 template <class Cell>
 void copy_by_columns(const Tensor& operand, const std::vector<int64_t>& rows, int64_t width,
                      Tensor& result) {
@@ -84,6 +103,7 @@ void copy_by_columns(const Tensor& operand, const std::vector<int64_t>& rows, in
   auto* out = static_cast<Cell*>(result.data());
   const int64_t row_count = operand.shape()[0];
   const auto positions = static_cast<int64_t>(rows.size());
+  const SortedReads reads = sorted_reads(rows);
   const auto bytes = static_cast<int64_t>(2 * sizeof(Cell)) * positions;
   for_each_block(
       width, bytes,
@@ -91,7 +111,9 @@ void copy_by_columns(const Tensor& operand, const std::vector<int64_t>& rows, in
         for (int64_t j = begin; j < end; ++j) {
           const Cell* column = in + j * row_count;
           Cell* target = out + j * positions;
-          for (int64_t p = 0; p < positions; ++p) target[p] = column[rows[p]];
+          for (int64_t q = 0; q < positions; ++q) {
+            target[reads.positions[q]] = column[reads.rows[q]];
+          }
         }
       },
       positions);
