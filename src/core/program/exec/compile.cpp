@@ -129,7 +129,8 @@ namespace {
 // Results are handed out as they are when nothing else holds their memory and it is dense on
 // the executable's device, row-major or column-major (a row gather of an R matrix: R reads it
 // back without a transpose); otherwise (a constant, an input the caller holds, a value
-// returned twice, a view such as a broadcast or an iota) they are copied.
+// returned twice, a strided view such as an iota or a reshape of a strided value) they are
+// copied.
 std::vector<Tensor> hand_out(const Executable& e, Values results) {
   std::vector<Tensor> out;
   for (Value& v : results) {

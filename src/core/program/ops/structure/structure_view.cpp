@@ -1,7 +1,9 @@
 // Structural kernels that read one strided view of their input: transpose, slice, reverse,
 // broadcast_in_dim, reshape, dynamic_slice.
 #include <algorithm>
+#include <optional>
 
+#include "program/kernels/kernel_values.hpp"
 #include "program/ops/structure/structure.hpp"
 
 namespace ndbuf::program {
@@ -71,7 +73,48 @@ Tensor broadcast_in_dim(const Tensor& x, const Shape& shape, const Dims& dims) {
   return copy_view(x, 0, shape, strides);
 }
 
+namespace {
+
+// The strides `shape` has over x's memory when the reshape only adds or drops dims of size 1
+// (the others in order, of the same sizes); a size-1 dim gets the stride a row-major layout
+// would give it. Empty otherwise.
+std::optional<Strides> unit_dim_strides(const Tensor& x, const Shape& shape) {
+  Shape sizes;
+  Strides kept;
+  for (size_t k = 0; k < x.rank(); ++k) {
+    if (x.shape()[k] == 1) continue;
+    sizes.push_back(x.shape()[k]);
+    kept.push_back(x.strides()[k]);
+  }
+  Strides strides(shape.size());
+  int64_t inner = 1;
+  size_t next = sizes.size();
+  for (size_t k = shape.size(); k-- > 0;) {
+    if (shape[k] == 1) {
+      strides[k] = inner;
+      continue;
+    }
+    if (next == 0 || sizes[next - 1] != shape[k]) return std::nullopt;
+    strides[k] = kept[--next];
+    inner = strides[k] * shape[k];
+  }
+  if (next != 0) return std::nullopt;
+  return strides;
+}
+
+}  // namespace
+
+// A view where the memory allows it (a dense row-major operand, or one whose reshape only adds
+// or drops unit dims, as JAX's lowering does around slices and reductions), a dense copy
+// otherwise. A view shares its operand's storage, so a donated operand it reads is not written
+// in place while the view lives.
 Tensor reshape(const Tensor& x, const Shape& shape) {
+  if (x.is_contiguous(Order::kRowMajor)) {
+    return Tensor(x.storage(), x.dtype(), shape, row_major_strides(shape), x.offset());
+  }
+  if (std::optional<Strides> strides = unit_dim_strides(x, shape)) {
+    return Tensor(x.storage(), x.dtype(), shape, *strides, x.offset());
+  }
   Tensor dense = copy_view(x, 0, x.shape(), x.strides());
   return Tensor::dense(dense.storage(), dense.dtype(), shape, Order::kRowMajor);
 }

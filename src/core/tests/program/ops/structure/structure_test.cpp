@@ -1,4 +1,6 @@
 // Executor: the structural ops over dtype families, 0-d and empty tensors, strided inputs.
+#include "program/ops/structure/structure.hpp"
+
 #include <gtest/gtest.h>
 
 #include <complex>
@@ -127,6 +129,28 @@ TEST(ProgramStructure, ZeroDimensionalAndEmptyTensors) {
   EXPECT_EQ(values<uint8_t>(out[0]), (std::vector<uint8_t>{1}));
   EXPECT_EQ(out[1].shape(), (Shape{3, 0}));
   EXPECT_EQ(out[2].shape(), (Shape{0, 6}));
+}
+
+// reshape is a view where the memory allows it: of a dense row-major operand, and of a strided
+// one when only unit dims come or go; other reshapes of strided operands copy in row-major
+// order.
+TEST(ProgramStructure, ReshapeViewsAndCopies) {
+  const Tensor dense = testing::f32({2, 3}, {1, 2, 3, 4, 5, 6});
+  const Tensor flat = reshape(dense, {6});
+  EXPECT_EQ(flat.storage(), dense.storage());
+  EXPECT_EQ(values<float>(flat), (std::vector<float>{1, 2, 3, 4, 5, 6}));
+  const Tensor strided = testing::column_major(dense);  // the same values, column-major memory
+  const Tensor unit = reshape(strided, {2, 1, 3, 1});
+  EXPECT_EQ(unit.storage(), strided.storage());
+  EXPECT_EQ(values<float>(unit), (std::vector<float>{1, 2, 3, 4, 5, 6}));
+  EXPECT_EQ(values<float>(reshape(unit, {1, 2, 3})), (std::vector<float>{1, 2, 3, 4, 5, 6}));
+  const Tensor regrouped = reshape(strided, {3, 2});
+  EXPECT_NE(regrouped.storage(), strided.storage());
+  EXPECT_EQ(values<float>(regrouped), (std::vector<float>{1, 2, 3, 4, 5, 6}));
+  EXPECT_EQ(values<float>(reshape(strided, {6})), (std::vector<float>{1, 2, 3, 4, 5, 6}));
+  // A view of a slice keeps its offset.
+  const Tensor row = Tensor(dense.storage(), DType::kF32, {1, 3}, {3, 1}, 3);
+  EXPECT_EQ(values<float>(reshape(row, {3})), (std::vector<float>{4, 5, 6}));
 }
 
 TEST(ProgramStructure, StridedInputsAndFreshResults) {
