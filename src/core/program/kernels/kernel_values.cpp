@@ -23,15 +23,32 @@ Strides row_major_strides(const Shape& shape) {
   return strides;
 }
 
+int64_t group_stride(const Tensor& x, const std::vector<int64_t>& dims) {
+  int64_t stride = 0, next = 0;
+  for (size_t i = dims.size(); i-- > 0;) {
+    const int64_t d = dims[i];
+    if (x.shape()[d] == 1) continue;
+    if (x.strides()[d] <= 0 || (stride != 0 && x.strides()[d] != next)) return -1;
+    if (stride == 0) stride = x.strides()[d];
+    next = x.strides()[d] * x.shape()[d];
+  }
+  return stride;
+}
+
+std::vector<int64_t> multi_index(int64_t linear, const Shape& shape) {
+  std::vector<int64_t> index(shape.size(), 0);
+  for (size_t k = shape.size(); k-- > 0;) {
+    index[k] = linear % shape[k];
+    linear /= shape[k];
+  }
+  return index;
+}
+
 void walk_offsets(const Shape& shape, const Strides& strides, int64_t first, int64_t count,
                   std::vector<int64_t>& out) {
-  std::vector<int64_t> index(shape.size(), 0);
-  int64_t rest = first, offset = 0;
-  for (size_t k = shape.size(); k-- > 0;) {
-    index[k] = rest % shape[k];
-    rest /= shape[k];
-    offset += index[k] * strides[k];
-  }
+  std::vector<int64_t> index = multi_index(first, shape);
+  int64_t offset = 0;
+  for (size_t k = 0; k < shape.size(); ++k) offset += index[k] * strides[k];
   out.resize(static_cast<size_t>(count));
   for (int64_t lane = 0; lane < count; ++lane) {
     out[static_cast<size_t>(lane)] = offset;

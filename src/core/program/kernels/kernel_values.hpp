@@ -26,6 +26,13 @@ inline bool next_index(std::vector<int64_t>& index, const Shape& shape) {
   return false;
 }
 
+// The stride of `dims` read as one row-major flattened dim, 0 when all have size 1, or -1 when
+// they do not collapse (gaps, reordering, broadcast or negative strides).
+int64_t group_stride(const Tensor& x, const std::vector<int64_t>& dims);
+
+// The multi-index of row-major position `linear` over `shape`.
+std::vector<int64_t> multi_index(int64_t linear, const Shape& shape);
+
 // The element offsets, in a tensor with `strides` over the dims `shape`, of the positions
 // first .. first + count - 1 of a row-major walk over `shape` (the result elements a block of
 // reduction lanes computes), into `out`.

@@ -15,8 +15,6 @@ namespace ndbuf::program {
 
 #ifndef NDBUF_HAVE_DNNL
 
-bool dnnl_available() { return false; }
-
 bool convolution_through_dnnl(const Tensor&, const Tensor&, const ConvConfig&, Tensor&) {
   return false;
 }
@@ -123,15 +121,13 @@ void run(const Tensor& lhs, const Tensor& rhs, const ConvConfig& c, Tensor& resu
 
 }  // namespace
 
-bool dnnl_available() { return true; }
-
 bool convolution_through_dnnl(const Tensor& lhs, const Tensor& rhs, const ConvConfig& config,
                               Tensor& result) {
   if (!takes(lhs, rhs, config, result)) return false;
   // The work is the products: each result element reads a kernel's worth of inputs.
   const int64_t per_result =
       rhs.numel() / std::max<int64_t>(1, rhs.shape()[config.dims.kernel_output_feature]);
-  const OpenMpThreads threads(std::max(1, threads_for(loop_bytes(result.numel(), 4 * per_result))));
+  const OpenMpThreads threads(threads_for(loop_bytes(result.numel(), 4 * per_result)));
   try {
     run(lhs, rhs, config, result);
   } catch (const dnnl::error&) {

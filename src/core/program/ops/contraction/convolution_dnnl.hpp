@@ -8,9 +8,6 @@
 
 namespace ndbuf::program {
 
-// Whether this build calls oneDNN at all.
-bool dnnl_available();
-
 // Computes `result` (dense row-major f32) and returns true, or returns false with `result`
 // untouched where oneDNN does not take the convolution (another dtype, base dilation, window
 // reversal, batch groups, negative padding, a forked child, or an error of oneDNN's).

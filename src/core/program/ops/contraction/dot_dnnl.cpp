@@ -68,8 +68,8 @@ bool dot_through_dnnl(const Tensor& lhs, const Tensor& rhs, const DotSide& l, co
   }
   const memory::desc a = as_matrices(lhs, l.batch, l.free, l.contracting);
   const memory::desc b = as_matrices(rhs, r.batch, r.contracting, r.free);
-  if (a.is_zero() || b.is_zero() || dims_product(lhs.shape(), l.contracting) == 0) return false;
   const int64_t k = dims_product(lhs.shape(), l.contracting);
+  if (a.is_zero() || b.is_zero() || k == 0) return false;
   const OpenMpThreads threads(threads_for(loop_bytes(result.numel(), 4 * k)));
   try {
     run(lhs, rhs, a, b, result);

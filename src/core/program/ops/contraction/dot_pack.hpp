@@ -10,6 +10,7 @@
 #include "ndbuf/memory/tensor.hpp"
 #include "ndbuf/memory/transfer.hpp"
 #include "program/kernels/element_cast.hpp"
+#include "program/kernels/kernel_values.hpp"
 
 namespace ndbuf::program {
 
@@ -23,20 +24,6 @@ inline int64_t dims_product(const Shape& shape, const std::vector<int64_t>& dims
   int64_t n = 1;
   for (int64_t d : dims) n *= shape[d];
   return n;
-}
-
-// The stride of `dims` read as one row-major flattened dim, 0 when all have size 1, or -1 when
-// they do not collapse (gaps, reordering, broadcast or negative strides).
-inline int64_t group_stride(const Tensor& x, const std::vector<int64_t>& dims) {
-  int64_t stride = 0, next = 0;
-  for (size_t i = dims.size(); i-- > 0;) {
-    const int64_t d = dims[i];
-    if (x.shape()[d] == 1) continue;
-    if (x.strides()[d] <= 0 || (stride != 0 && x.strides()[d] != next)) return -1;
-    if (stride == 0) stride = x.strides()[d];
-    next = x.strides()[d] * x.shape()[d];
-  }
-  return stride;
 }
 
 // Copies host tensor `x` (any strides) with its dims in `order` into dense row-major `dst`,
@@ -57,9 +44,7 @@ void pack_operand(const Tensor& x, const std::vector<int64_t>& order, A* dst) {
     if constexpr (std::is_same_v<T, A>) {
       // No conversion: the core's copy (a tiled transpose on the available threads where the
       // fastest axes differ, as for a batch dim of stride 1 from an R array).
-      Strides dense(shape.size(), 1);
-      for (size_t k = shape.size(); k-- > 1;) dense[k - 1] = dense[k] * shape[k];
-      copy_elements(src, strides, dst, dense, shape, sizeof(T));
+      copy_elements(src, strides, dst, row_major_strides(shape), shape, sizeof(T));
       return;
     }
     std::vector<int64_t> index(shape.size(), 0);

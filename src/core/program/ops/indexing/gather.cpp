@@ -185,16 +185,6 @@ int64_t operand_start(const GatherWalk& w, const std::vector<int64_t>& b, int64_
   return in_base;
 }
 
-// The batch position of row-major rank `linear` over `shape`.
-std::vector<int64_t> position_of(int64_t linear, const Shape& shape) {
-  std::vector<int64_t> at(shape.size(), 0);
-  for (size_t j = shape.size(); j-- > 0;) {
-    at[j] = linear % shape[j];
-    linear /= shape[j];
-  }
-  return at;
-}
-
 // Copies every slice into `result`, a block of batch positions per thread.
 void copy_slices(const GatherWalk& w, const SliceRuns& slice, Tensor& result) {
   Shape batch_shape;
@@ -211,7 +201,7 @@ void copy_slices(const GatherWalk& w, const SliceRuns& slice, Tensor& result) {
     for_each_block(
         positions, bytes,
         [&](int64_t begin, int64_t end) {
-          std::vector<int64_t> b = position_of(begin, batch_shape);
+          std::vector<int64_t> b = multi_index(begin, batch_shape);
           for (int64_t p = begin; p < end; ++p, next_index(b, batch_shape)) {
             int64_t ix_base = 0, out_base = 0;
             for (size_t j = 0; j < w.batch.size(); ++j) {

@@ -52,14 +52,13 @@ std::vector<int64_t> column_major_order(const std::vector<int64_t>& rows, const 
   return ordered;
 }
 
-// Dims 1.. of `t` dense in row-major order (dim 0 may have any stride).
+// Dims 1.. of `t` dense in row-major order (dim 0 may have any stride): one group of stride 1,
+// or of size 1.
 bool rows_contiguous(const Tensor& t) {
-  int64_t expected = 1;
-  for (size_t d = t.rank(); d-- > 1;) {
-    if (t.shape()[d] != 1 && t.strides()[d] != expected) return false;
-    expected *= t.shape()[d];
-  }
-  return true;
+  std::vector<int64_t> dims(t.rank() - 1);
+  for (size_t d = 0; d < dims.size(); ++d) dims[d] = static_cast<int64_t>(d + 1);
+  const int64_t stride = group_stride(t, dims);
+  return stride == 0 || stride == 1;
 }
 
 template <class Cell>

@@ -71,15 +71,12 @@ void top_k_block(const Tensor& x, int64_t begin, int64_t end, int64_t k, T* valu
 // `host` as a (rows x length) view when its leading dims collapse to one stride, else a dense
 // row-major copy of it.
 Tensor as_rows(const Tensor& host, int64_t rows, int64_t length) {
-  int64_t stride = 0, next = 0;
-  for (size_t d = host.rank() - 1; d-- > 0;) {
-    if (host.shape()[d] == 1) continue;
-    if (stride != 0 && host.strides()[d] != next) {
-      return Tensor::dense(dense_host(host).storage(), host.dtype(), {rows, length},
-                           Order::kRowMajor);
-    }
-    if (stride == 0) stride = host.strides()[d];
-    next = host.strides()[d] * host.shape()[d];
+  std::vector<int64_t> leading(host.rank() - 1);
+  for (size_t d = 0; d < leading.size(); ++d) leading[d] = static_cast<int64_t>(d);
+  const int64_t stride = group_stride(host, leading);
+  if (stride < 0) {
+    return Tensor::dense(dense_host(host).storage(), host.dtype(), {rows, length},
+                         Order::kRowMajor);
   }
   return Tensor(host.storage(), host.dtype(), {rows, length}, {stride, host.strides().back()},
                 host.offset());
