@@ -10,6 +10,7 @@
 #include "program/ops/elementwise/elementwise_scalar.hpp"
 #include "program/ops/elementwise/float_functions.hpp"
 #include "program/ops/elementwise/special_functions.hpp"
+#include "program/ops/elementwise/vector_math.hpp"
 
 namespace ndbuf::program::detail {
 namespace {
@@ -111,6 +112,10 @@ Tensor complex_binary(BinaryOp op, const Tensor& a, const Tensor& b) {
 Tensor binary_float(BinaryOp op, const Tensor& a, const Tensor& b, DType out) {
   return dispatch(a.dtype(), [&](auto tag) -> Tensor {
     using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      const SpanBinaryFn<T> f = vector_binary<T>(op);
+      if (f != nullptr && a.shape() == b.shape()) return map_span_binary<T>(f, a, b);
+    }
     if constexpr (kIsFloat<T>) {
       return float_binary<T>(op, a, b, out);
     } else {

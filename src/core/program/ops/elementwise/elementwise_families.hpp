@@ -4,6 +4,7 @@
 
 #include "ndbuf/memory/tensor.hpp"
 #include "program/ops/elementwise/elementwise.hpp"
+#include "program/ops/elementwise/span_kernels.hpp"
 
 namespace ndbuf::program::detail {
 
@@ -14,6 +15,12 @@ Tensor unary_complex(UnaryOp op, const Tensor& x, DType result);
 Tensor tanh_f32(const Tensor& x);
 // The same over a span (`out` may be `x`); AVX2 packets where the CPU has them.
 void tanh_span_f32(const float* x, float* out, int64_t n);
+// A span kernel over a whole f32 or f64 tensor (the operands read row-major, copied first where
+// they are laid out otherwise), blocks on all threads: the kernels of vector_math.hpp.
+template <class T>
+Tensor map_span_unary(SpanUnaryFn<T> f, const Tensor& x);
+template <class T>
+Tensor map_span_binary(SpanBinaryFn<T> f, const Tensor& a, const Tensor& b);
 
 Tensor binary_integer(BinaryOp op, const Tensor& lhs, const Tensor& rhs);  // pred and integers
 Tensor binary_float(BinaryOp op, const Tensor& lhs, const Tensor& rhs, DType result);

@@ -8,6 +8,7 @@
 #include "program/ops/elementwise/elementwise_math.hpp"
 #include "program/ops/elementwise/float_functions.hpp"
 #include "program/ops/elementwise/special_functions.hpp"
+#include "program/ops/elementwise/vector_math.hpp"
 
 namespace ndbuf::program::detail {
 namespace {
@@ -155,6 +156,9 @@ Tensor float_unary_same(UnaryOp op, const Tensor& x, DType out) {
 Tensor unary_float(UnaryOp op, const Tensor& x, DType out) {
   return dispatch(x.dtype(), [&](auto tag) -> Tensor {
     using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      if (const SpanUnaryFn<T> f = vector_unary<T>(op)) return map_span_unary<T>(f, x);
+    }
     if constexpr (std::is_same_v<T, float>) {
       if (op == UnaryOp::kTanh) return tanh_f32(x);
     }

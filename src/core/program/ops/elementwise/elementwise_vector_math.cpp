@@ -41,16 +41,44 @@ void tanh_span_f32(const float* x, float* out, int64_t n) {
   tanh_span_f32_baseline(x, out, n);
 }
 
-Tensor tanh_f32(const Tensor& x) {
-  const Tensor in =
-      x.is_contiguous(Order::kRowMajor) ? to_host(x) : make_dense(x, Order::kRowMajor);
-  Tensor out = allocate_result(DType::kF32, x.shape());
-  const auto* src = static_cast<const float*>(in.data());
-  auto* dst = static_cast<float*>(out.data());
-  for_each_block(out.numel(), 2 * sizeof(float), [&](int64_t begin, int64_t end) {
-    tanh_span_f32(src + begin, dst + begin, end - begin);
+namespace {
+
+Tensor row_major(const Tensor& x) {
+  return x.is_contiguous(Order::kRowMajor) ? to_host(x) : make_dense(x, Order::kRowMajor);
+}
+
+}  // namespace
+
+template <class T>
+Tensor map_span_unary(SpanUnaryFn<T> f, const Tensor& x) {
+  const Tensor in = row_major(x);
+  Tensor out = allocate_result(x.dtype(), x.shape());
+  const T* src = static_cast<const T*>(in.data());
+  T* dst = static_cast<T*>(out.data());
+  for_each_block(out.numel(), 2 * sizeof(T),
+                 [&](int64_t begin, int64_t end) { f(src + begin, dst + begin, end - begin); });
+  return out;
+}
+
+template <class T>
+Tensor map_span_binary(SpanBinaryFn<T> f, const Tensor& a, const Tensor& b) {
+  const Tensor lhs = row_major(a);
+  const Tensor rhs = row_major(b);
+  Tensor out = allocate_result(a.dtype(), a.shape());
+  const T* u = static_cast<const T*>(lhs.data());
+  const T* v = static_cast<const T*>(rhs.data());
+  T* dst = static_cast<T*>(out.data());
+  for_each_block(out.numel(), 3 * sizeof(T), [&](int64_t begin, int64_t end) {
+    f(u + begin, v + begin, dst + begin, end - begin);
   });
   return out;
 }
+
+template Tensor map_span_unary<float>(SpanUnaryFn<float>, const Tensor&);
+template Tensor map_span_unary<double>(SpanUnaryFn<double>, const Tensor&);
+template Tensor map_span_binary<float>(SpanBinaryFn<float>, const Tensor&, const Tensor&);
+template Tensor map_span_binary<double>(SpanBinaryFn<double>, const Tensor&, const Tensor&);
+
+Tensor tanh_f32(const Tensor& x) { return map_span_unary<float>(tanh_span_f32, x); }
 
 }  // namespace ndbuf::program::detail

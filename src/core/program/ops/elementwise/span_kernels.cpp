@@ -5,6 +5,7 @@
 
 #include "program/ops/elementwise/elementwise_families.hpp"
 #include "program/ops/elementwise/float_functions.hpp"
+#include "program/ops/elementwise/vector_math.hpp"
 
 namespace ndbuf::program {
 namespace {
@@ -73,6 +74,7 @@ SpanUnaryFn<T> tanh_span() {
 
 template <class T>
 SpanUnaryFn<T> span_unary(UnaryOp op) {
+  if (const SpanUnaryFn<T> f = vector_unary<T>(op)) return f;
   switch (op) {
     case UnaryOp::kNegate:
       NDBUF_SPANS_OF(negate)
@@ -99,6 +101,7 @@ SpanUnaryFn<T> span_unary(UnaryOp op) {
 
 template <class T>
 SpanBinaryFn<T> span_binary(BinaryOp op) {
+  if (const SpanBinaryFn<T> f = vector_binary<T>(op)) return f;
   switch (op) {
     case BinaryOp::kAdd:
       NDBUF_SPANS_OF(add)
