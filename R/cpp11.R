@@ -208,6 +208,10 @@ ffi_executable_signature <- function(executable) {
   .Call(`_pjrt_ffi_executable_signature`, executable)
 }
 
+ffi_executable_plan <- function(executable) {
+  .Call(`_pjrt_ffi_executable_plan`, executable)
+}
+
 ffi_executable_aliasing <- function(executable) {
   .Call(`_pjrt_ffi_executable_aliasing`, executable)
 }

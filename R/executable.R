@@ -89,3 +89,41 @@ device.PJRTLoadedExecutable <- function(x, ...) {
   check_executable(x)
   new_device(with_core(ffi_executable_device(x)))
 }
+
+#' What a program compiled to
+#'
+#' `inspect_plan()` shows what pjrt's runtime made of `@main` after its passes, the steps it
+#' runs in order: single ops, `fusion` steps (chains of element-wise ops run as one pass over
+#' memory) and `row fusion` steps (reductions over the last dims with the element-wise ops
+#' before and after them, such as softmax or layer norm, run as one pass over blocks of rows),
+#' each with the ops it runs, its result types and their size (every result is dense
+#' row-major), and the program lines it comes from. This is pjrt's counterpart of the optimised
+#' HLO that runtimes built on XLA show ([inspect_hlo()]); the text is for reading and may change
+#' between versions.
+#'
+#' @param executable A `PJRTLoadedExecutable` from [pjrt_compile()].
+#' @return A `PJRTPlan`: one string, printed as it reads.
+#' @seealso [pjrt_compile()].
+#' @examples
+#' executable <- pjrt_compile(pjrt_program("
+#' func.func @main(%x: tensor<4x3xf32>) -> tensor<4x3xf32> {
+#'   %zero = stablehlo.constant dense<0.0> : tensor<f32>
+#'   %e = stablehlo.exponential %x : tensor<4x3xf32>
+#'   %s = stablehlo.reduce(%e init: %zero) applies stablehlo.add across dimensions = [1]
+#'     : (tensor<4x3xf32>, tensor<f32>) -> tensor<4xf32>
+#'   %b = stablehlo.broadcast_in_dim %s, dims = [0] : (tensor<4xf32>) -> tensor<4x3xf32>
+#'   %p = stablehlo.divide %e, %b : tensor<4x3xf32>
+#'   return %p : tensor<4x3xf32>
+#' }"))
+#' inspect_plan(executable)
+#' @export
+inspect_plan <- function(executable) {
+  check_executable(executable)
+  structure(with_core(ffi_executable_plan(executable)), class = "PJRTPlan")
+}
+
+#' @export
+print.PJRTPlan <- function(x, ...) {
+  cat(unclass(x))
+  invisible(x)
+}

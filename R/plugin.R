@@ -170,13 +170,13 @@ print.PJRTPlugin <- function(x, ...) {
 #' parses, verifies and plans the StableHLO program itself, so there is no HLO, and
 #' `inspect_hlo()` is an error that says so (after checking its arguments, so a wrong
 #' argument is reported as such). `XLA_FLAGS` has no effect on pjrt. To see what a program
-#' compiles to, print the [pjrt_compile()] result: it shows the device and the signature of
-#' `@main` (with the donated arguments).
+#' compiles to, use [inspect_plan()] on the [pjrt_compile()] result: the steps the runtime runs,
+#' with the fused ones and the ops each runs.
 #'
 #' @param program A `PJRTProgram` from [pjrt_program()].
 #' @param device A device (see [pjrt_device()]) or `NULL`.
 #' @return Never returns: always an error.
-#' @seealso [pjrt_compile()].
+#' @seealso [inspect_plan()], [pjrt_compile()].
 #' @examples
 #' program <- pjrt_program("func.func @main(%x: tensor<f32>) -> tensor<f32> {
 #'   return %x : tensor<f32>
@@ -191,6 +191,6 @@ inspect_hlo <- function(program, device = NULL) {
   cli::cli_abort(c(
     "There is no HLO to inspect: pjrt runs StableHLO programs on its own runtime, not through XLA.",
     i = "{.envvar XLA_FLAGS} dump options have no effect here.",
-    i = "Print the result of {.fn pjrt_compile} to see its device and the signature of {.code @main}."
+    i = "{.code inspect_plan(pjrt_compile(program))} shows what the runtime runs."
   ))
 }

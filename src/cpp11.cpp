@@ -370,6 +370,13 @@ extern "C" SEXP _pjrt_ffi_executable_signature(SEXP executable) {
   END_CPP11
 }
 // r_program.cpp
+SEXP ffi_executable_plan(SEXP executable);
+extern "C" SEXP _pjrt_ffi_executable_plan(SEXP executable) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_executable_plan(cpp11::as_cpp<cpp11::decay_t<SEXP>>(executable)));
+  END_CPP11
+}
+// r_program.cpp
 SEXP ffi_executable_aliasing(SEXP executable);
 extern "C" SEXP _pjrt_ffi_executable_aliasing(SEXP executable) {
   BEGIN_CPP11
@@ -595,6 +602,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pjrt_ffi_dtype_table",               (DL_FUNC) &_pjrt_ffi_dtype_table,               0},
     {"_pjrt_ffi_executable_aliasing",       (DL_FUNC) &_pjrt_ffi_executable_aliasing,       1},
     {"_pjrt_ffi_executable_device",         (DL_FUNC) &_pjrt_ffi_executable_device,         1},
+    {"_pjrt_ffi_executable_plan",           (DL_FUNC) &_pjrt_ffi_executable_plan,           1},
     {"_pjrt_ffi_executable_signature",      (DL_FUNC) &_pjrt_ffi_executable_signature,      1},
     {"_pjrt_ffi_harray_clone",              (DL_FUNC) &_pjrt_ffi_harray_clone,              1},
     {"_pjrt_ffi_harray_collect",            (DL_FUNC) &_pjrt_ffi_harray_collect,            1},

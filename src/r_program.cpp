@@ -64,6 +64,10 @@ const ndbuf::program::Executable& unwrap_executable(SEXP x) {
   });
 }
 
+[[cpp11::register]] SEXP ffi_executable_plan(SEXP executable) {
+  return pjrt::call_core([&] { return ndbuf::program::plan_text(unwrap_executable(executable)); });
+}
+
 // Per argument, the 0-based result it is donated to, or NA.
 [[cpp11::register]] SEXP ffi_executable_aliasing(SEXP executable) {
   return pjrt::call_core([&]() -> cpp11::integers {

@@ -29,11 +29,18 @@ OpFn build_unary(const Op& op, const Planning& planning);
 OpFn build_binary(const Op& op, const Planning& planning);
 OpFn build_broadcast_binary(const Op& op, const Planning& planning);
 
+// Which fusion passes planning runs (each off for tests that compare optimised and plain runs).
+struct FusionPasses {
+  bool elementwise = true;  // fusion.hpp
+  bool reductions = true;   // row_fusion.hpp (only with `elementwise`)
+};
+
 // The plan of every region of every function: one step per op, bound to its builder's run
-// function (an op without a builder is an error naming it), then, when `fuse`, one step per
-// group of element-wise ops in place of its members (fusion.hpp), then the values each step
-// reads for the last time. The module is only read; the plan points into it.
-std::unique_ptr<Plan> plan_module(const Module& module, bool fuse = true);
+// function (an op without a builder is an error naming it), then the fusion passes: clusters
+// fused through their reductions, then groups of element-wise ops, each one step in place of
+// its members (steps reordered where a fused step must run before an op it feeds), then the
+// values each step reads for the last time. The module is only read; the plan points into it.
+std::unique_ptr<Plan> plan_module(const Module& module, FusionPasses passes = {});
 
 // Adapters from tensor kernels to run functions.
 template <class F>

@@ -21,7 +21,8 @@ PlannedModule compile_module(std::string_view text, bool require_main,
   std::unique_ptr<Plan> plan;
   {
     const InterpretRegionBodiesScope interpret(!options.compile_region_bodies);
-    plan = plan_module(*out.module, options.fuse_elementwise);
+    plan = plan_module(*out.module, {options.fuse_elementwise,
+                                     options.fuse_elementwise && options.fuse_reductions});
   }
   if (const Function* main = out.module->find("main"); main != nullptr && main->has_body) {
     plan_in_place_writes(*main, plan->mutable_region(main->body));
@@ -103,6 +104,8 @@ std::shared_ptr<const Executable> compile(std::string_view text, Device device,
   for (const Type& t : e->main->result_types) e->signature.outputs.push_back(tensor_type(t));
   return e;
 }
+
+std::string plan_text(const Executable& executable) { return plan_text(executable.program); }
 
 const Signature& signature(const Executable& executable) { return executable.signature; }
 const Device& device(const Executable& executable) { return executable.device; }

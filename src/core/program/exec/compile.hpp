@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <string_view>
 
 #include "ndbuf/program/program.hpp"
@@ -19,6 +20,10 @@ struct PlannedModule {
   std::unique_ptr<const Module> module;
   std::unique_ptr<const Plan> plan;
 };
+
+// What @main compiled to, one step per line (fused steps with the ops they run): its kind, result
+// types and sizes, and the program lines it comes from (plan_text.cpp).
+std::string plan_text(const PlannedModule& program);
 
 // Parses, verifies and plans (donation's in-place writes of @main included).
 PlannedModule compile_module(std::string_view text, bool require_main,

@@ -25,7 +25,7 @@ Step* writer_of(const Function& main, RegionPlan& body, size_t k) {
   if (!alias || *alias < 0 || static_cast<size_t>(*alias) >= body.returns.size()) return nullptr;
   const int argument = main.body.args[k];
   Step* step = defining_step(body, body.returns[static_cast<size_t>(*alias)]);
-  if (step == nullptr || step->results.size() != 1) return nullptr;
+  if (step == nullptr || step->results.size() != 1 || step->row_fused) return nullptr;
   if (!step->fused && !is_fusible_op(step->op->id)) return nullptr;
   if (!contains(step->operands, argument) || !contains(step->release, argument)) return nullptr;
   if (step->op->result_types[0] != main.body.arg_types[k]) return nullptr;

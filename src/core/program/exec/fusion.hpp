@@ -4,6 +4,7 @@
 // memory and no full-size intermediate exists.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -47,17 +48,32 @@ struct LeafSource {
 // select, clamp, convert, reduce_precision).
 bool is_fusible_op(OpId id);
 
+// An op loop fusion takes: element-wise (is_fusible_op), one tensor result of rank >= 1, every
+// operand of that shape or 0-d.
+bool fusible_elementwise(const Op& op);
+
+// A broadcast_in_dim or constant of `shape` that a fused loop reads in place as a leaf.
+bool is_feeder(const Op& op, const Shape& shape);
+
+// The leaf of a feeder (is_feeder) whose broadcast operand is the step's operand `operand`.
+FusedLeaf feeder_leaf_of(const Op& feeder, int operand);
+
 // The run function of a fused group; its operands are the values the leaves name.
 OpFn fused_run(FusedPlan plan);
 
 // How many fused groups have run (for tests).
 int64_t fused_program_runs();
 
-// `steps`: the region's planned steps, one per op in program order (the terminator excluded).
-// Returns the steps to run: every group of two or more element-wise ops, or of one fed by
-// broadcasts or constants, becomes one fused step at the group's root (a group with an op the
-// element program cannot express is left unfused); the other members, and feeders read only
-// in place, are left out. The region itself is not changed.
-std::vector<Step> fuse_elementwise(const Region& region, std::vector<Step> steps);
+// What an earlier pass made of an op's step: left open for loop fusion, taken (the step at the
+// op's index is that pass's, kept as it is), or gone (another step does its work).
+enum class StepFate : uint8_t { kOpen, kTaken, kGone };
+
+// `steps`: the region's planned steps, one per op in program order (the terminator excluded),
+// `fates` one per step. Returns the steps to run: every group of two or more open element-wise
+// ops, or of one fed by broadcasts or constants, becomes one fused step at the group's root (a
+// group with an op the element program cannot express is left unfused); the other members,
+// feeders read only in place, and gone steps are left out. The region itself is not changed.
+std::vector<Step> fuse_elementwise(const Region& region, std::vector<Step> steps,
+                                   const std::vector<StepFate>& fates);
 
 }  // namespace ndbuf::program

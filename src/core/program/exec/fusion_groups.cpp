@@ -11,6 +11,7 @@
 #include "program/element/element_compile.hpp"
 #include "program/exec/attr_access.hpp"
 #include "program/exec/fusion.hpp"
+#include "program/exec/region_graph.hpp"
 #include "program/ops/elementwise/elementwise.hpp"
 #include "program/registry/op_registry.hpp"
 
@@ -19,59 +20,14 @@ namespace {
 
 constexpr int kOutside = -1;  // a value defined outside the region (an argument)
 
-// Element-wise, one tensor result, every operand of that shape or 0-d (select, clamp).
-bool is_fusible(const Op& op) {
-  if (op.results.size() != 1 || !op.result_types[0].is_tensor()) return false;
-  if (op.result_types[0].shape.empty() || !is_fusible_op(op.id)) return false;
-  return std::all_of(op.operand_types.begin(), op.operand_types.end(), [&](const Type& t) {
-    return t.is_tensor() && (t.shape == op.result_types[0].shape || t.shape.empty());
-  });
-}
-
-bool is_feeder(const Op& op, const Shape& shape) {
-  return (op.id == OpId::kBroadcastInDim || op.id == OpId::kConstant) && op.results.size() == 1 &&
-         op.result_types[0].is_tensor() && op.result_types[0].shape == shape;
-}
-
-void collect_uses(const Op& op, std::vector<int>& uses) {
-  uses.insert(uses.end(), op.operands.begin(), op.operands.end());
-  for (const Region& nested : op.regions) {
-    for (const Op& inner : nested.ops) collect_uses(inner, uses);
-  }
-}
-
-struct RegionGraph {
-  std::unordered_map<int, int> defined_by;          // value -> index of its op
-  std::unordered_map<int, std::vector<int>> users;  // value -> indices of the ops reading it
-};
-
-RegionGraph region_graph(const Region& region) {
-  RegionGraph graph;
-  std::vector<int> uses;
-  for (size_t k = 0; k < region.ops.size(); ++k) {
-    for (int id : region.ops[k].results) graph.defined_by[id] = static_cast<int>(k);
-    uses.clear();
-    collect_uses(region.ops[k], uses);
-    for (int id : uses) {
-      auto& list = graph.users[id];
-      if (list.empty() || list.back() != static_cast<int>(k)) list.push_back(static_cast<int>(k));
-    }
-  }
-  return graph;
-}
-
-int defining_op(const RegionGraph& graph, int value) {
-  auto it = graph.defined_by.find(value);
-  return it == graph.defined_by.end() ? kOutside : it->second;
-}
-
 // group_of[k]: the group op k belongs to, or -1.
 std::vector<int> assign_groups(const Region& region, const RegionGraph& graph,
+                               const std::vector<StepFate>& fates,
                                std::vector<std::vector<int>>& members) {
   std::vector<int> group_of(region.ops.size(), -1);
   for (size_t k = region.ops.size(); k-- > 0;) {
     const Op& op = region.ops[k];
-    if (!is_fusible(op)) continue;
+    if (k >= fates.size() || fates[k] != StepFate::kOpen || !fusible_elementwise(op)) continue;
     auto it = graph.users.find(op.results[0]);
     int joined = -1;
     if (it != graph.users.end()) {
@@ -129,17 +85,10 @@ struct GroupBuilder {
   int feeder_leaf(int def) {
     const Op& feeder = region.ops[def];
     absorbed.push_back(def);
-    FusedLeaf leaf;
-    const DType dtype = feeder.result_types[0].dtype;
-    if (feeder.id == OpId::kConstant) {
-      leaf.kind = FusedLeaf::Kind::kConstant;
-      leaf.constant = *required_attr(feeder, "value").dense;
-    } else {
-      leaf.kind = FusedLeaf::Kind::kBroadcast;
-      leaf.operand = operand_index(feeder.operands[0], feeder.operand_types[0]);
-      leaf.dims = attr_ints(feeder, "broadcast_dimensions");
-    }
-    return add_leaf(std::move(leaf), dtype, {1, def});
+    const int operand = feeder.id == OpId::kConstant
+                            ? -1
+                            : operand_index(feeder.operands[0], feeder.operand_types[0]);
+    return add_leaf(feeder_leaf_of(feeder, operand), feeder.result_types[0].dtype, {1, def});
   }
 
   int leaf_slot(int value, const Type& type) {
@@ -202,6 +151,7 @@ struct GroupBuilder {
     step.operands = operands;
     step.results = root.results;
     step.fused = true;
+    for (int m : members) step.members.push_back(&region.ops[static_cast<size_t>(m)]);
     return step;
   }
 };
@@ -223,15 +173,42 @@ bool feeder_fully_absorbed(int def, const Region& region, const RegionGraph& gra
 
 bool is_fusible_op(OpId id) { return id != OpId::kUnknown && op_row(id).fusible; }
 
-std::vector<Step> fuse_elementwise(const Region& region, std::vector<Step> steps) {
-  if (steps.size() + 1 != region.ops.size()) {
+bool fusible_elementwise(const Op& op) {
+  if (op.results.size() != 1 || !op.result_types[0].is_tensor()) return false;
+  if (op.result_types[0].shape.empty() || !is_fusible_op(op.id)) return false;
+  return std::all_of(op.operand_types.begin(), op.operand_types.end(), [&](const Type& t) {
+    return t.is_tensor() && (t.shape == op.result_types[0].shape || t.shape.empty());
+  });
+}
+
+bool is_feeder(const Op& op, const Shape& shape) {
+  return (op.id == OpId::kBroadcastInDim || op.id == OpId::kConstant) && op.results.size() == 1 &&
+         op.result_types[0].is_tensor() && op.result_types[0].shape == shape;
+}
+
+FusedLeaf feeder_leaf_of(const Op& feeder, int operand) {
+  FusedLeaf leaf;
+  if (feeder.id == OpId::kConstant) {
+    leaf.kind = FusedLeaf::Kind::kConstant;
+    leaf.constant = *required_attr(feeder, "value").dense;
+  } else {
+    leaf.kind = FusedLeaf::Kind::kBroadcast;
+    leaf.operand = operand;
+    leaf.dims = attr_ints(feeder, "broadcast_dimensions");
+  }
+  return leaf;
+}
+
+std::vector<Step> fuse_elementwise(const Region& region, std::vector<Step> steps,
+                                   const std::vector<StepFate>& fates) {
+  if (steps.size() + 1 != region.ops.size() || fates.size() != steps.size()) {
     fail_at(region.loc,
             "internal error: fusion needs one step per op; this is a bug in the "
             "runtime, please report it");
   }
   const RegionGraph graph = region_graph(region);
   std::vector<std::vector<int>> members;
-  std::vector<int> group_of = assign_groups(region, graph, members);
+  std::vector<int> group_of = assign_groups(region, graph, fates, members);
   std::map<int, std::vector<int>> absorbed_by;  // feeder op -> fused groups reading it in place
   std::vector<bool> absorbed(steps.size(), false);
   for (size_t g = 0; g < members.size(); ++g) {
@@ -254,7 +231,7 @@ std::vector<Step> fuse_elementwise(const Region& region, std::vector<Step> steps
   }
   std::vector<Step> kept;
   for (size_t k = 0; k < steps.size(); ++k) {
-    if (!absorbed[k]) kept.push_back(std::move(steps[k]));
+    if (!absorbed[k] && fates[k] != StepFate::kGone) kept.push_back(std::move(steps[k]));
   }
   return kept;
 }

@@ -76,7 +76,14 @@ Values Interpreter::run_region(const RegionPlan& region, Values&& args) {
       }
     }
     Values results = in_place ? run_in_place(step, operands, frame) : step.run(*this, operands);
-    check_op_results(*step.op, results);
+    // A row-fused step's results are its cluster's values that leave it, not its anchor op's.
+    if (!step.row_fused) {
+      check_op_results(*step.op, results);
+    } else if (results.size() != step.results.size()) {
+      fail_at(step.op->loc,
+              "internal error: a fused loop gave the wrong number of results; this "
+              "is a bug in the runtime, please report it");
+    }
     for (size_t k = 0; k < step.results.size(); ++k) frame[step.results[k]] = std::move(results[k]);
     for (int id : step.release) frame[id] = Value();
   }

@@ -26,6 +26,9 @@ struct Step {
   std::vector<int> results;   // value ids written
   std::vector<int> release;   // values of the region last read here: dropped after the step
   bool fused = false;         // a loop-fusion group (fusion.hpp)
+  bool row_fused = false;     // a cluster fused through its reductions (row_fusion.hpp)
+  // A fused step's ops, in program order (what plan_text() lists); empty for one op's step.
+  std::vector<const Op*> members;
   // Donation: the argument of @main whose memory this step may write its one result into
   // (donation.hpp); -1 when none.
   int in_place_argument = -1;

@@ -1,5 +1,7 @@
 // Makes the execution plan (plan.hpp): every op bound to its builder's run function.
 #include <algorithm>
+#include <functional>
+#include <queue>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -7,18 +9,12 @@
 #include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
 #include "program/exec/fusion.hpp"
+#include "program/exec/region_graph.hpp"
+#include "program/exec/row_fusion.hpp"
 #include "program/registry/op_registry.hpp"
 
 namespace ndbuf::program {
 namespace {
-
-// Every value an op reads, its nested regions included.
-void collect_uses(const Op& op, std::vector<int>& uses) {
-  uses.insert(uses.end(), op.operands.begin(), op.operands.end());
-  for (const Region& nested : op.regions) {
-    for (const Op& inner : nested.ops) collect_uses(inner, uses);
-  }
-}
 
 // Marks, for each value defined in the region, the step after which it is no longer read, so
 // the interpreter frees intermediates as soon as possible (peak memory stays near the live
@@ -56,7 +52,9 @@ void plan_releases(const Region& region, RegionPlan& plan) {
 // and compute each result element from the operands' elements at the same position (or, for
 // dynamic_update_slice, start from a copy of operand 0).
 bool takes_operand_memory(const Step& step) {
-  if (step.results.size() != 1 || !step.op->result_types[0].is_tensor()) return false;
+  if (step.results.size() != 1 || step.row_fused || !step.op->result_types[0].is_tensor()) {
+    return false;
+  }
   return step.fused || is_fusible_op(step.op->id) || step.op->id == OpId::kDynamicUpdateSlice;
 }
 
@@ -83,17 +81,72 @@ void plan_reuse(const Region& region, const Function& fn, bool function_body, Re
   }
 }
 
-void plan_region(const Region& region, const Function& fn, Plan& plan, bool fuse);
+void plan_region(const Region& region, const Function& fn, Plan& plan, FusionPasses passes);
 
-void plan_nested(const Op& op, const Function& fn, Plan& plan, bool fuse) {
+void plan_nested(const Op& op, const Function& fn, Plan& plan, FusionPasses passes) {
   for (const Region& nested : op.regions) {
     plan.add_region(nested);
-    plan_region(nested, fn, plan, fuse);
+    plan_region(nested, fn, plan, passes);
   }
 }
 
+// The values a step reads, its op's nested regions included.
+std::vector<int> step_uses(const Step& step) {
+  std::vector<int> uses = step.operands;
+  for (const Region& nested : step.op->regions) {
+    for (const Op& inner : nested.ops) collect_uses(inner, uses);
+  }
+  return uses;
+}
+
+// The steps in an order where every value is written before it is read, as close to the given
+// order as that allows: a row-fused step sits at its last op's place, which may come after an
+// op outside it that reads one of its earlier values.
+std::vector<Step> order_by_dependencies(std::vector<Step> steps) {
+  std::unordered_map<int, size_t> writer;
+  for (size_t k = 0; k < steps.size(); ++k) {
+    for (int id : steps[k].results) writer[id] = k;
+  }
+  std::vector<std::vector<size_t>> readers(steps.size());
+  std::vector<size_t> waiting(steps.size(), 0);
+  for (size_t k = 0; k < steps.size(); ++k) {
+    std::vector<size_t> needs;
+    for (int id : step_uses(steps[k])) {
+      auto it = writer.find(id);
+      if (it != writer.end() && it->second != k) needs.push_back(it->second);
+    }
+    std::sort(needs.begin(), needs.end());
+    needs.erase(std::unique(needs.begin(), needs.end()), needs.end());
+    waiting[k] = needs.size();
+    for (size_t need : needs) readers[need].push_back(k);
+  }
+  std::priority_queue<size_t, std::vector<size_t>, std::greater<>> ready;
+  for (size_t k = 0; k < steps.size(); ++k) {
+    if (waiting[k] == 0) ready.push(k);
+  }
+  std::vector<Step> ordered;
+  while (!ready.empty()) {
+    const size_t k = ready.top();
+    ready.pop();
+    ordered.push_back(std::move(steps[k]));
+    for (size_t reader : readers[k]) {
+      if (--waiting[reader] == 0) ready.push(reader);
+    }
+  }
+  return ordered;
+}
+
+std::vector<Step> fuse_steps(const Region& region, std::vector<Step> steps, FusionPasses passes) {
+  if (!passes.elementwise) return steps;
+  std::vector<StepFate> fates(steps.size(), StepFate::kOpen);
+  if (passes.reductions) fuse_rows(region, steps, fates);
+  const bool any_rows = std::find(fates.begin(), fates.end(), StepFate::kTaken) != fates.end();
+  steps = fuse_elementwise(region, std::move(steps), fates);
+  return any_rows ? order_by_dependencies(std::move(steps)) : steps;
+}
+
 // One step per op in program order (the terminator excluded), then fusion, then releases.
-void plan_region(const Region& region, const Function& fn, Plan& plan, bool fuse) {
+void plan_region(const Region& region, const Function& fn, Plan& plan, FusionPasses passes) {
   RegionPlan& out = plan.mutable_region(region);
   out.args = region.args;
   out.line = region.loc.line;
@@ -102,7 +155,7 @@ void plan_region(const Region& region, const Function& fn, Plan& plan, bool fuse
   for (size_t k = 0; k < region.ops.size(); ++k) {
     const Op& op = region.ops[k];
     if ((k & 0xFFF) == 0xFFF) check_interrupt();  // builders may check large attributes
-    plan_nested(op, fn, plan, fuse);
+    plan_nested(op, fn, plan, passes);
     if (op.id == OpId::kReturn) {
       out.returns = op.operands;
       continue;
@@ -118,7 +171,7 @@ void plan_region(const Region& region, const Function& fn, Plan& plan, bool fuse
     step.results = op.results;
     steps.push_back(std::move(step));
   }
-  out.steps = fuse ? fuse_elementwise(region, std::move(steps)) : std::move(steps);
+  out.steps = fuse_steps(region, std::move(steps), passes);
   plan_releases(region, out);
   const bool function_body = &region == &fn.body;
   if (function_body) out.exit_release.clear();  // the frame goes with the call
@@ -127,13 +180,13 @@ void plan_region(const Region& region, const Function& fn, Plan& plan, bool fuse
 
 }  // namespace
 
-std::unique_ptr<Plan> plan_module(const Module& module, bool fuse) {
+std::unique_ptr<Plan> plan_module(const Module& module, FusionPasses passes) {
   auto plan = std::make_unique<Plan>(module);
   // Every function's plan first: a call planned before its callee's body holds its plan.
   for (const Function& fn : module.functions) {
     plan->add_function(fn).body = &plan->add_region(fn.body);
   }
-  for (const Function& fn : module.functions) plan_region(fn.body, fn, *plan, fuse);
+  for (const Function& fn : module.functions) plan_region(fn.body, fn, *plan, passes);
   return plan;
 }
 

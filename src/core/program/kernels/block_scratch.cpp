@@ -58,6 +58,10 @@ std::optional<Tensor> take_offered_memory(DType dtype, const Shape& shape) {
   std::optional<Tensor> memory = std::move(t_offer->memory_);
   t_offer->memory_.reset();
   if (memory->dtype() != dtype || memory->shape() != shape) return std::nullopt;
+  // Every kernel's result is dense row-major (the reductions' summation order follows the
+  // layout they read, and fused and plain runs must agree): a donated buffer laid out
+  // otherwise (an R matrix, column-major) is not written over.
+  if (!memory->is_contiguous(Order::kRowMajor)) return std::nullopt;
   return memory;
 }
 

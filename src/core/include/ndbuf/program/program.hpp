@@ -42,6 +42,10 @@ struct CompileOptions {
   // Chains of element-wise ops run as one pass over memory (results are the same either way;
   // tests compare both).
   bool fuse_elementwise = true;
+  // Element-wise producers and consumers of reductions over the trailing dims (softmax, layer
+  // norm) run with the reduction as one pass over blocks of rows (only with fuse_elementwise;
+  // the same bits either way).
+  bool fuse_reductions = true;
   // Region bodies made of element-wise ops (reduce, sort, scatter, map, ... bodies) run as
   // compiled element programs; false calls them through the interpreter (same results; tests
   // compare both).
@@ -55,6 +59,9 @@ std::shared_ptr<const Executable> compile(std::string_view text, Device device =
                                           const CompileOptions& options = {});
 
 const Signature& signature(const Executable& executable);
+// What the runtime made of @main after its passes: one line per step it runs (a fused step with
+// the ops it runs), result types and sizes, program lines.
+std::string plan_text(const Executable& executable);
 const Device& device(const Executable& executable);
 
 struct ExecuteOptions {

@@ -2,8 +2,8 @@
 // function applied to a span one vector at a time, the last partial vector through a padded
 // copy (the same lanes, so the same bits as anywhere else in the span), and the set of spans
 // (kSleefSet) of the including file's instruction set. That file defines, before including
-// this one, NDBUF_LANES_F32 / NDBUF_LANES_F64 (its lane types, below) and NDBUF_SLEEF_F32(fn, ulp) /
-// NDBUF_SLEEF_F64(fn, ulp) (the SLEEF function of that name and accuracy for them). Each file
+// this one, NDBUF_LANES_F32 / NDBUF_LANES_F64 (its lane types, below) and NDBUF_SLEEF_F32(fn, ulp)
+// / NDBUF_SLEEF_F64(fn, ulp) (the SLEEF function of that name and accuracy for them). Each file
 // compiles these for its own instruction set, so they have internal linkage, and they call no
 // out-of-line template (std::copy, say) whose AVX2 copy the linker could keep for every file.
 #pragma once
@@ -16,13 +16,28 @@
 #include "program/ops/elementwise/vector_math_isa.hpp"
 
 // The SLEEF functions behind each op, as (op, SLEEF name, accuracy suffix).
-#define NDBUF_SLEEF_UNARY_FUNCTIONS(X)                                                          \
-  X(kExponential, exp, u10)                                                                     \
-  X(kExponentialMinusOne, expm1, u10) X(kLog, log, u10) X(kLogPlusOne, log1p, u10)              \
-  X(kSine, sin, u10) X(kCosine, cos, u10) X(kTan, tan, u10) X(kTanh, tanh, u10)                 \
-  X(kSinh, sinh, u10) X(kCosh, cosh, u10) X(kAsin, asin, u10) X(kAcos, acos, u10)               \
-  X(kAtan, atan, u10) X(kAsinh, asinh, u10) X(kAcosh, acosh, u10) X(kAtanh, atanh, u10)         \
-  X(kErf, erf, u10) X(kErfc, erfc, u15) X(kCbrt, cbrt, u10)
+// clang-format off
+#define NDBUF_SLEEF_UNARY_FUNCTIONS(X)  \
+  X(kExponential, exp, u10)             \
+  X(kExponentialMinusOne, expm1, u10)   \
+  X(kLog, log, u10)                     \
+  X(kLogPlusOne, log1p, u10)            \
+  X(kSine, sin, u10)                    \
+  X(kCosine, cos, u10)                  \
+  X(kTan, tan, u10)                     \
+  X(kTanh, tanh, u10)                   \
+  X(kSinh, sinh, u10)                   \
+  X(kCosh, cosh, u10)                   \
+  X(kAsin, asin, u10)                   \
+  X(kAcos, acos, u10)                   \
+  X(kAtan, atan, u10)                   \
+  X(kAsinh, asinh, u10)                 \
+  X(kAcosh, acosh, u10)                 \
+  X(kAtanh, atanh, u10)                 \
+  X(kErf, erf, u10)                     \
+  X(kErfc, erfc, u15)                   \
+  X(kCbrt, cbrt, u10)
+// clang-format on
 #define NDBUF_SLEEF_BINARY_FUNCTIONS(X) X(kPower, pow, u10) X(kAtan2, atan2, u10)
 
 namespace ndbuf::program::detail {
@@ -141,8 +156,7 @@ SpanBinaryFn<double> sleef_binary_f64(BinaryOp op) {
 #undef NDBUF_F32_BINARY
 #undef NDBUF_F64_BINARY
 
-const VectorMathSet kSleefSet{sleef_unary_f32, sleef_unary_f64, sleef_binary_f32,
-                              sleef_binary_f64};
+const VectorMathSet kSleefSet{sleef_unary_f32, sleef_unary_f64, sleef_binary_f32, sleef_binary_f64};
 
 }  // namespace
 }  // namespace ndbuf::program::detail

@@ -81,7 +81,9 @@ ReduceCut cut_work(const ReduceView& v) {
   const int64_t width = v.inner == 1 ? 1 : std::min<int64_t>(v.inner, 2048);
   const int64_t blocks = (v.inner + width - 1) / width;
   const int64_t tasks = v.outer * blocks;
-  const int64_t wanted = 4 * static_cast<int64_t>(max_threads());
+  // A fixed count, not the thread count: the chunks fix the summation order, which must not
+  // change with the number of threads.
+  constexpr int64_t wanted = 64;
   int64_t chunks = tasks >= wanted ? 1 : std::min<int64_t>(64, (wanted + tasks - 1) / tasks);
   // A chunk is worth a task only with some thousands of elements in it.
   chunks = std::min(chunks, std::max<int64_t>(1, v.count * width / 4096));
@@ -199,7 +201,84 @@ Tensor reduce_typed(const Tensor& source, bool reversed, const std::vector<bool>
   return result;
 }
 
+template <DType D>
+bool fold_rows_typed(FastBody body, const void* rows, int64_t count, int64_t cols, const void* init,
+                     void* out) {
+  using T = typename ElementType<D>::type;
+  using A = Compute<T>;
+  bool folded = false;
+  with_combiner<D>(body, [&](auto combine) {
+    const A identity = identity_of<A>(body, D == DType::kPred);
+    const A init_acc = load(*static_cast<const T*>(init));
+    const T* x = static_cast<const T*>(rows);
+    T* dst = static_cast<T*>(out);
+    for (int64_t r = 0; r < count; ++r) {
+      dst[r] = store<T>(combine(init_acc, fold_run(x + r * cols, cols, identity, combine)));
+    }
+    folded = true;
+  });
+  return folded;
+}
+
+template <DType D>
+bool fold_columns_typed(FastBody body, const void* first, int64_t count, int64_t cols,
+                        int64_t col_stride, const void* init, void* out) {
+  using T = typename ElementType<D>::type;
+  using A = Compute<T>;
+  constexpr int64_t kRows = 256;
+  bool folded = false;
+  with_combiner<D>(body, [&](auto combine) {
+    const A identity = identity_of<A>(body, D == DType::kPred);
+    const A init_acc = load(*static_cast<const T*>(init));
+    const T* x = static_cast<const T*>(first);
+    T* dst = static_cast<T*>(out);
+    A acc[kRows];
+    for (int64_t r0 = 0; r0 < count; r0 += kRows) {
+      const int64_t n = std::min(kRows, count - r0);
+      std::fill(acc, acc + n, identity);
+      for (int64_t c = 0; c < cols; ++c) {
+        const T* column = x + c * col_stride + r0;
+#pragma omp simd
+        for (int64_t r = 0; r < n; ++r) acc[r] = combine(acc[r], load(column[r]));
+      }
+      for (int64_t r = 0; r < n; ++r) dst[r0 + r] = store<T>(combine(init_acc, acc[r]));
+    }
+    folded = true;
+  });
+  return folded;
+}
+
 }  // namespace
+
+bool fold_rows(FastBody body, DType dtype, const void* rows, int64_t count, int64_t cols,
+               const void* init, void* out) {
+  if (body == FastBody::kNone || body == FastBody::kReplace) return false;
+  return dispatch(dtype, [&](auto tag) {
+    return fold_rows_typed<decltype(tag)::value>(body, rows, count, cols, init, out);
+  });
+}
+
+bool fold_columns(FastBody body, DType dtype, const void* first, int64_t count, int64_t cols,
+                  int64_t col_stride, const void* init, void* out) {
+  if (body == FastBody::kNone || body == FastBody::kReplace) return false;
+  return dispatch(dtype, [&](auto tag) {
+    return fold_columns_typed<decltype(tag)::value>(body, first, count, cols, col_stride, init,
+                                                    out);
+  });
+}
+
+bool reduces_in_column_order(const Tensor& input, const std::vector<int64_t>& dimensions) {
+  if (input.is_contiguous(Order::kRowMajor) || !input.is_contiguous(Order::kColumnMajor)) {
+    return false;
+  }
+  int64_t kept = 0;
+  for (size_t k = 0; k < input.rank(); ++k) {
+    const bool reduced = std::find(dimensions.begin(), dimensions.end(), static_cast<int64_t>(k)) !=
+                         dimensions.end();
+    kept += !reduced && input.shape()[k] > 1;
+  }
+  return kept <= 1;
+}
 
 Tensor reduce_associative(const Tensor& input, const Tensor& init,
                           const std::vector<int64_t>& dimensions, const Shape& result_shape,
@@ -207,17 +286,11 @@ Tensor reduce_associative(const Tensor& input, const Tensor& init,
   Tensor source = to_host(input);
   std::vector<bool> reduced(source.rank(), false);
   for (int64_t d : dimensions) reduced[d] = true;
-  int64_t kept = 0;
-  for (size_t k = 0; k < source.rank(); ++k) kept += !reduced[k] && source.shape()[k] > 1;
   // A column-major tensor is read in its own memory order when that keeps the result's order
   // (at most one kept dim longer than 1); any other layout is made dense row-major first.
-  bool reversed = false;
-  if (!source.is_contiguous(Order::kRowMajor)) {
-    if (kept <= 1 && source.is_contiguous(Order::kColumnMajor)) {
-      reversed = true;
-    } else {
-      source = make_dense(source, Order::kRowMajor);
-    }
+  const bool reversed = reduces_in_column_order(source, dimensions);
+  if (!reversed && !source.is_contiguous(Order::kRowMajor)) {
+    source = make_dense(source, Order::kRowMajor);
   }
   return dispatch(source.dtype(), [&](auto tag) {
     return reduce_typed<decltype(tag)::value>(source, reversed, reduced, init, result_shape, body);

@@ -16,10 +16,17 @@
 namespace ndbuf::program::testing {
 
 inline std::vector<Tensor> run_with(const std::string& text, const std::vector<Tensor>& inputs,
-                                    bool fuse) {
+                                    bool fuse, bool fuse_reductions = true) {
   CompileOptions options;
   options.fuse_elementwise = fuse;
+  options.fuse_reductions = fuse_reductions;
   return execute(*compile(text, Device{}, options), inputs);
+}
+
+// Whether two results hold the same dtype, shape and bytes.
+inline bool same_bits(const Tensor& a, const Tensor& b) {
+  return a.dtype() == b.dtype() && a.shape() == b.shape() && a.nbytes() == b.nbytes() &&
+         std::memcmp(a.data(), b.data(), a.nbytes()) == 0;
 }
 
 // Runs `text` fused and unfused and expects the same shapes, dtypes and bytes.
@@ -38,13 +45,13 @@ inline std::vector<Tensor> expect_fusion_exact(const std::string& text,
   return fused;
 }
 
-// The op names of the steps @main's body runs after planning ("fusion" for a fused group,
-// "return" last, as in the program).
+// The op names of the steps @main's body runs after planning ("fusion" for a fused group, "row
+// fusion" for a cluster fused through its reductions, "return" last, as in the program).
 inline std::vector<std::string> planned_ops(const std::string& text) {
   const PlannedModule program = compile_module(text, true);
   std::vector<std::string> names;
   for (const Step& step : program.plan->find("main")->body->steps) {
-    names.push_back(step.fused ? "fusion" : step.op->name);
+    names.push_back(step.row_fused ? "row fusion" : step.fused ? "fusion" : step.op->name);
   }
   names.push_back("return");
   return names;

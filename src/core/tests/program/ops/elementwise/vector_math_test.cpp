@@ -3,6 +3,8 @@
 // over the whole range (bit patterns spread over all floats: NaNs, infinities, subnormals and
 // both zeros included); special values and overflow edges; results that do not depend on where
 // an element sits in a span; and the tensor kernels computing the same bits as the spans.
+#include "program/ops/elementwise/vector_math.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cfloat>
@@ -15,7 +17,6 @@
 #include <vector>
 
 #include "program/ops/elementwise/elementwise.hpp"
-#include "program/ops/elementwise/vector_math.hpp"
 #include "tests/program/kernel_tensors.hpp"
 
 namespace ndbuf::program {
@@ -70,7 +71,8 @@ long double ulp_error(T y, long double ref) {
   // A reference beyond the largest finite value rounds to infinity past half a ULP more.
   const long double top = static_cast<long double>(L::max());
   const long double half_ulp_top = ulp_at(top, L::digits, L::min_exponent) / 2;
-  if (std::isinf(y)) return std::fabs(ref) >= top + half_ulp_top && (y > 0) == (ref > 0) ? 0 : INFINITY;
+  if (std::isinf(y))
+    return std::fabs(ref) >= top + half_ulp_top && (y > 0) == (ref > 0) ? 0 : INFINITY;
   if (std::isinf(ref)) return INFINITY;
   return std::fabs(static_cast<long double>(y) - ref) / ulp_at(ref, L::digits, L::min_exponent);
 }
@@ -161,8 +163,8 @@ TEST(VectorMath, PowAndAtan2WithinOneUlp) {
   NDBUF_NEED_VECTOR_MATH();
   const std::vector<float> base = spread_floats(65537 * 7);
   const float inf = std::numeric_limits<float>::infinity();
-  const std::vector<float> second = {-inf, -100.5f, -3.0f, -2.5f, -1.0f, -0.5f, -0.0f, 0.0f,
-                                     0.5f, 1.0f,    2.0f,  3.0f,  10.3f, 127.0f, inf, NAN};
+  const std::vector<float> second = {-inf, -100.5f, -3.0f, -2.5f, -1.0f, -0.5f,  -0.0f, 0.0f,
+                                     0.5f, 1.0f,    2.0f,  3.0f,  10.3f, 127.0f, inf,   NAN};
   std::vector<float> a, b;
   for (float u : base) {
     for (float v : second) a.push_back(u), b.push_back(v);
@@ -173,8 +175,8 @@ TEST(VectorMath, PowAndAtan2WithinOneUlp) {
     BinaryOp op;
     double (*reference)(double, double);
   };
-  for (const Binary& fn : {Binary{"pow", BinaryOp::kPower, ::pow},
-                           Binary{"atan2", BinaryOp::kAtan2, ::atan2}}) {
+  for (const Binary& fn :
+       {Binary{"pow", BinaryOp::kPower, ::pow}, Binary{"atan2", BinaryOp::kAtan2, ::atan2}}) {
     const SpanBinaryFn<float> span = vector_binary<float>(fn.op);
     ASSERT_NE(span, nullptr) << fn.name;
     span(a.data(), b.data(), y.data(), static_cast<int64_t>(a.size()));
@@ -189,8 +191,9 @@ TEST(VectorMath, PowAndAtan2WithinOneUlp) {
     std::vector<double> z(u.size());
     wide(u.data(), v.data(), z.data(), static_cast<int64_t>(u.size()));
     for (size_t i = 0; i < u.size(); ++i) {
-      const long double ref = fn.op == BinaryOp::kPower ? std::pow(static_cast<long double>(u[i]), v[i])
-                                                         : std::atan2(static_cast<long double>(u[i]), v[i]);
+      const long double ref = fn.op == BinaryOp::kPower
+                                  ? std::pow(static_cast<long double>(u[i]), v[i])
+                                  : std::atan2(static_cast<long double>(u[i]), v[i]);
       ASSERT_LE(ulp_error<double>(z[i], ref), 1.0 + kReferenceSlack)
           << fn.name << "(" << u[i] << ", " << v[i] << ") = " << z[i];
     }
@@ -226,8 +229,8 @@ TEST(VectorMath, SpecialValuesAsC99Defines) {
   EXPECT_EQ(apply(UnaryOp::kLogistic, 0.0f), 0.5f);
   EXPECT_TRUE(std::isnan(apply(UnaryOp::kLogistic, NAN)));
   // Signed zeros survive the odd functions.
-  for (UnaryOp op : {UnaryOp::kSine, UnaryOp::kTan, UnaryOp::kAsinh, UnaryOp::kAtan,
-                     UnaryOp::kErf, UnaryOp::kExponentialMinusOne, UnaryOp::kLogPlusOne}) {
+  for (UnaryOp op : {UnaryOp::kSine, UnaryOp::kTan, UnaryOp::kAsinh, UnaryOp::kAtan, UnaryOp::kErf,
+                     UnaryOp::kExponentialMinusOne, UnaryOp::kLogPlusOne}) {
     const float y = apply(op, -0.0f);
     EXPECT_TRUE(y == 0 && std::signbit(y)) << static_cast<int>(op);
   }
@@ -282,8 +285,8 @@ TEST(VectorMath, TensorKernelsAgreeWithTheSpans) {
   std::vector<double> values(12 * 7);
   for (size_t i = 0; i < values.size(); ++i) values[i] = 0.37 * static_cast<double>(i) - 9.1;
   const Tensor x = testing::column_major(testing::f64({12, 7}, values));
-  const Tensor y = unary(UnaryOp::kLogPlusOne, unary(UnaryOp::kExponential, x, DType::kF64),
-                         DType::kF64);
+  const Tensor y =
+      unary(UnaryOp::kLogPlusOne, unary(UnaryOp::kExponential, x, DType::kF64), DType::kF64);
   std::vector<double> expect = values;
   const auto n = static_cast<int64_t>(expect.size());
   vector_unary<double>(UnaryOp::kExponential)(expect.data(), expect.data(), n);

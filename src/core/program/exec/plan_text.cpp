@@ -1,0 +1,99 @@
+// What a program compiled to, as text (plan_text() in compile.hpp).
+#include <algorithm>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "program/exec/compile.hpp"
+
+namespace ndbuf::program {
+namespace {
+
+std::string format_bytes(int64_t bytes) {
+  std::ostringstream out;
+  if (bytes < 1024) {
+    out << bytes << " B";
+  } else if (bytes < (int64_t{1} << 20)) {
+    out << (bytes + 512) / 1024 << " KiB";
+  } else {
+    out.precision(3);
+    out << static_cast<double>(bytes) / (1 << 20) << " MiB";
+  }
+  return out.str();
+}
+
+// "stablehlo.exponential" -> "exponential".
+std::string short_name(const std::string& name) {
+  const size_t dot = name.find('.');
+  return dot == std::string::npos ? name : name.substr(dot + 1);
+}
+
+// The members' names in order of first appearance, each with its count: "subtract x2, exp".
+std::string member_summary(const std::vector<const Op*>& members) {
+  std::vector<std::pair<std::string, int>> counts;
+  for (const Op* op : members) {
+    const std::string name = short_name(op->name);
+    auto it = std::find_if(counts.begin(), counts.end(),
+                           [&](const auto& entry) { return entry.first == name; });
+    if (it == counts.end()) {
+      counts.emplace_back(name, 1);
+    } else {
+      ++it->second;
+    }
+  }
+  std::string text;
+  for (const auto& [name, count] : counts) {
+    if (!text.empty()) text += ", ";
+    text += name + (count > 1 ? " x" + std::to_string(count) : "");
+  }
+  return text;
+}
+
+std::string step_kind(const Step& step) {
+  if (step.row_fused) return "row fusion of " + std::to_string(step.members.size()) + " ops";
+  if (step.fused) return "fusion of " + std::to_string(step.members.size()) + " ops";
+  return step.op->name;
+}
+
+std::string step_lines(const Step& step) {
+  if (step.members.empty()) return "line " + std::to_string(step.op->loc.line);
+  int first = step.members.front()->loc.line, last = first;
+  for (const Op* op : step.members) {
+    first = std::min(first, op->loc.line);
+    last = std::max(last, op->loc.line);
+  }
+  return first == last ? "line " + std::to_string(first)
+                       : "lines " + std::to_string(first) + "-" + std::to_string(last);
+}
+
+}  // namespace
+
+std::string plan_text(const PlannedModule& program) {
+  const Function* main = program.module->find("main");
+  if (main == nullptr || !main->has_body) return "";
+  const RegionPlan& body = program.plan->region(main->body);
+  std::ostringstream out;
+  out << "@main: " << body.steps.size() << (body.steps.size() == 1 ? " step" : " steps")
+      << " (every result dense row-major)\n";
+  for (size_t k = 0; k < body.steps.size(); ++k) {
+    const Step& step = body.steps[k];
+    std::string types;
+    int64_t bytes = 0;
+    for (int id : step.results) {
+      const Type& type = main->value_types[static_cast<size_t>(id)];
+      types += (types.empty() ? "" : ", ") + type_to_string(type);
+      if (type.is_tensor()) {
+        int64_t count = 1;
+        for (int64_t d : type.shape) count *= d;
+        bytes += count * static_cast<int64_t>(itemsize(type.dtype));
+      }
+    }
+    out << "  " << k + 1 << ". " << step_kind(step) << " -> " << types << ", "
+        << format_bytes(bytes) << " [" << step_lines(step) << "]\n";
+    if (!step.members.empty()) out << "       " << member_summary(step.members) << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace ndbuf::program

@@ -1,0 +1,238 @@
+// The executor of row-fused steps (row_fusion.hpp): blocks of whole rows on all threads; per
+// block, the units in order over block-sized registers (one set per thread, made on its first
+// block), a result register written straight into its output tensor.
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <optional>
+
+#include "memory/element_cell.hpp"
+#include "ndbuf/memory/parallel.hpp"
+#include "ndbuf/memory/transfer.hpp"
+#include "program/exec/leaf_feed.hpp"
+#include "program/exec/row_fusion.hpp"
+#include "program/kernels/block_scratch.hpp"
+#include "program/ops/reduction/reduce_fast.hpp"
+
+namespace ndbuf::program {
+namespace {
+
+// Elements of a full register: whole rows, about as many as an element-wise kernel's block.
+constexpr int64_t kBlockElements = 16384;
+
+std::atomic<int64_t> g_row_fused_runs{0};
+
+int64_t block_rows(const RowPlan& plan) {
+  return std::clamp<int64_t>(kBlockElements / plan.cols, 1, std::max<int64_t>(1, plan.rows));
+}
+
+// What one run reads: the leaves' sources and feeds per unit, the init values, the outputs.
+struct RowRun {
+  const RowPlan& plan;
+  int64_t block;
+  std::vector<std::vector<std::optional<LeafSource>>> sources;  // [unit][input]: kOutside's
+  std::vector<std::vector<LeafFeed>> feeds;
+  std::vector<std::optional<Tensor>> inits;  // [unit]: a reduction's init value, on the host
+  // [unit]: a reduction of a column-major operand folds it front to back from that memory.
+  std::vector<const unsigned char*> column_source;
+  std::vector<Tensor> held;  // what column_source points into
+  std::vector<Tensor> outputs;
+  std::vector<int> output_of;  // [register] -> index into outputs, or -1
+};
+
+// One thread's registers and element tiles.
+struct RowWorker {
+  std::vector<std::unique_ptr<ElementTile>> tiles;    // [unit]
+  std::vector<std::vector<unsigned char>> registers;  // [register], empty for outputs
+  std::vector<std::vector<unsigned char>> spread;     // [unit]: a row register spread
+};
+
+int64_t lanes_of(const RowRun& run, bool full) {
+  return full ? run.block * run.plan.cols : run.block;
+}
+
+RowWorker make_worker(const RowRun& run) {
+  RowWorker worker;
+  const RowPlan& plan = run.plan;
+  for (const RowUnit& unit : plan.units) {
+    worker.tiles.push_back(
+        unit.reduce ? nullptr
+                    : std::make_unique<ElementTile>(unit.program, lanes_of(run, unit.full)));
+    size_t spread = 0;
+    for (const RowInput& input : unit.inputs) {
+      if (input.kind == RowInput::Kind::kRowBroadcast) {
+        spread += static_cast<size_t>(lanes_of(run, true)) *
+                  itemsize(plan.registers[static_cast<size_t>(input.reg)].dtype);
+      }
+    }
+    worker.spread.emplace_back(spread);
+  }
+  for (size_t r = 0; r < plan.registers.size(); ++r) {
+    const RowRegister& reg = plan.registers[r];
+    const size_t bytes = run.output_of[r] >= 0
+                             ? 0
+                             : static_cast<size_t>(lanes_of(run, reg.full)) * itemsize(reg.dtype);
+    worker.registers.emplace_back(bytes);
+  }
+  return worker;
+}
+
+// Register `r` of the block starting at row `first`: the worker's, or the output's rows.
+unsigned char* register_at(const RowRun& run, RowWorker& worker, int r, int64_t first) {
+  const RowRegister& reg = run.plan.registers[static_cast<size_t>(r)];
+  const int output = run.output_of[static_cast<size_t>(r)];
+  if (output < 0) return worker.registers[static_cast<size_t>(r)].data();
+  const int64_t offset = reg.full ? first * run.plan.cols : first;
+  return static_cast<unsigned char*>(run.outputs[static_cast<size_t>(output)].data()) +
+         offset * static_cast<int64_t>(itemsize(reg.dtype));
+}
+
+// Each of `rows` elements of `from` repeated `cols` times into `to` (omp simd: R's -O2 leaves
+// std::fill scalar).
+void spread_rows(const unsigned char* from, unsigned char* to, int64_t rows, int64_t cols,
+                 size_t item) {
+  with_cell(item, [&](auto cell) {
+    using C = decltype(cell);
+    const C* src = reinterpret_cast<const C*>(from);
+    C* dst = reinterpret_cast<C*>(to);
+    for (int64_t r = 0; r < rows; ++r) {
+      const C value = src[r];
+      C* row = dst + r * cols;
+#pragma omp simd
+      for (int64_t c = 0; c < cols; ++c) row[c] = value;
+    }
+  });
+}
+
+void run_unit(const RowRun& run, RowWorker& worker, size_t u, int64_t first, int64_t rows) {
+  const RowPlan& plan = run.plan;
+  const RowUnit& unit = plan.units[u];
+  if (unit.reduce) {
+    const DType dtype = plan.registers[static_cast<size_t>(unit.in)].dtype;
+    unsigned char* out = register_at(run, worker, unit.out, first);
+    if (const unsigned char* column = run.column_source[u]) {
+      fold_columns(unit.body, dtype, column + first * static_cast<int64_t>(itemsize(dtype)), rows,
+                   plan.cols, plan.rows, run.inits[u]->data(), out);
+    } else {
+      fold_rows(unit.body, dtype, register_at(run, worker, unit.in, first), rows, plan.cols,
+                run.inits[u]->data(), out);
+    }
+    return;
+  }
+  ElementTile& tile = *worker.tiles[u];
+  const int64_t count = unit.full ? rows * plan.cols : rows;
+  const int64_t start = unit.full ? first * plan.cols : first;
+  const Shape& shape = unit.full ? plan.full_shape : plan.row_shape;
+  unsigned char* spread = worker.spread[u].data();
+  for (size_t k = 0; k < unit.inputs.size(); ++k) {
+    const RowInput& input = unit.inputs[k];
+    if (input.kind == RowInput::Kind::kOutside) {
+      feed_argument(run.feeds[u][k], k, shape, start, count, tile);
+    } else if (input.kind == RowInput::Kind::kRegister) {
+      tile.bind_argument(k, register_at(run, worker, input.reg, first));
+    } else {
+      const size_t item = itemsize(plan.registers[static_cast<size_t>(input.reg)].dtype);
+      spread_rows(register_at(run, worker, input.reg, first), spread, rows, plan.cols, item);
+      tile.bind_argument(k, spread);
+      spread += static_cast<size_t>(lanes_of(run, true)) * item;
+    }
+  }
+  tile.run_into(count, register_at(run, worker, unit.out, first));
+}
+
+RowRun prepare(const RowPlan& plan, const Values& args) {
+  RowRun run{plan, block_rows(plan), {}, {}, {}, {}, {}, {}, {}};
+  const std::vector<int64_t> last_dim = {static_cast<int64_t>(plan.full_shape.size()) - 1};
+  for (const RowUnit& unit : plan.units) {
+    run.sources.emplace_back();
+    run.feeds.emplace_back();
+    run.inits.emplace_back();
+    run.column_source.push_back(nullptr);
+    if (unit.reduce) {
+      run.inits.back() = to_host(args[static_cast<size_t>(unit.init)].get());
+      if (unit.loaded >= 0) {
+        const Tensor source = to_host(args[static_cast<size_t>(unit.loaded)].get());
+        if (reduces_in_column_order(source, last_dim)) {
+          run.column_source.back() =
+              static_cast<const unsigned char*>(source.storage()->data()) +
+              source.offset() * static_cast<int64_t>(itemsize(source.dtype()));
+          run.held.push_back(source);
+        }
+      }
+      continue;
+    }
+    const Shape& shape = unit.full ? plan.full_shape : plan.row_shape;
+    auto& sources = run.sources.back();
+    for (size_t k = 0; k < unit.inputs.size(); ++k) {
+      sources.emplace_back();
+      if (unit.inputs[k].kind != RowInput::Kind::kOutside) continue;
+      sources.back() = leaf_source(unit.inputs[k].leaf, args, shape.size());
+      if (sources.back()->tensor.dtype() != unit.program.arguments[k]) {
+        throw Error(ErrorKind::kInvalidArgument, "a fused loop's input has an unexpected dtype");
+      }
+    }
+    // The feeds point into their sources, which stay where they are from here on.
+    for (size_t k = 0; k < unit.inputs.size(); ++k) {
+      run.feeds.back().push_back(
+          sources[k] ? leaf_feed(*sources[k], shape, lanes_of(run, unit.full)) : LeafFeed{});
+    }
+  }
+  run.output_of.assign(plan.registers.size(), -1);
+  for (size_t k = 0; k < plan.results.size(); ++k) {
+    const RowRegister& reg = plan.registers[static_cast<size_t>(plan.results[k])];
+    run.output_of[static_cast<size_t>(plan.results[k])] = static_cast<int>(k);
+    run.outputs.push_back(
+        Tensor::allocate(reg.dtype, reg.full ? plan.full_shape : plan.row_shape, Order::kRowMajor));
+  }
+  return run;
+}
+
+Values run_rows(const RowPlan& plan, const Values& args) {
+  const RowRun run = prepare(plan, args);
+  int64_t bytes_per_row = 0;
+  for (const RowRegister& reg : plan.registers) {
+    bytes_per_row += (reg.full ? plan.cols : 1) * static_cast<int64_t>(itemsize(reg.dtype));
+  }
+  const bool serial = loop_bytes(plan.rows, bytes_per_row) < kParallelBytes;
+  std::vector<std::unique_ptr<RowWorker>> workers(serial ? size_t{1}
+                                                         : static_cast<size_t>(max_threads()));
+  std::atomic<bool> failed{false};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  for_each_block(
+      plan.rows, bytes_per_row,
+      [&](int64_t begin, int64_t end) {
+        if (failed.load(std::memory_order_relaxed)) return;
+        try {
+          auto& worker = workers[static_cast<size_t>(current_thread_index()) % workers.size()];
+          if (!worker) worker = std::make_unique<RowWorker>(make_worker(run));
+          for (int64_t first = begin; first < end; first += run.block) {
+            const int64_t rows = std::min(run.block, end - first);
+            for (size_t u = 0; u < plan.units.size(); ++u) run_unit(run, *worker, u, first, rows);
+          }
+        } catch (...) {
+          const std::lock_guard<std::mutex> lock(error_mutex);
+          if (!failed.exchange(true)) error = std::current_exception();
+        }
+      },
+      plan.cols);
+  if (error) std::rethrow_exception(error);
+  g_row_fused_runs.fetch_add(1, std::memory_order_relaxed);
+  Values results;
+  for (const Tensor& out : run.outputs) results.emplace_back(out);
+  return results;
+}
+
+}  // namespace
+
+OpFn row_fused_run(RowPlan plan) {
+  auto shared = std::make_shared<const RowPlan>(std::move(plan));
+  return [shared](Interpreter&, const Values& args) -> Values { return run_rows(*shared, args); };
+}
+
+int64_t row_fused_runs() { return g_row_fused_runs.load(std::memory_order_relaxed); }
+
+}  // namespace ndbuf::program

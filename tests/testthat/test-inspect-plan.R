@@ -1,0 +1,38 @@
+# inspect_plan(): what a program compiled to, fused steps with their ops.
+
+softmax_text <- "func.func @main(%x: tensor<4x3xf32>) -> tensor<4x3xf32> {
+  %zero = stablehlo.constant dense<0.0> : tensor<f32>
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %m = stablehlo.reduce(%x init: %ninf) applies stablehlo.maximum across dimensions = [1] : (tensor<4x3xf32>, tensor<f32>) -> tensor<4xf32>
+  %mb = stablehlo.broadcast_in_dim %m, dims = [0] : (tensor<4xf32>) -> tensor<4x3xf32>
+  %d = stablehlo.subtract %x, %mb : tensor<4x3xf32>
+  %e = stablehlo.exponential %d : tensor<4x3xf32>
+  %s = stablehlo.reduce(%e init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<4x3xf32>, tensor<f32>) -> tensor<4xf32>
+  %b = stablehlo.broadcast_in_dim %s, dims = [0] : (tensor<4xf32>) -> tensor<4x3xf32>
+  %p = stablehlo.divide %e, %b : tensor<4x3xf32>
+  return %p : tensor<4x3xf32>
+}"
+
+test_that("inspect_plan() shows softmax as one row-fused step and computes it", {
+  executable <- pjrt_compile(pjrt_program(softmax_text))
+  plan <- inspect_plan(executable)
+  expect_s3_class(plan, "PJRTPlan")
+  expect_snapshot(print(plan))
+  expect_match(plan, "row fusion of 7 ops", fixed = TRUE)
+  x <- matrix(c(1, -2, 0.5, 3, 2, 0, -1, 4, 0.25, 1, 1, 1), 4)
+  expected <- exp(x - apply(x, 1, max))
+  expected <- expected / rowSums(expected)
+  expect_equal(as_array(pjrt_execute(executable, pjrt_buffer(x, dtype = "f32"))), expected,
+               tolerance = 1e-6)
+})
+
+test_that("inspect_plan() lists element-wise fusion and single ops", {
+  executable <- pjrt_compile(pjrt_program("func.func @main(%x: tensor<5xf32>) -> tensor<5xf32> {
+  %a = stablehlo.multiply %x, %x : tensor<5xf32>
+  %b = stablehlo.add %a, %x : tensor<5xf32>
+  %c = stablehlo.reverse %b, dims = [0] : tensor<5xf32>
+  return %c : tensor<5xf32>
+}"))
+  expect_snapshot(print(inspect_plan(executable)))
+  expect_snapshot(error = TRUE, inspect_plan("not an executable"))
+})
