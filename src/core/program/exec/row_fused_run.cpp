@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <type_traits>
 
 #include "memory/element_cell.hpp"
 #include "ndbuf/memory/parallel.hpp"
@@ -15,6 +16,7 @@
 #include "program/exec/leaf_feed.hpp"
 #include "program/exec/row_fusion.hpp"
 #include "program/kernels/block_scratch.hpp"
+#include "program/ops/elementwise/span_kernels.hpp"
 #include "program/ops/reduction/reduce_fast.hpp"
 
 namespace ndbuf::program {
@@ -29,6 +31,68 @@ int64_t block_rows(const RowPlan& plan) {
   return std::clamp<int64_t>(kBlockElements / plan.cols, 1, std::max<int64_t>(1, plan.rows));
 }
 
+// A unit whose one op is a float span kernel (span_kernels.hpp) over registers and row
+// broadcasts: called directly on the registers, a broadcast row filled once per row, without
+// an element tile (the same kernels the tile would call, so the same bits).
+struct SpanCall {
+  bool usable = false;
+  DType dtype = DType::kF32;
+  SpanUnaryFn<float> unary_f32 = nullptr;
+  SpanUnaryFn<double> unary_f64 = nullptr;
+  SpanBinaryFn<float> binary_f32 = nullptr;
+  SpanBinaryFn<double> binary_f64 = nullptr;
+
+  template <class T>
+  SpanUnaryFn<T> unary() const {
+    if constexpr (std::is_same_v<T, float>) {
+      return unary_f32;
+    } else {
+      return unary_f64;
+    }
+  }
+  template <class T>
+  SpanBinaryFn<T> binary() const {
+    if constexpr (std::is_same_v<T, float>) {
+      return binary_f32;
+    } else {
+      return binary_f64;
+    }
+  }
+};
+
+SpanCall span_call_of_step(const ElementStep& step) {
+  SpanCall call;
+  call.dtype = step.dtype;
+  const bool f32 = step.dtype == DType::kF32;
+  if (step.op == ElementOp::kUnary) {
+    if (f32) {
+      call.unary_f32 = span_unary<float>(step.unary);
+    } else {
+      call.unary_f64 = span_unary<double>(step.unary);
+    }
+  } else if (step.op == ElementOp::kBinary) {
+    if (f32) {
+      call.binary_f32 = span_binary<float>(step.binary);
+    } else {
+      call.binary_f64 = span_binary<double>(step.binary);
+    }
+  }
+  call.usable = call.unary_f32 != nullptr || call.unary_f64 != nullptr ||
+                call.binary_f32 != nullptr || call.binary_f64 != nullptr;
+  return call;
+}
+
+SpanCall span_call_of(const RowUnit& unit) {
+  if (unit.reduce || unit.program.steps.size() != unit.inputs.size() + 1) return {};
+  const ElementStep& step = unit.program.steps.back();
+  if (step.dtype != DType::kF32 && step.dtype != DType::kF64) return {};
+  for (size_t k = 0; k < unit.inputs.size(); ++k) {
+    if (unit.inputs[k].kind == RowInput::Kind::kOutside) return {};
+    if (unit.program.arguments[k] != step.dtype) return {};
+  }
+  return span_call_of_step(step);
+}
+
 // What one run reads: the leaves' sources and feeds per unit, the init values, the outputs.
 struct RowRun {
   const RowPlan& plan;
@@ -38,7 +102,8 @@ struct RowRun {
   std::vector<std::optional<Tensor>> inits;  // [unit]: a reduction's init value, on the host
   // [unit]: a reduction of a column-major operand folds it front to back from that memory.
   std::vector<const unsigned char*> column_source;
-  std::vector<Tensor> held;  // what column_source points into
+  std::vector<Tensor> held;     // what column_source points into
+  std::vector<SpanCall> spans;  // [unit]
   std::vector<Tensor> outputs;
   std::vector<int> output_of;  // [register] -> index into outputs, or -1
 };
@@ -57,7 +122,13 @@ int64_t lanes_of(const RowRun& run, bool full) {
 RowWorker make_worker(const RowRun& run) {
   RowWorker worker;
   const RowPlan& plan = run.plan;
-  for (const RowUnit& unit : plan.units) {
+  for (size_t u = 0; u < plan.units.size(); ++u) {
+    const RowUnit& unit = plan.units[u];
+    if (run.spans[u].usable) {  // a fill row per operand
+      worker.tiles.push_back(nullptr);
+      worker.spread.emplace_back(2 * static_cast<size_t>(plan.cols) * itemsize(run.spans[u].dtype));
+      continue;
+    }
     worker.tiles.push_back(
         unit.reduce ? nullptr
                     : std::make_unique<ElementTile>(unit.program, lanes_of(run, unit.full)));
@@ -107,6 +178,44 @@ void spread_rows(const unsigned char* from, unsigned char* to, int64_t rows, int
   });
 }
 
+// The operands of a span unit's op for the block's row r (or the whole block when `row` < 0).
+template <class T>
+const T* span_operand(const RowRun& run, RowWorker& worker, const RowUnit& unit, int argument,
+                      int64_t first, int64_t row, T* fill) {
+  const RowInput& input = unit.inputs[static_cast<size_t>(argument)];
+  const T* reg = reinterpret_cast<const T*>(register_at(run, worker, input.reg, first));
+  if (input.kind == RowInput::Kind::kRegister) return row < 0 ? reg : reg + row * run.plan.cols;
+#pragma omp simd
+  for (int64_t c = 0; c < run.plan.cols; ++c) fill[c] = reg[row];
+  return fill;
+}
+
+template <class T>
+void run_span(const RowRun& run, RowWorker& worker, size_t u, int64_t first, int64_t rows) {
+  const RowUnit& unit = run.plan.units[u];
+  const SpanCall& call = run.spans[u];
+  const ElementStep& step = unit.program.steps.back();
+  T* out = reinterpret_cast<T*>(register_at(run, worker, unit.out, first));
+  const bool by_row = std::any_of(unit.inputs.begin(), unit.inputs.end(), [](const RowInput& in) {
+    return in.kind == RowInput::Kind::kRowBroadcast;
+  });
+  const int64_t cols = run.plan.cols;
+  T* fills = reinterpret_cast<T*>(worker.spread[u].data());
+  const int64_t pieces = by_row ? rows : 1;
+  const int64_t count = by_row ? cols : unit.full ? rows * cols : rows;
+  for (int64_t r = 0; r < pieces; ++r) {
+    const int64_t row = by_row ? r : -1;
+    const T* a = span_operand<T>(run, worker, unit, step.operands[0], first, row, fills);
+    T* dst = by_row ? out + r * cols : out;
+    if (const SpanUnaryFn<T> f = call.unary<T>()) {
+      f(a, dst, count);
+    } else {
+      const T* b = span_operand<T>(run, worker, unit, step.operands[1], first, row, fills + cols);
+      call.binary<T>()(a, b, dst, count);
+    }
+  }
+}
+
 void run_unit(const RowRun& run, RowWorker& worker, size_t u, int64_t first, int64_t rows) {
   const RowPlan& plan = run.plan;
   const RowUnit& unit = plan.units[u];
@@ -121,6 +230,10 @@ void run_unit(const RowRun& run, RowWorker& worker, size_t u, int64_t first, int
                 run.inits[u]->data(), out);
     }
     return;
+  }
+  if (run.spans[u].usable) {
+    if (run.spans[u].dtype == DType::kF32) return run_span<float>(run, worker, u, first, rows);
+    return run_span<double>(run, worker, u, first, rows);
   }
   ElementTile& tile = *worker.tiles[u];
   const int64_t count = unit.full ? rows * plan.cols : rows;
@@ -144,9 +257,10 @@ void run_unit(const RowRun& run, RowWorker& worker, size_t u, int64_t first, int
 }
 
 RowRun prepare(const RowPlan& plan, const Values& args) {
-  RowRun run{plan, block_rows(plan), {}, {}, {}, {}, {}, {}, {}};
+  RowRun run{plan, block_rows(plan), {}, {}, {}, {}, {}, {}, {}, {}};
   const std::vector<int64_t> last_dim = {static_cast<int64_t>(plan.full_shape.size()) - 1};
   for (const RowUnit& unit : plan.units) {
+    run.spans.push_back(span_call_of(unit));
     run.sources.emplace_back();
     run.feeds.emplace_back();
     run.inits.emplace_back();

@@ -9,24 +9,15 @@
 #include <vector>
 
 #include "program/ops/elementwise/tanh_avx2.hpp"
+#include "tests/program/ops/elementwise/float_patterns.hpp"
 
 namespace ndbuf::program::detail {
 namespace {
 
-std::vector<float> spread_bit_patterns(uint32_t step) {
-  std::vector<float> x;
-  for (uint64_t bits = 0; bits <= UINT32_MAX; bits += step) {
-    const auto b = static_cast<uint32_t>(bits);
-    float v;
-    std::memcpy(&v, &b, sizeof v);
-    x.push_back(v);
-  }
-  return x;
-}
-
 TEST(TanhKernel, AvxAgreesWithTheBaselineOnSpreadBitPatterns) {
   if (!tanh_avx2_usable()) GTEST_SKIP() << "no AVX2 build or CPU";
-  const std::vector<float> x = spread_bit_patterns(1021);  // NaNs, infinities, subnormals too
+  const std::vector<float> x =
+      program::testing::spread_float_patterns(1021);  // NaNs, infinities, subnormals too
   std::vector<float> fast(x.size()), base(x.size());
   tanh_span_f32_avx2(x.data(), fast.data(), static_cast<int64_t>(x.size()));
   tanh_span_f32_baseline(x.data(), base.data(), static_cast<int64_t>(x.size()));

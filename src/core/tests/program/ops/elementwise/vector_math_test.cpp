@@ -18,6 +18,7 @@
 
 #include "program/ops/elementwise/elementwise.hpp"
 #include "tests/program/kernel_tensors.hpp"
+#include "tests/program/ops/elementwise/float_patterns.hpp"
 
 namespace ndbuf::program {
 namespace {
@@ -27,16 +28,7 @@ bool have_vector_math() { return std::string(vector_math_backend()) != "libm"; }
 #define NDBUF_NEED_VECTOR_MATH() \
   if (!have_vector_math()) GTEST_SKIP() << "built without SLEEF"
 
-std::vector<float> spread_floats(uint32_t step) {
-  std::vector<float> x;
-  for (uint64_t bits = 0; bits <= UINT32_MAX; bits += step) {
-    const auto b = static_cast<uint32_t>(bits);
-    float v;
-    std::memcpy(&v, &b, sizeof v);
-    x.push_back(v);
-  }
-  return x;
-}
+std::vector<float> spread_floats(uint32_t step) { return testing::spread_float_patterns(step); }
 
 // Doubles over the whole range: every 2^40-th bit pattern's neighbourhood, low bits random.
 std::vector<double> spread_doubles(int count) {
@@ -117,43 +109,39 @@ const Function kFunctions[] = {
 // f64 one (x87's long double).
 constexpr double kReferenceSlack = 1.0 / 1024;
 
+// Expects fn's span over `x` within fn's bound of `reference`, the worst input named.
+template <class T, class Reference>
+void expect_within_bound(const Function& fn, const std::vector<T>& x, Reference reference) {
+  const SpanUnaryFn<T> span = vector_unary<T>(fn.op);
+  ASSERT_NE(span, nullptr) << fn.name;
+  std::vector<T> y(x.size());
+  span(x.data(), y.data(), static_cast<int64_t>(x.size()));
+  long double worst = 0;
+  T worst_at = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    const long double e = ulp_error<T>(y[i], reference(x[i]));
+    if (e > worst) worst = e, worst_at = x[i];
+  }
+  EXPECT_LE(worst, fn.bound + kReferenceSlack) << fn.name << " at " << worst_at;
+}
+
 TEST(VectorMath, EveryF32FunctionWithinItsBoundOverTheWholeRange) {
   NDBUF_NEED_VECTOR_MATH();
   const std::vector<float> x = spread_floats(4099);
-  std::vector<float> y(x.size());
   for (const Function& fn : kFunctions) {
-    const SpanUnaryFn<float> span = vector_unary<float>(fn.op);
     if (fn.op == UnaryOp::kTanh) {  // Eigen's (tanh_kernel_test.cpp)
-      EXPECT_EQ(span, nullptr);
+      EXPECT_EQ(vector_unary<float>(fn.op), nullptr);
       continue;
     }
-    ASSERT_NE(span, nullptr) << fn.name;
-    span(x.data(), y.data(), static_cast<int64_t>(x.size()));
-    long double worst = 0;
-    float worst_at = 0;
-    for (size_t i = 0; i < x.size(); ++i) {
-      const long double e = ulp_error<float>(y[i], fn.f32_reference(x[i]));
-      if (e > worst) worst = e, worst_at = x[i];
-    }
-    EXPECT_LE(worst, fn.bound + kReferenceSlack) << fn.name << " at " << worst_at;
+    expect_within_bound<float>(fn, x, fn.f32_reference);
   }
 }
 
 TEST(VectorMath, EveryF64FunctionWithinItsBoundOverTheWholeRange) {
   NDBUF_NEED_VECTOR_MATH();
   const std::vector<double> x = spread_doubles(1 << 17);
-  std::vector<double> y(x.size());
   for (const Function& fn : kFunctions) {
-    const SpanUnaryFn<double> span = vector_unary<double>(fn.op);
-    ASSERT_NE(span, nullptr) << fn.name;
-    span(x.data(), y.data(), static_cast<int64_t>(x.size()));
-    long double worst = 0;
-    double worst_at = 0;
-    for (size_t i = 0; i < x.size(); ++i) {
-      const long double e = ulp_error<double>(y[i], fn.f64_reference(x[i]));
-      if (e > worst) worst = e, worst_at = x[i];
-    }
-    EXPECT_LE(worst, fn.bound + kReferenceSlack) << fn.name << " at " << worst_at;
+    expect_within_bound<double>(fn, x, [&](double v) { return fn.f64_reference(v); });
   }
 }
 
