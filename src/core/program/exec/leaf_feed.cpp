@@ -208,17 +208,19 @@ bool is_transposing(const LeafFeed& feed) {
   return last != 0 && last != 1;
 }
 
+const void* feed_lanes(const LeafFeed& feed, const Shape& shape, int64_t start, int64_t count,
+                       void* own) {
+  if (!feed.repeated.empty()) {
+    return feed.repeated.data() + (start % feed.period) * static_cast<int64_t>(feed.item);
+  }
+  if (feed.period > 0) return periodic_tile(feed, start, count, own);
+  strided_tile(feed, shape, start, count, own);
+  return own;
+}
+
 void feed_argument(const LeafFeed& feed, size_t k, const Shape& shape, int64_t start, int64_t count,
                    ElementTile& tile) {
-  if (!feed.repeated.empty()) {
-    tile.bind_argument(
-        k, feed.repeated.data() + (start % feed.period) * static_cast<int64_t>(feed.item));
-  } else if (feed.period > 0) {
-    tile.bind_argument(k, periodic_tile(feed, start, count, tile.argument(k)));
-  } else {
-    void* own = tile.argument(k);
-    strided_tile(feed, shape, start, count, own);
-  }
+  tile.bind_argument(k, feed_lanes(feed, shape, start, count, tile.argument(k)));
 }
 
 }  // namespace ndbuf::program

@@ -39,6 +39,11 @@ LeafFeed leaf_feed(const LeafSource& source, const Shape& shape, int64_t lanes);
 // broadcast): its tiles gather whole rows at a time, column by column.
 bool is_transposing(const LeafFeed& feed);
 
+// The lanes of output elements [start, start + count) of `shape`: in place where the leaf's
+// memory already holds them in order, else written into `own` (count elements).
+const void* feed_lanes(const LeafFeed& feed, const Shape& shape, int64_t start, int64_t count,
+                       void* own);
+
 // Argument k of `tile` over output elements [start, start + count) of `shape`.
 void feed_argument(const LeafFeed& feed, size_t k, const Shape& shape, int64_t start, int64_t count,
                    ElementTile& tile);

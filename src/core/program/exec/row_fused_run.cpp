@@ -113,7 +113,16 @@ struct RowWorker {
   std::vector<std::unique_ptr<ElementTile>> tiles;    // [unit]
   std::vector<std::vector<unsigned char>> registers;  // [register], empty for outputs
   std::vector<std::vector<unsigned char>> spread;     // [unit]: a row register spread
+  // [register]: where a loaded operand's lanes are this block (in place in the operand, or in
+  // the register's own memory); nullptr for the others.
+  std::vector<const unsigned char*> loaded;
 };
+
+// A unit that only loads an operand into a full register (its program returns its argument).
+bool is_load(const RowUnit& unit) {
+  return !unit.reduce && unit.full && unit.program.steps.size() == 1 && unit.inputs.size() == 1 &&
+         unit.inputs[0].kind == RowInput::Kind::kOutside;
+}
 
 int64_t lanes_of(const RowRun& run, bool full) {
   return full ? run.block * run.plan.cols : run.block;
@@ -130,8 +139,9 @@ RowWorker make_worker(const RowRun& run) {
       continue;
     }
     worker.tiles.push_back(
-        unit.reduce ? nullptr
-                    : std::make_unique<ElementTile>(unit.program, lanes_of(run, unit.full)));
+        unit.reduce || is_load(unit)
+            ? nullptr
+            : std::make_unique<ElementTile>(unit.program, lanes_of(run, unit.full)));
     size_t spread = 0;
     for (const RowInput& input : unit.inputs) {
       if (input.kind == RowInput::Kind::kRowBroadcast) {
@@ -147,6 +157,7 @@ RowWorker make_worker(const RowRun& run) {
                              ? 0
                              : static_cast<size_t>(lanes_of(run, reg.full)) * itemsize(reg.dtype);
     worker.registers.emplace_back(bytes);
+    worker.loaded.push_back(nullptr);
   }
   return worker;
 }
@@ -159,6 +170,12 @@ unsigned char* register_at(const RowRun& run, RowWorker& worker, int r, int64_t 
   const int64_t offset = reg.full ? first * run.plan.cols : first;
   return static_cast<unsigned char*>(run.outputs[static_cast<size_t>(output)].data()) +
          offset * static_cast<int64_t>(itemsize(reg.dtype));
+}
+
+// The lanes a unit reads from register `r`.
+const unsigned char* read_at(const RowRun& run, RowWorker& worker, int r, int64_t first) {
+  const unsigned char* loaded = worker.loaded[static_cast<size_t>(r)];
+  return loaded != nullptr ? loaded : register_at(run, worker, r, first);
 }
 
 // Each of `rows` elements of `from` repeated `cols` times into `to` (omp simd: R's -O2 leaves
@@ -183,7 +200,7 @@ template <class T>
 const T* span_operand(const RowRun& run, RowWorker& worker, const RowUnit& unit, int argument,
                       int64_t first, int64_t row, T* fill) {
   const RowInput& input = unit.inputs[static_cast<size_t>(argument)];
-  const T* reg = reinterpret_cast<const T*>(register_at(run, worker, input.reg, first));
+  const T* reg = reinterpret_cast<const T*>(read_at(run, worker, input.reg, first));
   if (input.kind == RowInput::Kind::kRegister) return row < 0 ? reg : reg + row * run.plan.cols;
 #pragma omp simd
   for (int64_t c = 0; c < run.plan.cols; ++c) fill[c] = reg[row];
@@ -226,9 +243,16 @@ void run_unit(const RowRun& run, RowWorker& worker, size_t u, int64_t first, int
       fold_columns(unit.body, dtype, column + first * static_cast<int64_t>(itemsize(dtype)), rows,
                    plan.cols, plan.rows, run.inits[u]->data(), out);
     } else {
-      fold_rows(unit.body, dtype, register_at(run, worker, unit.in, first), rows, plan.cols,
+      fold_rows(unit.body, dtype, read_at(run, worker, unit.in, first), rows, plan.cols,
                 run.inits[u]->data(), out);
     }
+    return;
+  }
+  if (is_load(unit)) {
+    const int64_t count = rows * plan.cols;
+    worker.loaded[static_cast<size_t>(unit.out)] = static_cast<const unsigned char*>(
+        feed_lanes(run.feeds[u][0], plan.full_shape, first * plan.cols, count,
+                   worker.registers[static_cast<size_t>(unit.out)].data()));
     return;
   }
   if (run.spans[u].usable) {
@@ -245,10 +269,10 @@ void run_unit(const RowRun& run, RowWorker& worker, size_t u, int64_t first, int
     if (input.kind == RowInput::Kind::kOutside) {
       feed_argument(run.feeds[u][k], k, shape, start, count, tile);
     } else if (input.kind == RowInput::Kind::kRegister) {
-      tile.bind_argument(k, register_at(run, worker, input.reg, first));
+      tile.bind_argument(k, read_at(run, worker, input.reg, first));
     } else {
       const size_t item = itemsize(plan.registers[static_cast<size_t>(input.reg)].dtype);
-      spread_rows(register_at(run, worker, input.reg, first), spread, rows, plan.cols, item);
+      spread_rows(read_at(run, worker, input.reg, first), spread, rows, plan.cols, item);
       tile.bind_argument(k, spread);
       spread += static_cast<size_t>(lanes_of(run, true)) * item;
     }
