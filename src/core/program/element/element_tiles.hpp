@@ -3,10 +3,8 @@
 // is kept and rethrown on the calling thread after the loop.
 #pragma once
 
-#include <atomic>
+#include <algorithm>
 #include <cstdint>
-#include <exception>
-#include <mutex>
 
 #include "ndbuf/memory/parallel.hpp"
 #include "program/element/element_program.hpp"
@@ -19,26 +17,16 @@ template <class Body>
 void for_each_tile(const ElementProgram& program, int64_t items, int64_t lanes,
                    int64_t bytes_per_item, Body&& body) {
   const int64_t tiles = (items + lanes - 1) / lanes;
-  std::atomic<bool> failed{false};
-  std::exception_ptr error;
-  std::mutex error_mutex;
-  for_each_block(
+  for_each_block_rethrowing(
       tiles, bytes_per_item * lanes,
       [&](int64_t begin, int64_t end) {
-        if (failed.load(std::memory_order_relaxed)) return;
-        try {
-          ElementTile tile(program, lanes);
-          for (int64_t t = begin; t < end; ++t) {
-            const int64_t first = t * lanes;
-            body(t, first, std::min(lanes, items - first), tile);
-          }
-        } catch (...) {
-          const std::lock_guard<std::mutex> lock(error_mutex);
-          if (!failed.exchange(true)) error = std::current_exception();
+        ElementTile tile(program, lanes);
+        for (int64_t t = begin; t < end; ++t) {
+          const int64_t first = t * lanes;
+          body(t, first, std::min(lanes, items - first), tile);
         }
       },
       lanes * std::max<int64_t>(1, bytes_per_item / 4));
-  if (error) std::rethrow_exception(error);
 }
 
 }  // namespace ndbuf::program

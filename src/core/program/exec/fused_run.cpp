@@ -5,9 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
-#include <exception>
 #include <memory>
-#include <mutex>
 
 #include "memory/element_cell.hpp"
 #include "ndbuf/memory/parallel.hpp"
@@ -16,6 +14,7 @@
 #include "program/exec/fusion.hpp"
 #include "program/exec/leaf_feed.hpp"
 #include "program/kernels/block_scratch.hpp"
+#include "program/kernels/thread_workers.hpp"
 
 namespace ndbuf::program {
 namespace {
@@ -71,32 +70,16 @@ struct FeedTiles {
 
 // Runs every tile, in parallel when the output is large: blocks of the flat output as the
 // element-wise kernels cut them, each walked a tile at a time, with one register set per
-// thread made on its first block (a register set is a few tiles of memory). The first
-// exception is kept and rethrown once the loop is done (none may leave a parallel region).
+// thread (a register set is a few tiles of memory).
 void run_tiles(const ElementProgram& program, int64_t items, int64_t lanes, int64_t bytes_per_item,
                const FeedTiles& body) {
-  // A loop under kParallelBytes runs on the calling thread alone: one register set, without
-  // asking for the thread count (R's option) on every small step.
-  const bool serial = loop_bytes(items, bytes_per_item) < kParallelBytes;
-  std::vector<std::unique_ptr<ElementTile>> registers(serial ? size_t{1}
-                                                             : static_cast<size_t>(max_threads()));
-  std::atomic<bool> failed{false};
-  std::exception_ptr error;
-  std::mutex error_mutex;
-  for_each_block(items, bytes_per_item, [&](int64_t begin, int64_t end) {
-    if (failed.load(std::memory_order_relaxed)) return;
-    try {
-      auto& tile = registers[static_cast<size_t>(current_thread_index()) % registers.size()];
-      if (!tile) tile = std::make_unique<ElementTile>(program, lanes);
-      for (int64_t first = begin; first < end; first += lanes) {
-        body(first, std::min(lanes, end - first), *tile);
-      }
-    } catch (...) {
-      const std::lock_guard<std::mutex> lock(error_mutex);
-      if (!failed.exchange(true)) error = std::current_exception();
-    }
-  });
-  if (error) std::rethrow_exception(error);
+  for_each_block_with_workers(
+      items, bytes_per_item, 1, [&] { return std::make_unique<ElementTile>(program, lanes); },
+      [&](int64_t begin, int64_t end, ElementTile& tile) {
+        for (int64_t first = begin; first < end; first += lanes) {
+          body(first, std::min(lanes, end - first), tile);
+        }
+      });
 }
 
 Values run_plan(const FusedPlan& plan, int64_t lanes, const Values& args) {

@@ -16,19 +16,22 @@
 namespace ndbuf::program {
 namespace {
 
+// The values a step reads, its op's nested regions included.
+std::vector<int> step_uses(const Step& step) {
+  std::vector<int> uses = step.operands;
+  for (const Region& nested : step.op->regions) {
+    for (const Op& inner : nested.ops) collect_uses(inner, uses);
+  }
+  return uses;
+}
+
 // Marks, for each value defined in the region, the step after which it is no longer read, so
 // the interpreter frees intermediates as soon as possible (peak memory stays near the live
 // set). A value the terminator returns is never released.
 void plan_releases(const Region& region, RegionPlan& plan) {
   std::unordered_map<int, size_t> last_use;
-  std::vector<int> uses;
   for (size_t k = 0; k < plan.steps.size(); ++k) {
-    const Step& step = plan.steps[k];
-    uses.assign(step.operands.begin(), step.operands.end());
-    for (const Region& nested : step.op->regions) {
-      for (const Op& inner : nested.ops) collect_uses(inner, uses);
-    }
-    for (int id : uses) last_use[id] = k;
+    for (int id : step_uses(plan.steps[k])) last_use[id] = k;
   }
   for (int id : plan.returns) last_use[id] = plan.steps.size();
   plan.args_read.clear();
@@ -88,15 +91,6 @@ void plan_nested(const Op& op, const Function& fn, Plan& plan, FusionPasses pass
     plan.add_region(nested);
     plan_region(nested, fn, plan, passes);
   }
-}
-
-// The values a step reads, its op's nested regions included.
-std::vector<int> step_uses(const Step& step) {
-  std::vector<int> uses = step.operands;
-  for (const Region& nested : step.op->regions) {
-    for (const Op& inner : nested.ops) collect_uses(inner, uses);
-  }
-  return uses;
 }
 
 // The steps in an order where every value is written before it is read, as close to the given

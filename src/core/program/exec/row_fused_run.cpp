@@ -4,9 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
-#include <exception>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <type_traits>
 
@@ -15,7 +13,7 @@
 #include "ndbuf/memory/transfer.hpp"
 #include "program/exec/leaf_feed.hpp"
 #include "program/exec/row_fusion.hpp"
-#include "program/kernels/block_scratch.hpp"
+#include "program/kernels/thread_workers.hpp"
 #include "program/ops/elementwise/span_kernels.hpp"
 #include "program/ops/reduction/reduce_fast.hpp"
 
@@ -35,13 +33,16 @@ int64_t block_rows(const RowPlan& plan) {
 // broadcasts: called directly on the registers, a broadcast row filled once per row, without
 // an element tile (the same kernels the tile would call, so the same bits).
 struct SpanCall {
-  bool usable = false;
   DType dtype = DType::kF32;
   SpanUnaryFn<float> unary_f32 = nullptr;
   SpanUnaryFn<double> unary_f64 = nullptr;
   SpanBinaryFn<float> binary_f32 = nullptr;
   SpanBinaryFn<double> binary_f64 = nullptr;
 
+  bool usable() const {
+    return unary_f32 != nullptr || unary_f64 != nullptr || binary_f32 != nullptr ||
+           binary_f64 != nullptr;
+  }
   template <class T>
   SpanUnaryFn<T> unary() const {
     if constexpr (std::is_same_v<T, float>) {
@@ -77,13 +78,13 @@ SpanCall span_call_of_step(const ElementStep& step) {
       call.binary_f64 = span_binary<double>(step.binary);
     }
   }
-  call.usable = call.unary_f32 != nullptr || call.unary_f64 != nullptr ||
-                call.binary_f32 != nullptr || call.binary_f64 != nullptr;
   return call;
 }
 
 SpanCall span_call_of(const RowUnit& unit) {
-  if (unit.reduce || unit.program.steps.size() != unit.inputs.size() + 1) return {};
+  if (unit.kind != RowUnit::Kind::kElement || unit.program.steps.size() != unit.inputs.size() + 1) {
+    return {};
+  }
   const ElementStep& step = unit.program.steps.back();
   if (step.dtype != DType::kF32 && step.dtype != DType::kF64) return {};
   for (size_t k = 0; k < unit.inputs.size(); ++k) {
@@ -93,17 +94,34 @@ SpanCall span_call_of(const RowUnit& unit) {
   return span_call_of_step(step);
 }
 
+// A plan with what its runs derive from it alone, found once: each unit's span call, and the
+// bytes a row moves through the registers (which sizes the parallelism).
+struct RowProgram {
+  RowPlan plan;
+  std::vector<SpanCall> spans;  // [unit]
+  int64_t bytes_per_row = 0;
+};
+
+RowProgram row_program(RowPlan plan) {
+  RowProgram program{std::move(plan), {}, 0};
+  for (const RowUnit& unit : program.plan.units) program.spans.push_back(span_call_of(unit));
+  for (const RowRegister& reg : program.plan.registers) {
+    program.bytes_per_row +=
+        (reg.full ? program.plan.cols : 1) * static_cast<int64_t>(itemsize(reg.dtype));
+  }
+  return program;
+}
+
 // What one run reads: the leaves' sources and feeds per unit, the init values, the outputs.
 struct RowRun {
   const RowPlan& plan;
+  const std::vector<SpanCall>& spans;  // [unit]
   int64_t block;
   std::vector<std::vector<std::optional<LeafSource>>> sources;  // [unit][input]: kOutside's
   std::vector<std::vector<LeafFeed>> feeds;
   std::vector<std::optional<Tensor>> inits;  // [unit]: a reduction's init value, on the host
-  // [unit]: a reduction of a column-major operand folds it front to back from that memory.
-  std::vector<const unsigned char*> column_source;
-  std::vector<Tensor> held;     // what column_source points into
-  std::vector<SpanCall> spans;  // [unit]
+  // [unit]: a column-major operand a reduction folds front to back from its own memory.
+  std::vector<std::optional<Tensor>> column_sources;
   std::vector<Tensor> outputs;
   std::vector<int> output_of;  // [register] -> index into outputs, or -1
 };
@@ -118,12 +136,6 @@ struct RowWorker {
   std::vector<const unsigned char*> loaded;
 };
 
-// A unit that only loads an operand into a full register (its program returns its argument).
-bool is_load(const RowUnit& unit) {
-  return !unit.reduce && unit.full && unit.program.steps.size() == 1 && unit.inputs.size() == 1 &&
-         unit.inputs[0].kind == RowInput::Kind::kOutside;
-}
-
 int64_t lanes_of(const RowRun& run, bool full) {
   return full ? run.block * run.plan.cols : run.block;
 }
@@ -133,13 +145,13 @@ RowWorker make_worker(const RowRun& run) {
   const RowPlan& plan = run.plan;
   for (size_t u = 0; u < plan.units.size(); ++u) {
     const RowUnit& unit = plan.units[u];
-    if (run.spans[u].usable) {  // a fill row per operand
+    if (run.spans[u].usable()) {  // a fill row per operand
       worker.tiles.push_back(nullptr);
       worker.spread.emplace_back(2 * static_cast<size_t>(plan.cols) * itemsize(run.spans[u].dtype));
       continue;
     }
     worker.tiles.push_back(
-        unit.reduce || is_load(unit)
+        unit.kind != RowUnit::Kind::kElement
             ? nullptr
             : std::make_unique<ElementTile>(unit.program, lanes_of(run, unit.full)));
     size_t spread = 0;
@@ -236,26 +248,27 @@ void run_span(const RowRun& run, RowWorker& worker, size_t u, int64_t first, int
 void run_unit(const RowRun& run, RowWorker& worker, size_t u, int64_t first, int64_t rows) {
   const RowPlan& plan = run.plan;
   const RowUnit& unit = plan.units[u];
-  if (unit.reduce) {
+  if (unit.kind == RowUnit::Kind::kReduce) {
     const DType dtype = plan.registers[static_cast<size_t>(unit.in)].dtype;
     unsigned char* out = register_at(run, worker, unit.out, first);
-    if (const unsigned char* column = run.column_source[u]) {
-      fold_columns(unit.body, dtype, column + first * static_cast<int64_t>(itemsize(dtype)), rows,
-                   plan.cols, plan.rows, run.inits[u]->data(), out);
+    if (const std::optional<Tensor>& column = run.column_sources[u]) {
+      const auto* from = static_cast<const unsigned char*>(column->storage()->data()) +
+                         (column->offset() + first) * static_cast<int64_t>(itemsize(dtype));
+      fold_columns(unit.body, dtype, from, rows, plan.cols, plan.rows, run.inits[u]->data(), out);
     } else {
       fold_rows(unit.body, dtype, read_at(run, worker, unit.in, first), rows, plan.cols,
                 run.inits[u]->data(), out);
     }
     return;
   }
-  if (is_load(unit)) {
+  if (unit.kind == RowUnit::Kind::kLoad) {
     const int64_t count = rows * plan.cols;
     worker.loaded[static_cast<size_t>(unit.out)] = static_cast<const unsigned char*>(
         feed_lanes(run.feeds[u][0], plan.full_shape, first * plan.cols, count,
                    worker.registers[static_cast<size_t>(unit.out)].data()));
     return;
   }
-  if (run.spans[u].usable) {
+  if (run.spans[u].usable()) {
     if (run.spans[u].dtype == DType::kF32) return run_span<float>(run, worker, u, first, rows);
     return run_span<double>(run, worker, u, first, rows);
   }
@@ -280,25 +293,21 @@ void run_unit(const RowRun& run, RowWorker& worker, size_t u, int64_t first, int
   tile.run_into(count, register_at(run, worker, unit.out, first));
 }
 
-RowRun prepare(const RowPlan& plan, const Values& args) {
-  RowRun run{plan, block_rows(plan), {}, {}, {}, {}, {}, {}, {}, {}};
+RowRun prepare(const RowProgram& program, const Values& args) {
+  const RowPlan& plan = program.plan;
+  RowRun run{plan, program.spans, block_rows(plan), {}, {}, {}, {}, {}, {}};
   const std::vector<int64_t> last_dim = {static_cast<int64_t>(plan.full_shape.size()) - 1};
   for (const RowUnit& unit : plan.units) {
-    run.spans.push_back(span_call_of(unit));
     run.sources.emplace_back();
     run.feeds.emplace_back();
     run.inits.emplace_back();
-    run.column_source.push_back(nullptr);
-    if (unit.reduce) {
+    run.column_sources.emplace_back();
+    if (unit.kind == RowUnit::Kind::kReduce) {
       run.inits.back() = to_host(args[static_cast<size_t>(unit.init)].get());
       if (unit.loaded >= 0) {
-        const Tensor source = to_host(args[static_cast<size_t>(unit.loaded)].get());
-        if (reduces_in_column_order(source, last_dim)) {
-          run.column_source.back() =
-              static_cast<const unsigned char*>(source.storage()->data()) +
-              source.offset() * static_cast<int64_t>(itemsize(source.dtype()));
-          run.held.push_back(source);
-        }
+        Tensor source = to_host(args[static_cast<size_t>(unit.loaded)].get());
+        if (reduces_in_column_order(source, last_dim))
+          run.column_sources.back() = std::move(source);
       }
       continue;
     }
@@ -308,7 +317,10 @@ RowRun prepare(const RowPlan& plan, const Values& args) {
       sources.emplace_back();
       if (unit.inputs[k].kind != RowInput::Kind::kOutside) continue;
       sources.back() = leaf_source(unit.inputs[k].leaf, args, shape.size());
-      if (sources.back()->tensor.dtype() != unit.program.arguments[k]) {
+      const DType expected = unit.kind == RowUnit::Kind::kLoad
+                                 ? plan.registers[static_cast<size_t>(unit.out)].dtype
+                                 : unit.program.arguments[k];
+      if (sources.back()->tensor.dtype() != expected) {
         throw Error(ErrorKind::kInvalidArgument, "a fused loop's input has an unexpected dtype");
       }
     }
@@ -328,36 +340,18 @@ RowRun prepare(const RowPlan& plan, const Values& args) {
   return run;
 }
 
-Values run_rows(const RowPlan& plan, const Values& args) {
-  const RowRun run = prepare(plan, args);
-  int64_t bytes_per_row = 0;
-  for (const RowRegister& reg : plan.registers) {
-    bytes_per_row += (reg.full ? plan.cols : 1) * static_cast<int64_t>(itemsize(reg.dtype));
-  }
-  const bool serial = loop_bytes(plan.rows, bytes_per_row) < kParallelBytes;
-  std::vector<std::unique_ptr<RowWorker>> workers(serial ? size_t{1}
-                                                         : static_cast<size_t>(max_threads()));
-  std::atomic<bool> failed{false};
-  std::exception_ptr error;
-  std::mutex error_mutex;
-  for_each_block(
-      plan.rows, bytes_per_row,
-      [&](int64_t begin, int64_t end) {
-        if (failed.load(std::memory_order_relaxed)) return;
-        try {
-          auto& worker = workers[static_cast<size_t>(current_thread_index()) % workers.size()];
-          if (!worker) worker = std::make_unique<RowWorker>(make_worker(run));
-          for (int64_t first = begin; first < end; first += run.block) {
-            const int64_t rows = std::min(run.block, end - first);
-            for (size_t u = 0; u < plan.units.size(); ++u) run_unit(run, *worker, u, first, rows);
-          }
-        } catch (...) {
-          const std::lock_guard<std::mutex> lock(error_mutex);
-          if (!failed.exchange(true)) error = std::current_exception();
+Values run_rows(const RowProgram& program, const Values& args) {
+  const RowRun run = prepare(program, args);
+  const RowPlan& plan = program.plan;
+  for_each_block_with_workers(
+      plan.rows, program.bytes_per_row, plan.cols,
+      [&] { return std::make_unique<RowWorker>(make_worker(run)); },
+      [&](int64_t begin, int64_t end, RowWorker& worker) {
+        for (int64_t first = begin; first < end; first += run.block) {
+          const int64_t rows = std::min(run.block, end - first);
+          for (size_t u = 0; u < plan.units.size(); ++u) run_unit(run, worker, u, first, rows);
         }
-      },
-      plan.cols);
-  if (error) std::rethrow_exception(error);
+      });
   g_row_fused_runs.fetch_add(1, std::memory_order_relaxed);
   Values results;
   for (const Tensor& out : run.outputs) results.emplace_back(out);
@@ -367,7 +361,7 @@ Values run_rows(const RowPlan& plan, const Values& args) {
 }  // namespace
 
 OpFn row_fused_run(RowPlan plan) {
-  auto shared = std::make_shared<const RowPlan>(std::move(plan));
+  auto shared = std::make_shared<const RowProgram>(row_program(std::move(plan)));
   return [shared](Interpreter&, const Values& args) -> Values { return run_rows(*shared, args); };
 }
 

@@ -97,7 +97,7 @@ class RowPlanBuilder {
 
   void add_reduce(const Op& op) {
     RowUnit unit;
-    unit.reduce = true;
+    unit.kind = RowUnit::Kind::kReduce;
     unit.full = false;
     unit.body = recognise_body(op.regions[0]);
     const int source = op.operands[0];
@@ -116,16 +116,11 @@ class RowPlanBuilder {
   // after it that read the value.
   void add_load(int value, DType dtype) {
     RowUnit unit;
+    unit.kind = RowUnit::Kind::kLoad;
     RowInput input;
     input.leaf.kind = FusedLeaf::Kind::kSame;
     input.leaf.operand = operand_index(value);
     unit.inputs.push_back(input);
-    unit.program.arguments.push_back(dtype);
-    ElementStep argument;
-    argument.dtype = dtype;
-    argument.argument = 0;
-    unit.program.steps.push_back(argument);
-    unit.program.results = {0};
     unit.out = new_register(value, dtype, true);
     plan_.units.push_back(std::move(unit));
   }

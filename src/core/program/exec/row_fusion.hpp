@@ -29,14 +29,15 @@ struct RowInput {
   int reg = -1;
 };
 
-// One element-wise op over a block (full: rows x cols lanes; else rows), or one reduction of a
-// full register's rows into a row register. An operand of the step that a maximum or minimum
-// reduces is loaded into a register by an element unit whose program only returns its argument.
+// One step of a block: an element-wise op over the block (full: rows x cols lanes; else rows),
+// a reduction of a full register's rows into a row register, or the load of an operand of the
+// step that a maximum or minimum reduces into a full register (read there by the ops after it).
 struct RowUnit {
-  bool reduce = false;
+  enum class Kind { kElement, kReduce, kLoad };
+  Kind kind = Kind::kElement;
   bool full = true;
-  std::vector<RowInput> inputs;  // argument k of `program`
-  ElementProgram program;
+  std::vector<RowInput> inputs;  // kElement: argument k of `program`; kLoad: the operand
+  ElementProgram program;        // kElement
   FastBody body = FastBody::kNone;
   int in = -1;    // reduce: the full register folded
   int init = -1;  // reduce: the step operand holding the 0-d init value

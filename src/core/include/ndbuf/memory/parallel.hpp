@@ -10,6 +10,8 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
+#include <mutex>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -198,6 +200,30 @@ void for_each_block(int64_t count, int64_t bytes_per_item, Body&& body,
   completed = detail::run_serial(plan);
 #endif
   if (!completed) throw_interrupted();
+}
+
+// for_each_block for a body that may throw (no exception may leave a parallel region): the
+// first exception is kept, the blocks not yet started are skipped, and it is rethrown here once
+// the loop is done.
+template <class Body>
+void for_each_block_rethrowing(int64_t count, int64_t bytes_per_item, Body&& body,
+                               int64_t elements_per_item = 1) {
+  std::atomic<bool> failed{false};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  for_each_block(
+      count, bytes_per_item,
+      [&](int64_t begin, int64_t end) {
+        if (failed.load(std::memory_order_relaxed)) return;
+        try {
+          body(begin, end);
+        } catch (...) {
+          const std::lock_guard<std::mutex> lock(error_mutex);
+          if (!failed.exchange(true)) error = std::current_exception();
+        }
+      },
+      elements_per_item);
+  if (error) std::rethrow_exception(error);
 }
 
 }  // namespace ndbuf

@@ -229,27 +229,17 @@ std::vector<Tensor> sort_program(const std::vector<Tensor>& inputs, int64_t dime
     }
     return std::move(results);
   }
-  std::atomic<bool> failed{false};
-  std::exception_ptr error;
-  std::mutex error_mutex;
-  for_each_block(
+  for_each_block_rethrowing(
       slices, length * kBytesPerPosition,
       [&](int64_t begin, int64_t end) {
-        if (failed.load()) return;
-        try {
-          std::vector<int64_t> perm(length), buffer;
-          for (int64_t q = begin; q < end; ++q) {
-            const Slice s{(q / step) * length * step + q % step, step, length};
-            order_slice(dense, s, comparator, perm, buffer, 1);
-            permute_slice(dense, results, s.base, step, perm);
-          }
-        } catch (...) {
-          const std::lock_guard<std::mutex> lock(error_mutex);
-          if (!failed.exchange(true)) error = std::current_exception();
+        std::vector<int64_t> perm(length), buffer;
+        for (int64_t q = begin; q < end; ++q) {
+          const Slice s{(q / step) * length * step + q % step, step, length};
+          order_slice(dense, s, comparator, perm, buffer, 1);
+          permute_slice(dense, results, s.base, step, perm);
         }
       },
       length * 8);
-  if (error) std::rethrow_exception(error);
   return std::move(results);
 }
 
