@@ -10,8 +10,6 @@
 namespace ndbuf::program {
 namespace {
 
-thread_local bool interpret_region_bodies = false;
-
 bool is_scalar(const Type& type) { return type.is_tensor() && type.shape.empty(); }
 
 // The step of one element-wise op, operands not yet filled in.
@@ -187,7 +185,6 @@ bool element_operands_fit(const ElementProgram& program, const ElementStep& s) {
 }
 
 std::optional<ElementProgram> compile_element_program(const Region& region) {
-  if (interpret_region_bodies) return std::nullopt;
   try {
     Compiler compiler;
     compiler.run(region);
@@ -198,12 +195,5 @@ std::optional<ElementProgram> compile_element_program(const Region& region) {
     return std::nullopt;
   }
 }
-
-InterpretRegionBodiesScope::InterpretRegionBodiesScope(bool interpret)
-    : previous_(interpret_region_bodies) {
-  interpret_region_bodies = interpret;
-}
-
-InterpretRegionBodiesScope::~InterpretRegionBodiesScope() { interpret_region_bodies = previous_; }
 
 }  // namespace ndbuf::program

@@ -11,8 +11,8 @@ namespace ndbuf::program {
 // The body as an element program when every value in it is 0-d and every op is element-wise
 // (compare, select, clamp, convert, constant, the unary and binary element-wise ops) and uses
 // only the body's arguments and earlier results; nullopt otherwise (calls, nested regions,
-// other ops, values from outside), and while region bodies are not compiled (below). Never
-// throws: a malformed op is left to the interpreter's planning, which reports it.
+// other ops, values from outside). Never throws: a malformed op is left to the interpreter's
+// planning, which reports it.
 std::optional<ElementProgram> compile_element_program(const Region& region);
 
 // The step computing `op` (an element-wise op of any shape: compare, select, clamp, convert,
@@ -24,18 +24,5 @@ std::optional<ElementStep> element_step_of(const Op& op);
 // Whether the operands named by `step` (registers of `program`) have the dtypes its kernel
 // requires (one dtype, pred predicates).
 bool element_operands_fit(const ElementProgram& program, const ElementStep& step);
-
-// While one is alive on this thread, compile_element_program() declines every body, so
-// kernels call regions through the interpreter (CompileOptions::compile_region_bodies).
-class InterpretRegionBodiesScope {
- public:
-  explicit InterpretRegionBodiesScope(bool interpret);
-  ~InterpretRegionBodiesScope();
-  InterpretRegionBodiesScope(const InterpretRegionBodiesScope&) = delete;
-  InterpretRegionBodiesScope& operator=(const InterpretRegionBodiesScope&) = delete;
-
- private:
-  bool previous_;
-};
 
 }  // namespace ndbuf::program

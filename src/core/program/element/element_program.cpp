@@ -11,8 +11,8 @@
 
 #include "memory/element_cell.hpp"
 #include "program/element/element_compare.hpp"
-#include "program/kernels/block_scratch.hpp"
 #include "program/kernels/compute_type.hpp"
+#include "program/kernels/result_memory.hpp"
 #include "program/ops/elementwise/elementwise_scalar.hpp"
 #include "program/ops/elementwise/float_functions.hpp"
 #include "program/ops/elementwise/span_kernels.hpp"
@@ -352,24 +352,24 @@ void ElementTile::run_kernel(const ElementStep& s, int32_t r, int64_t n) {
     return Tensor::dense(std::move(storage), dtype, Shape{n}, Order::kRowMajor);
   };
   if (!scratch_) scratch_ = std::make_shared<BlockScratch>(static_cast<size_t>(lanes_) * 16);
-  const BlockScratchScope scope(scratch_.get());
+  ResultMemory scratch(scratch_.get());
   const auto& op = s.operands;
   const Tensor out = [&] {
     switch (s.op) {
       case ElementOp::kUnary:
-        return unary(s.unary, view(op[0]), s.dtype);
+        return unary(s.unary, view(op[0]), s.dtype, scratch);
       case ElementOp::kBinary:
-        return binary(s.binary, view(op[0]), view(op[1]), s.dtype);
+        return binary(s.binary, view(op[0]), view(op[1]), s.dtype, scratch);
       case ElementOp::kCompare:
-        return compare(s.direction, s.compare_type, view(op[0]), view(op[1]));
+        return compare(s.direction, s.compare_type, view(op[0]), view(op[1]), scratch);
       case ElementOp::kSelect:
-        return select(view(op[0]), view(op[1]), view(op[2]));
+        return select(view(op[0]), view(op[1]), view(op[2]), scratch);
       case ElementOp::kClamp:
-        return clamp(view(op[0]), view(op[1]), view(op[2]));
+        return clamp(view(op[0]), view(op[1]), view(op[2]), scratch);
       case ElementOp::kReducePrecision:
-        return reduce_precision(view(op[0]), s.exponent_bits, s.mantissa_bits);
+        return reduce_precision(view(op[0]), s.exponent_bits, s.mantissa_bits, scratch);
       default:
-        return convert(view(op[0]), s.dtype);
+        return convert(view(op[0]), s.dtype, scratch);
     }
   }();
   std::memcpy(reg(r), out.data(), static_cast<size_t>(n) * itemsize(s.dtype));

@@ -13,10 +13,7 @@ namespace ndbuf::program {
 // regions are planned before the op, and every function's plan exists (perhaps not yet filled)
 // before any op is planned, so a run function finds the RegionPlan / FunctionPlan it calls
 // once, here, and holds a pointer to it.
-struct Planning {
-  const Module& module;
-  const Plan& plan;
-};
+struct Planning;
 
 using Builder = OpFn (*)(const Op& op, const Planning& planning);
 
@@ -29,10 +26,18 @@ OpFn build_unary(const Op& op, const Planning& planning);
 OpFn build_binary(const Op& op, const Planning& planning);
 OpFn build_broadcast_binary(const Op& op, const Planning& planning);
 
-// Which fusion passes planning runs (each off for tests that compare optimised and plain runs).
-struct FusionPasses {
-  bool elementwise = true;  // fusion.hpp
-  bool reductions = true;   // row_fusion.hpp (only with `elementwise`)
+// Which optimisations planning applies (each off for tests that compare optimised and plain
+// runs; CompileOptions).
+struct PlanPasses {
+  bool elementwise = true;    // fusion.hpp
+  bool reductions = true;     // row_fusion.hpp (only with `elementwise`)
+  bool region_bodies = true;  // element programs for region bodies (region_program())
+};
+
+struct Planning {
+  const Module& module;
+  const Plan& plan;
+  PlanPasses passes;
 };
 
 // The plan of every region of every function: one step per op, bound to its builder's run
@@ -40,12 +45,21 @@ struct FusionPasses {
 // fused through their reductions, then groups of element-wise ops, each one step in place of
 // its members (steps reordered where a fused step must run before an op it feeds), then the
 // values each step reads for the last time. The module is only read; the plan points into it.
-std::unique_ptr<Plan> plan_module(const Module& module, FusionPasses passes = {});
+std::unique_ptr<Plan> plan_module(const Module& module, PlanPasses passes = {});
 
 // Adapters from tensor kernels to run functions.
 template <class F>
 OpFn tensor_fn(F f) {
   return [f](Interpreter&, const Values& args) -> Values { return {Value(f(args))}; };
+}
+
+// Adapter from a kernel that takes its result from a ResultMemory: it gets the memory the run
+// offers the step (ExecContext::result).
+template <class F>
+OpFn offered_memory_fn(F f) {
+  return [f](Interpreter& in, const Values& args) -> Values {
+    return {Value(f(args, in.context().result))};
+  };
 }
 
 // The integer in a 0-d integer tensor (dynamic_slice start indices, case index).

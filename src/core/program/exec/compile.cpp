@@ -5,7 +5,6 @@
 
 #include "ndbuf/memory/transfer.hpp"
 #include "ndbuf/program/program.hpp"
-#include "program/element/element_compile.hpp"
 #include "program/exec/builders.hpp"
 #include "program/exec/donation.hpp"
 #include "program/text/parser.hpp"
@@ -18,12 +17,9 @@ PlannedModule compile_module(std::string_view text, bool require_main,
   PlannedModule out;
   out.module = std::make_unique<const Module>(parse_program(text));
   verify_module(*out.module, require_main);
-  std::unique_ptr<Plan> plan;
-  {
-    const InterpretRegionBodiesScope interpret(!options.compile_region_bodies);
-    plan = plan_module(*out.module, {options.fuse_elementwise,
-                                     options.fuse_elementwise && options.fuse_reductions});
-  }
+  std::unique_ptr<Plan> plan = plan_module(
+      *out.module, {options.fuse_elementwise, options.fuse_elementwise && options.fuse_reductions,
+                    options.compile_region_bodies});
   if (const Function* main = out.module->find("main"); main != nullptr && main->has_body) {
     plan_in_place_writes(*main, plan->mutable_region(main->body));
   }
@@ -170,7 +166,7 @@ std::vector<Tensor> execute(const Executable& e, std::vector<Tensor> inputs,
     released[k] = true;
     if (options.on_donated) options.on_donated(k);
   };
-  Interpreter interpreter(*e.program.plan);
+  Interpreter interpreter(*e.program.plan, e.device);
   std::vector<InPlaceWrite> writes;
   for (size_t k = 0; k < donated.size(); ++k) {
     if (donated[k]) {

@@ -12,8 +12,8 @@
 #include "ndbuf/memory/transfer.hpp"
 #include "program/element/element_program.hpp"
 #include "program/exec/fusion.hpp"
+#include "program/exec/interpreter.hpp"
 #include "program/exec/leaf_feed.hpp"
-#include "program/kernels/block_scratch.hpp"
 #include "program/kernels/thread_workers.hpp"
 
 namespace ndbuf::program {
@@ -36,12 +36,13 @@ Tensor fresh_output(const FusedPlan& plan) {
   return Tensor::allocate(plan.output.dtype, plan.output.shape, Order::kRowMajor);
 }
 
-// The full-size output: the donated memory offered to this op (block_scratch.hpp) when every
+// The full-size output: the memory offered to this op (ExecContext::result) when every
 // leaf over that memory reads it in place (element i of the output from element i of the
 // leaf, so each tile reads its elements before writing them); a broadcast of it would read
 // elements other tiles may already have overwritten, so then fresh memory.
-Tensor fused_output(const FusedPlan& plan, const std::vector<LeafSource>& sources) {
-  std::optional<Tensor> offered = take_offered_memory(plan.output.dtype, plan.output.shape);
+Tensor fused_output(const FusedPlan& plan, const std::vector<LeafSource>& sources,
+                    ResultMemory& memory) {
+  std::optional<Tensor> offered = memory.take_offered(plan.output.dtype, plan.output.shape);
   if (offered) {
     for (size_t k = 0; k < sources.size(); ++k) {
       const bool shares = sources[k].tensor.storage() == offered->storage();
@@ -82,7 +83,7 @@ void run_tiles(const ElementProgram& program, int64_t items, int64_t lanes, int6
       });
 }
 
-Values run_plan(const FusedPlan& plan, int64_t lanes, const Values& args) {
+Values run_plan(const FusedPlan& plan, int64_t lanes, const Values& args, ResultMemory& memory) {
   const Shape& shape = plan.output.shape;
   std::vector<LeafSource> sources;
   int64_t bytes_per_element = static_cast<int64_t>(itemsize(plan.output.dtype));
@@ -93,7 +94,7 @@ Values run_plan(const FusedPlan& plan, int64_t lanes, const Values& args) {
     }
     bytes_per_element += static_cast<int64_t>(itemsize(sources.back().tensor.dtype()));
   }
-  Tensor out = fused_output(plan, sources);
+  Tensor out = fused_output(plan, sources, memory);
   const int64_t total = out.numel();
   if (total == 0) return {Value(out)};
   // A transposing leaf reads rows in blocks as large as the element-wise kernels' blocks (the
@@ -117,8 +118,8 @@ Values run_plan(const FusedPlan& plan, int64_t lanes, const Values& args) {
 OpFn fused_run(FusedPlan plan) {
   const int64_t lanes = tile_lanes(plan.program);
   auto shared = std::make_shared<const FusedPlan>(std::move(plan));
-  return [shared, lanes](Interpreter&, const Values& args) -> Values {
-    return run_plan(*shared, lanes, args);
+  return [shared, lanes](Interpreter& in, const Values& args) -> Values {
+    return run_plan(*shared, lanes, args, in.context().result);
   };
 }
 

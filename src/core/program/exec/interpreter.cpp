@@ -5,7 +5,6 @@
 
 #include "ndbuf/memory/parallel.hpp"
 #include "program/exec/result_check.hpp"
-#include "program/kernels/block_scratch.hpp"
 
 namespace ndbuf::program {
 
@@ -148,7 +147,12 @@ Values Interpreter::run_in_place(const Step& step, const Values& operands, const
                             nullptr, frame);
   }
   if (!memory) return step.run(*this, operands);
-  const OfferedMemoryScope offer(std::move(*memory));
+  // The offer lasts for this step alone, also when it throws.
+  struct Withdraw {
+    ExecContext& context;
+    ~Withdraw() { context.result = ResultMemory(); }
+  } const withdraw{context_};
+  context_.result = ResultMemory(std::move(*memory));
   return step.run(*this, operands);
 }
 

@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "program/exec/exec_context.hpp"
 #include "program/exec/plan.hpp"
 
 namespace ndbuf::program {
@@ -28,7 +29,7 @@ inline constexpr int kMaxRegionDepth = 512;
 // in this run. A step planned to write into it (Step::in_place_argument) may, when it reads
 // the value for the last time: just before it runs, when `release` (the caller's hold on the
 // argument) is all that holds the value besides the run, `release` is called and the memory
-// is offered to the step (OfferedMemoryScope, block_scratch.hpp).
+// is offered to the step (ExecContext::result).
 struct InPlaceWrite {
   int argument = -1;
   int value = -1;
@@ -37,7 +38,9 @@ struct InPlaceWrite {
 
 class Interpreter {
  public:
-  explicit Interpreter(const Plan& plan) : plan_(plan) {}
+  // Runs on `device` (its kernels' results are made there).
+  explicit Interpreter(const Plan& plan, Device device = current_device())
+      : plan_(plan), context_{device, ResultMemory()} {}
 
   // Arguments are taken by value: moved in, the run holds them alone.
   Values call(const FunctionPlan& fn, Values args);
@@ -49,6 +52,7 @@ class Interpreter {
   Values run_region(const RegionPlan& region, const Values& args);
   RegionFn region_fn(const RegionPlan& region);
   const Plan& plan() const { return plan_; }
+  ExecContext& context() { return context_; }
   void allow_in_place(std::vector<InPlaceWrite> writes);
 
  private:
@@ -62,6 +66,7 @@ class Interpreter {
                                               const Values& frame);
 
   const Plan& plan_;
+  ExecContext context_;
   std::vector<InPlaceWrite> in_place_;  // by argument of @main; value -1 when not donated
   std::vector<Frame> frames_;
   int region_depth_ = 0;

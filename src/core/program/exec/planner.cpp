@@ -51,7 +51,7 @@ void plan_releases(const Region& region, RegionPlan& plan) {
   std::sort(plan.exit_release.begin(), plan.exit_release.end());
 }
 
-// Steps whose kernels write their result through allocate_result() / take_offered_memory()
+// Steps whose kernels take their result from the offered memory (ExecContext::result)
 // and compute each result element from the operands' elements at the same position (or, for
 // dynamic_update_slice, start from a copy of operand 0).
 bool takes_operand_memory(const Step& step) {
@@ -84,9 +84,9 @@ void plan_reuse(const Region& region, const Function& fn, bool function_body, Re
   }
 }
 
-void plan_region(const Region& region, const Function& fn, Plan& plan, FusionPasses passes);
+void plan_region(const Region& region, const Function& fn, Plan& plan, PlanPasses passes);
 
-void plan_nested(const Op& op, const Function& fn, Plan& plan, FusionPasses passes) {
+void plan_nested(const Op& op, const Function& fn, Plan& plan, PlanPasses passes) {
   for (const Region& nested : op.regions) {
     plan.add_region(nested);
     plan_region(nested, fn, plan, passes);
@@ -130,7 +130,7 @@ std::vector<Step> order_by_dependencies(std::vector<Step> steps) {
   return ordered;
 }
 
-std::vector<Step> fuse_steps(const Region& region, std::vector<Step> steps, FusionPasses passes) {
+std::vector<Step> fuse_steps(const Region& region, std::vector<Step> steps, PlanPasses passes) {
   if (!passes.elementwise) return steps;
   std::vector<StepFate> fates(steps.size(), StepFate::kOpen);
   if (passes.reductions) fuse_rows(region, steps, fates);
@@ -140,11 +140,11 @@ std::vector<Step> fuse_steps(const Region& region, std::vector<Step> steps, Fusi
 }
 
 // One step per op in program order (the terminator excluded), then fusion, then releases.
-void plan_region(const Region& region, const Function& fn, Plan& plan, FusionPasses passes) {
+void plan_region(const Region& region, const Function& fn, Plan& plan, PlanPasses passes) {
   RegionPlan& out = plan.mutable_region(region);
   out.args = region.args;
   out.line = region.loc.line;
-  const Planning planning{plan.module(), plan};
+  const Planning planning{plan.module(), plan, passes};
   std::vector<Step> steps;
   for (size_t k = 0; k < region.ops.size(); ++k) {
     const Op& op = region.ops[k];
@@ -174,7 +174,7 @@ void plan_region(const Region& region, const Function& fn, Plan& plan, FusionPas
 
 }  // namespace
 
-std::unique_ptr<Plan> plan_module(const Module& module, FusionPasses passes) {
+std::unique_ptr<Plan> plan_module(const Module& module, PlanPasses passes) {
   auto plan = std::make_unique<Plan>(module);
   // Every function's plan first: a call planned before its callee's body holds its plan.
   for (const Function& fn : module.functions) {

@@ -69,10 +69,15 @@ RegionFn BodyCall::fn(Interpreter& in) const {
   return program ? element_region_fn(*program) : in.region_fn(*plan);
 }
 
+std::optional<ElementProgram> region_program(const Region& body, const Planning& planning) {
+  if (!planning.passes.region_bodies) return std::nullopt;
+  return compile_element_program(body);
+}
+
 BodyCall body_call(const Region& body, const Planning& planning, bool recognise) {
   BodyCall call;
   call.fast = recognise ? recognise_body(body) : FastBody::kNone;
-  if (call.fast == FastBody::kNone) call.program = compile_element_program(body);
+  if (call.fast == FastBody::kNone) call.program = region_program(body, planning);
   call.plan = &planning.plan.region(body);
   return call;
 }

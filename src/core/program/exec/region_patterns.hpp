@@ -27,6 +27,9 @@ struct BodyCall {
   // The body as a RegionFn of this run (the kernel ignores it when `fast` is not kNone).
   RegionFn fn(Interpreter& in) const;
 };
+// `body` as an element program when it compiles to one (compile_element_program()) and
+// planning compiles region bodies (PlanPasses::region_bodies), else nullopt.
+std::optional<ElementProgram> region_program(const Region& body, const Planning& planning);
 // `body`'s call, recognised only when `recognise` (a variadic kernel has no native bodies).
 BodyCall body_call(const Region& body, const Planning& planning, bool recognise = true);
 

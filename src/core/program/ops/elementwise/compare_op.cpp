@@ -30,7 +30,9 @@ OpFn build_compare(const Op& op, const Planning&) {
   const CompareDirection d = *compare_direction_named(attr_word(op, "comparison_direction"));
   const CompareType t =
       *compare_type_for(attr_word(op, "compare_type"), operand_tensor(op, 0).dtype);
-  return tensor_fn([d, t](const Values& a) { return compare(d, t, a[0].get(), a[1].get()); });
+  return offered_memory_fn([d, t](const Values& a, ResultMemory& memory) {
+    return compare(d, t, a[0].get(), a[1].get(), memory);
+  });
 }
 
 }  // namespace ndbuf::program

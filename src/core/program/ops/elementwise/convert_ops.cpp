@@ -17,7 +17,8 @@ void convert_types(const Op& op, const Module&) {
 
 OpFn build_convert(const Op& op, const Planning&) {
   const DType to = result_tensor(op, 0).dtype;
-  return tensor_fn([to](const Values& a) { return convert(a[0].get(), to); });
+  return offered_memory_fn(
+      [to](const Values& a, ResultMemory& memory) { return convert(a[0].get(), to, memory); });
 }
 
 // The result's element type is free; the shape follows from the two widths.
@@ -51,7 +52,9 @@ void reduce_precision_types(const Op& op, const Module&) {
 OpFn build_reduce_precision(const Op& op, const Planning&) {
   const auto e = static_cast<int>(attr_int(op, "exponent_bits"));
   const auto m = static_cast<int>(attr_int(op, "mantissa_bits"));
-  return tensor_fn([e, m](const Values& a) { return reduce_precision(a[0].get(), e, m); });
+  return offered_memory_fn([e, m](const Values& a, ResultMemory& memory) {
+    return reduce_precision(a[0].get(), e, m, memory);
+  });
 }
 
 }  // namespace ndbuf::program

@@ -10,6 +10,7 @@
 #include "ndbuf/base/shape.hpp"
 #include "ndbuf/memory/tensor.hpp"
 #include "program/ir/op_id.hpp"
+#include "program/kernels/result_memory.hpp"
 
 namespace ndbuf::program {
 
@@ -83,17 +84,28 @@ CompareType default_compare_type(DType dtype);
 void check_compare_type(CompareType type, DType dtype);
 
 // The kernels. Each validates shapes and dtypes (throwing ndbuf::Error with a complete
-// message) and never writes into an input. `result` must equal the *_result_dtype() above.
+// message) and never writes into an input other than memory offered to it. `result` must
+// equal the *_result_dtype() above. The forms with a ResultMemory take their dense row-major
+// result from it (result_memory.hpp); the others allocate it.
+Tensor unary(UnaryOp op, const Tensor& x, DType result, ResultMemory& memory);
 Tensor unary(UnaryOp op, const Tensor& x, DType result);
+Tensor binary(BinaryOp op, const Tensor& lhs, const Tensor& rhs, DType result,
+              ResultMemory& memory);
 Tensor binary(BinaryOp op, const Tensor& lhs, const Tensor& rhs, DType result);
 // pred result. Complex operands compare (real, imag) lexicographically.
+Tensor compare(CompareDirection direction, CompareType type, const Tensor& lhs, const Tensor& rhs,
+               ResultMemory& memory);
 Tensor compare(CompareDirection direction, CompareType type, const Tensor& lhs, const Tensor& rhs);
 // `pred` is pred-typed, of the operands' shape or 0-d.
+Tensor select(const Tensor& pred, const Tensor& on_true, const Tensor& on_false,
+              ResultMemory& memory);
 Tensor select(const Tensor& pred, const Tensor& on_true, const Tensor& on_false);
 // min(max(x, min), max); `min` and `max` are of x's shape or 0-d.
+Tensor clamp(const Tensor& min, const Tensor& x, const Tensor& max, ResultMemory& memory);
 Tensor clamp(const Tensor& min, const Tensor& x, const Tensor& max);
 // Element-wise conversion to `to` (XLA's rules for unrepresentable values; see
 // elementwise_convert.cpp).
+Tensor convert(const Tensor& x, DType to, ResultMemory& memory);
 Tensor convert(const Tensor& x, DType to);
 // Reinterprets the bits (little-endian); `result_shape` follows the spec's rank rules when the
 // element widths differ.
@@ -102,6 +114,8 @@ Tensor bitcast_convert(const Tensor& x, DType to, const Shape& result_shape);
 // (the spec's constraints C1 and C2), or nullptr when it can.
 const char* bitcast_problem(DType from, const Shape& in, DType to, const Shape& shape);
 // Rounds each float to `exponent_bits` / `mantissa_bits` and back (same dtype).
+Tensor reduce_precision(const Tensor& x, int exponent_bits, int mantissa_bits,
+                        ResultMemory& memory);
 Tensor reduce_precision(const Tensor& x, int exponent_bits, int mantissa_bits);
 
 }  // namespace ndbuf::program

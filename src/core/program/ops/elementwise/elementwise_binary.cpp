@@ -12,8 +12,10 @@ namespace detail {
 namespace {
 
 // pred: add is `or`, multiply is `and`, maximum is `or`, minimum is `and` (spec).
-Tensor pred_binary(BinaryOp op, const Tensor& a, const Tensor& b) {
-  const auto logic = [&](auto f) { return map_binary<uint8_t, uint8_t>(a, b, DType::kPred, f); };
+Tensor pred_binary(BinaryOp op, const Tensor& a, const Tensor& b, ResultMemory& memory) {
+  const auto logic = [&](auto f) {
+    return map_binary<uint8_t, uint8_t>(a, b, DType::kPred, memory, f);
+  };
   switch (op) {
     case BinaryOp::kAnd:
     case BinaryOp::kMultiply:
@@ -28,8 +30,8 @@ Tensor pred_binary(BinaryOp op, const Tensor& a, const Tensor& b) {
 }
 
 template <class T>
-Tensor integer_binary(BinaryOp op, const Tensor& a, const Tensor& b) {
-  const auto same = [&](auto f) { return map_binary<T, T>(a, b, a.dtype(), f); };
+Tensor integer_binary(BinaryOp op, const Tensor& a, const Tensor& b, ResultMemory& memory) {
+  const auto same = [&](auto f) { return map_binary<T, T>(a, b, a.dtype(), memory, f); };
   switch (op) {
     case BinaryOp::kAdd:
       return same([](T u, T v) { return wrap_add(u, v); });
@@ -67,12 +69,12 @@ Tensor integer_binary(BinaryOp op, const Tensor& a, const Tensor& b) {
 
 }  // namespace
 
-Tensor binary_integer(BinaryOp op, const Tensor& a, const Tensor& b) {
-  if (a.dtype() == DType::kPred) return pred_binary(op, a, b);
+Tensor binary_integer(BinaryOp op, const Tensor& a, const Tensor& b, ResultMemory& memory) {
+  if (a.dtype() == DType::kPred) return pred_binary(op, a, b, memory);
   return dispatch(a.dtype(), [&](auto tag) -> Tensor {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_integral_v<T>) {
-      return integer_binary<T>(op, a, b);
+      return integer_binary<T>(op, a, b, memory);
     } else {
       fail_dtype(op_name(op), a.dtype());
     }
@@ -81,13 +83,19 @@ Tensor binary_integer(BinaryOp op, const Tensor& a, const Tensor& b) {
 
 }  // namespace detail
 
-Tensor binary(BinaryOp op, const Tensor& lhs, const Tensor& rhs, DType result) {
+Tensor binary(BinaryOp op, const Tensor& lhs, const Tensor& rhs, DType result,
+              ResultMemory& memory) {
   const DType expected = binary_result_dtype(op, lhs.dtype(), rhs.dtype());
   detail::check_same_shape(op_name(op), lhs, rhs);
   detail::check_result_dtype(op_name(op), expected, result);
-  if (is_complex(lhs.dtype())) return detail::binary_complex(op, lhs, rhs);
-  if (is_floating(lhs.dtype())) return detail::binary_float(op, lhs, rhs, result);
-  return detail::binary_integer(op, lhs, rhs);
+  if (is_complex(lhs.dtype())) return detail::binary_complex(op, lhs, rhs, memory);
+  if (is_floating(lhs.dtype())) return detail::binary_float(op, lhs, rhs, result, memory);
+  return detail::binary_integer(op, lhs, rhs, memory);
+}
+
+Tensor binary(BinaryOp op, const Tensor& lhs, const Tensor& rhs, DType result) {
+  ResultMemory fresh;
+  return binary(op, lhs, rhs, result, fresh);
 }
 
 }  // namespace ndbuf::program

@@ -33,9 +33,10 @@ float next_after_8bit(float u, float v) {
 }
 
 template <class T>
-Tensor float_binary(BinaryOp op, const Tensor& a, const Tensor& b, DType out) {
+Tensor float_binary(BinaryOp op, const Tensor& a, const Tensor& b, DType out,
+                    ResultMemory& memory) {
   using C = Compute<T>;
-  const auto same = [&](auto f) { return map_binary<T, T>(a, b, out, f); };
+  const auto same = [&](auto f) { return map_binary<T, T>(a, b, out, memory, f); };
   switch (op) {
     case BinaryOp::kAdd:
       return same(AddFn{});
@@ -76,13 +77,13 @@ Tensor float_binary(BinaryOp op, const Tensor& a, const Tensor& b, DType out) {
   }
   // kComplex: the parts become one complex element.
   using Z = std::complex<C>;
-  return map_binary<Z, T>(a, b, out, [](C u, C v) { return Z(u, v); });
+  return map_binary<Z, T>(a, b, out, memory, [](C u, C v) { return Z(u, v); });
 }
 
 template <class R>
-Tensor complex_binary(BinaryOp op, const Tensor& a, const Tensor& b) {
+Tensor complex_binary(BinaryOp op, const Tensor& a, const Tensor& b, ResultMemory& memory) {
   using Z = std::complex<R>;
-  const auto same = [&](auto f) { return map_binary<Z, Z>(a, b, a.dtype(), f); };
+  const auto same = [&](auto f) { return map_binary<Z, Z>(a, b, a.dtype(), memory, f); };
   switch (op) {
     case BinaryOp::kAdd:
       return same([](Z u, Z v) { return u + v; });
@@ -109,24 +110,25 @@ Tensor complex_binary(BinaryOp op, const Tensor& a, const Tensor& b) {
 
 }  // namespace
 
-Tensor binary_float(BinaryOp op, const Tensor& a, const Tensor& b, DType out) {
+Tensor binary_float(BinaryOp op, const Tensor& a, const Tensor& b, DType out,
+                    ResultMemory& memory) {
   return dispatch(a.dtype(), [&](auto tag) -> Tensor {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
       const SpanBinaryFn<T> f = vector_binary<T>(op);
-      if (f != nullptr && a.shape() == b.shape()) return map_span_binary<T>(f, a, b);
+      if (f != nullptr && a.shape() == b.shape()) return map_span_binary<T>(f, a, b, memory);
     }
     if constexpr (kIsFloat<T>) {
-      return float_binary<T>(op, a, b, out);
+      return float_binary<T>(op, a, b, out, memory);
     } else {
       fail_dtype(op_name(op), a.dtype());
     }
   });
 }
 
-Tensor binary_complex(BinaryOp op, const Tensor& a, const Tensor& b) {
-  if (a.dtype() == DType::kC64) return complex_binary<float>(op, a, b);
-  return complex_binary<double>(op, a, b);
+Tensor binary_complex(BinaryOp op, const Tensor& a, const Tensor& b, ResultMemory& memory) {
+  if (a.dtype() == DType::kC64) return complex_binary<float>(op, a, b, memory);
+  return complex_binary<double>(op, a, b, memory);
 }
 
 }  // namespace ndbuf::program::detail

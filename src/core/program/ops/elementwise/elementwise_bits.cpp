@@ -9,7 +9,7 @@
 
 #include "ndbuf/base/error.hpp"
 #include "ndbuf/memory/transfer.hpp"
-#include "program/kernels/block_scratch.hpp"
+#include "program/kernels/result_memory.hpp"
 #include "program/ops/elementwise/elementwise.hpp"
 #include "program/ops/elementwise/elementwise_loop.hpp"
 
@@ -100,7 +100,7 @@ uint64_t reduce_bits(uint64_t bits, int exp_bits, int mant_bits, int exponent_bi
 Tensor bitcast_convert(const Tensor& x, DType to, const Shape& result_shape) {
   check_bitcast(x, to, result_shape);
   const Tensor dense = make_dense(to_host(x), Order::kRowMajor);
-  Tensor out = allocate_result(to, result_shape);
+  Tensor out = Tensor::allocate(to, result_shape, Order::kRowMajor);
   const auto* src = static_cast<const uint8_t*>(dense.data());
   auto* dst = static_cast<uint8_t*>(out.data());
   const int64_t bits = dense.numel() * bit_width(x.dtype());
@@ -116,7 +116,8 @@ Tensor bitcast_convert(const Tensor& x, DType to, const Shape& result_shape) {
   return out;
 }
 
-Tensor reduce_precision(const Tensor& x, int exponent_bits, int mantissa_bits) {
+Tensor reduce_precision(const Tensor& x, int exponent_bits, int mantissa_bits,
+                        ResultMemory& memory) {
   if (!is_floating(x.dtype())) detail::fail_dtype("stablehlo.reduce_precision", x.dtype());
   if (exponent_bits < 1 || mantissa_bits < 0) {
     fail(ErrorKind::kInvalidArgument,
@@ -134,7 +135,7 @@ Tensor reduce_precision(const Tensor& x, int exponent_bits, int mantissa_bits) {
       std::memcpy(&r, &w, sizeof r);
       return r;
     };
-    Tensor out = allocate_result(x.dtype(), x.shape());
+    Tensor out = memory.take(x.dtype(), x.shape());
     detail::map_into<T>(out, f, false, detail::read_operand<T>(x, x.shape()));
     return out;
   };
@@ -151,7 +152,7 @@ Tensor reduce_precision(const Tensor& x, int exponent_bits, int mantissa_bits) {
       std::memcpy(&r, &w, sizeof r);
       return narrow_float_from_double<T>(r);
     };
-    Tensor out = allocate_result(x.dtype(), x.shape());
+    Tensor out = memory.take(x.dtype(), x.shape());
     detail::map_into<T>(out, f, false, detail::read_operand<T>(x, x.shape()));
     return out;
   };
@@ -169,6 +170,11 @@ Tensor reduce_precision(const Tensor& x, int exponent_bits, int mantissa_bits) {
     default:
       return run(double{}, uint64_t{}, 11, 52);
   }
+}
+
+Tensor reduce_precision(const Tensor& x, int exponent_bits, int mantissa_bits) {
+  ResultMemory fresh;
+  return reduce_precision(x, exponent_bits, mantissa_bits, fresh);
 }
 
 }  // namespace ndbuf::program

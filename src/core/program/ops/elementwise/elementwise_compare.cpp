@@ -4,7 +4,7 @@
 #include <type_traits>
 
 #include "ndbuf/base/error.hpp"
-#include "program/kernels/block_scratch.hpp"
+#include "program/kernels/result_memory.hpp"
 #include "program/ops/elementwise/elementwise.hpp"
 #include "program/ops/elementwise/elementwise_loop.hpp"
 #include "program/ops/elementwise/elementwise_scalar.hpp"
@@ -45,23 +45,23 @@ bool complex_relation(const std::complex<R>& u, const std::complex<R>& v, Rel re
 }
 
 template <class T>
-Tensor compare_typed(CompareDirection direction, CompareType type, const Tensor& a,
-                     const Tensor& b) {
+Tensor compare_typed(CompareDirection direction, CompareType type, const Tensor& a, const Tensor& b,
+                     ResultMemory& memory) {
   const auto run = [&](const Tensor& x, const Tensor& y, auto rel) {
     if constexpr (detail::kIsComplex<T>) {
       const bool is_ne = direction == CompareDirection::kNE;
-      return detail::map_binary<uint8_t, T>(x, y, DType::kPred, [rel, is_ne](T u, T v) {
+      return detail::map_binary<uint8_t, T>(x, y, DType::kPred, memory, [rel, is_ne](T u, T v) {
         return complex_relation(u, v, rel, is_ne);
       });
     } else if constexpr (detail::kIsFloat<T>) {
       if (type == CompareType::kTotalOrder) {
-        return detail::map_binary<uint8_t, T>(x, y, DType::kPred, [rel](auto u, auto v) {
+        return detail::map_binary<uint8_t, T>(x, y, DType::kPred, memory, [rel](auto u, auto v) {
           return rel(detail::total_order_key(u), detail::total_order_key(v));
         });
       }
-      return detail::map_binary<uint8_t, T>(x, y, DType::kPred, rel);
+      return detail::map_binary<uint8_t, T>(x, y, DType::kPred, memory, rel);
     } else {
-      return detail::map_binary<uint8_t, T>(x, y, DType::kPred, rel);
+      return detail::map_binary<uint8_t, T>(x, y, DType::kPred, memory, rel);
     }
   };
   return compare_with(direction, a, b, run);
@@ -85,17 +85,19 @@ void check_shape_or_scalar(const char* op, const char* what, const Tensor& t, co
 
 }  // namespace
 
-Tensor compare(CompareDirection direction, CompareType type, const Tensor& lhs, const Tensor& rhs) {
+Tensor compare(CompareDirection direction, CompareType type, const Tensor& lhs, const Tensor& rhs,
+               ResultMemory& memory) {
   detail::check_same_dtype("stablehlo.compare", lhs, rhs);
   detail::check_same_shape("stablehlo.compare", lhs, rhs);
   check_compare_type(type, lhs.dtype());
   return dispatch(lhs.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    return compare_typed<T>(direction, type, lhs, rhs);
+    return compare_typed<T>(direction, type, lhs, rhs, memory);
   });
 }
 
-Tensor select(const Tensor& pred, const Tensor& on_true, const Tensor& on_false) {
+Tensor select(const Tensor& pred, const Tensor& on_true, const Tensor& on_false,
+              ResultMemory& memory) {
   check_pred("stablehlo.select", "predicate", pred);
   detail::check_same_dtype("stablehlo.select", on_true, on_false);
   detail::check_same_shape("stablehlo.select", on_true, on_false);
@@ -103,7 +105,7 @@ Tensor select(const Tensor& pred, const Tensor& on_true, const Tensor& on_false)
   check_shape_or_scalar("stablehlo.select", "a predicate", pred, shape);
   return dispatch(on_true.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    Tensor out = allocate_result(on_true.dtype(), shape);
+    Tensor out = memory.take(on_true.dtype(), shape);
     const Operand<uint8_t> p = detail::read_operand<uint8_t>(pred, shape);
     const Operand<T> t = detail::read_operand<T>(on_true, shape);
     const Operand<T> f = detail::read_operand<T>(on_false, shape);
@@ -113,7 +115,7 @@ Tensor select(const Tensor& pred, const Tensor& on_true, const Tensor& on_false)
   });
 }
 
-Tensor clamp(const Tensor& min, const Tensor& x, const Tensor& max) {
+Tensor clamp(const Tensor& min, const Tensor& x, const Tensor& max, ResultMemory& memory) {
   detail::check_same_dtype("stablehlo.clamp", min, x);
   detail::check_same_dtype("stablehlo.clamp", max, x);
   check_shape_or_scalar("stablehlo.clamp", "a min", min, x.shape());
@@ -121,7 +123,7 @@ Tensor clamp(const Tensor& min, const Tensor& x, const Tensor& max) {
   return dispatch(x.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     const Shape& shape = x.shape();
-    Tensor out = allocate_result(x.dtype(), shape);
+    Tensor out = memory.take(x.dtype(), shape);
     const Operand<T> lo = detail::read_operand<T>(min, shape);
     const Operand<T> v = detail::read_operand<T>(x, shape);
     const Operand<T> hi = detail::read_operand<T>(max, shape);
@@ -143,6 +145,21 @@ Tensor clamp(const Tensor& min, const Tensor& x, const Tensor& max) {
     detail::map_into<T>(out, f, false, lo, v, hi);
     return out;
   });
+}
+
+Tensor compare(CompareDirection direction, CompareType type, const Tensor& lhs, const Tensor& rhs) {
+  ResultMemory fresh;
+  return compare(direction, type, lhs, rhs, fresh);
+}
+
+Tensor select(const Tensor& pred, const Tensor& on_true, const Tensor& on_false) {
+  ResultMemory fresh;
+  return select(pred, on_true, on_false, fresh);
+}
+
+Tensor clamp(const Tensor& min, const Tensor& x, const Tensor& max) {
+  ResultMemory fresh;
+  return clamp(min, x, max, fresh);
 }
 
 }  // namespace ndbuf::program

@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "ndbuf/memory/transfer.hpp"
-#include "program/kernels/block_scratch.hpp"
 #include "program/kernels/element_cast.hpp"
+#include "program/kernels/result_memory.hpp"
 #include "program/ops/elementwise/elementwise.hpp"
 #include "program/ops/elementwise/elementwise_loop.hpp"
 
@@ -112,9 +112,9 @@ double to_double_for_minifloat(F v) {
 
 // convert where either side is a program-only small float: through double, serially (these
 // types only live in program constants).
-Tensor convert_through_double(const Tensor& x, DType to) {
+Tensor convert_through_double(const Tensor& x, DType to, ResultMemory& memory) {
   const Tensor in = make_dense(x, Order::kRowMajor);
-  Tensor out = allocate_result(to, x.shape());
+  Tensor out = memory.take(to, x.shape());
   const int64_t n = x.numel();
   std::vector<double> values(static_cast<size_t>(n));
   if (is_program_only(x.dtype())) {
@@ -145,21 +145,28 @@ Tensor convert_through_double(const Tensor& x, DType to) {
 
 }  // namespace
 
-Tensor convert(const Tensor& x, DType to) {
-  if (is_program_only(to) || is_program_only(x.dtype())) return convert_through_double(x, to);
+Tensor convert(const Tensor& x, DType to, ResultMemory& memory) {
+  if (is_program_only(to) || is_program_only(x.dtype())) {
+    return convert_through_double(x, to, memory);
+  }
   return dispatch(to, [&](auto to_tag) {
     return dispatch(x.dtype(), [&](auto from_tag) {
       constexpr DType kTo = decltype(to_tag)::value;
       constexpr DType kFrom = decltype(from_tag)::value;
       using T = typename decltype(to_tag)::type;
       using F = typename decltype(from_tag)::type;
-      Tensor out = allocate_result(to, x.shape());
+      Tensor out = memory.take(to, x.shape());
       const detail::Operand<F> in = detail::read_operand<F>(x, x.shape());
       detail::map_into<T>(
           out, [](F v) { return T(convert_value<kTo, kFrom>(v)); }, false, in);
       return out;
     });
   });
+}
+
+Tensor convert(const Tensor& x, DType to) {
+  ResultMemory fresh;
+  return convert(x, to, fresh);
 }
 
 }  // namespace ndbuf::program

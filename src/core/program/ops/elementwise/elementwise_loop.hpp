@@ -15,8 +15,8 @@
 #include "ndbuf/memory/parallel.hpp"
 #include "ndbuf/memory/tensor.hpp"
 #include "ndbuf/memory/transfer.hpp"
-#include "program/kernels/block_scratch.hpp"
 #include "program/kernels/compute_type.hpp"
+#include "program/kernels/result_memory.hpp"
 
 namespace ndbuf::program::detail {
 
@@ -120,10 +120,11 @@ void map_into(Tensor& out, F&& f, bool serial, const Operand<TIn>&... in) {
            in...);
 }
 
-// out = f(x) element-wise; `f` takes and returns compute types (float for f16 / bf16).
+// out = f(x) element-wise, in memory from `memory`; `f` takes and returns compute types (float
+// for f16 / bf16).
 template <class TOut, class TIn, class F>
-Tensor map_unary(const Tensor& x, DType out_dtype, F f, bool serial = false) {
-  Tensor out = allocate_result(out_dtype, x.shape());
+Tensor map_unary(const Tensor& x, DType out_dtype, ResultMemory& memory, F f, bool serial = false) {
+  Tensor out = memory.take(out_dtype, x.shape());
   const Operand<TIn> in = read_operand<TIn>(x, x.shape());
   map_into<TOut>(
       out, [f](TIn v) { return store<TOut>(f(load(v))); }, serial, in);
@@ -132,8 +133,8 @@ Tensor map_unary(const Tensor& x, DType out_dtype, F f, bool serial = false) {
 
 // out = f(a, b) element-wise over operands of one shape.
 template <class TOut, class TIn, class F>
-Tensor map_binary(const Tensor& a, const Tensor& b, DType out_dtype, F f) {
-  Tensor out = allocate_result(out_dtype, a.shape());
+Tensor map_binary(const Tensor& a, const Tensor& b, DType out_dtype, ResultMemory& memory, F f) {
+  Tensor out = memory.take(out_dtype, a.shape());
   const Operand<TIn> lhs = read_operand<TIn>(a, a.shape());
   const Operand<TIn> rhs = read_operand<TIn>(b, a.shape());
   map_into<TOut>(

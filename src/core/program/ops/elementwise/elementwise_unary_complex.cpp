@@ -10,23 +10,23 @@ namespace ndbuf::program::detail {
 namespace {
 
 template <class R>
-Tensor complex_to_real(UnaryOp op, const Tensor& x, DType out) {
+Tensor complex_to_real(UnaryOp op, const Tensor& x, DType out, ResultMemory& memory) {
   using Z = std::complex<R>;
   switch (op) {
     case UnaryOp::kAbs:
-      return map_unary<R, Z>(x, out, [](Z v) { return std::abs(v); });
+      return map_unary<R, Z>(x, out, memory, [](Z v) { return std::abs(v); });
     case UnaryOp::kReal:
-      return map_unary<R, Z>(x, out, [](Z v) { return v.real(); });
+      return map_unary<R, Z>(x, out, memory, [](Z v) { return v.real(); });
     default:
       break;
   }
-  return map_unary<R, Z>(x, out, [](Z v) { return v.imag(); });  // kImag
+  return map_unary<R, Z>(x, out, memory, [](Z v) { return v.imag(); });  // kImag
 }
 
 template <class R>
-Tensor complex_unary(UnaryOp op, const Tensor& x, DType out) {
+Tensor complex_unary(UnaryOp op, const Tensor& x, DType out, ResultMemory& memory) {
   using Z = std::complex<R>;
-  const auto same = [&](auto f) { return map_unary<Z, Z>(x, out, f); };
+  const auto same = [&](auto f) { return map_unary<Z, Z>(x, out, memory, f); };
   switch (op) {
     case UnaryOp::kNegate:
       return same([](Z v) { return -v; });
@@ -79,14 +79,14 @@ Tensor complex_unary(UnaryOp op, const Tensor& x, DType out) {
     default:
       break;
   }
-  return complex_to_real<R>(op, x, out);
+  return complex_to_real<R>(op, x, out, memory);
 }
 
 }  // namespace
 
-Tensor unary_complex(UnaryOp op, const Tensor& x, DType out) {
-  if (x.dtype() == DType::kC64) return complex_unary<float>(op, x, out);
-  return complex_unary<double>(op, x, out);
+Tensor unary_complex(UnaryOp op, const Tensor& x, DType out, ResultMemory& memory) {
+  if (x.dtype() == DType::kC64) return complex_unary<float>(op, x, out, memory);
+  return complex_unary<double>(op, x, out, memory);
 }
 
 }  // namespace ndbuf::program::detail

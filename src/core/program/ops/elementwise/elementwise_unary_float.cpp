@@ -22,9 +22,9 @@ C float_sign(C v) {
 
 // The predicates and real / imag: results of another dtype.
 template <class T>
-Tensor float_unary_other(UnaryOp op, const Tensor& x, DType out) {
+Tensor float_unary_other(UnaryOp op, const Tensor& x, DType out, ResultMemory& memory) {
   using C = Compute<T>;
-  const auto pred = [&](auto f) { return map_unary<uint8_t, T>(x, out, f); };
+  const auto pred = [&](auto f) { return map_unary<uint8_t, T>(x, out, memory, f); };
   switch (op) {
     case UnaryOp::kIsFinite:
       return pred([](C v) { return std::isfinite(v); });
@@ -35,19 +35,19 @@ Tensor float_unary_other(UnaryOp op, const Tensor& x, DType out) {
     case UnaryOp::kIsNegInf:
       return pred([](C v) { return v == -std::numeric_limits<C>::infinity(); });
     case UnaryOp::kImag:
-      return map_unary<T, T>(x, out, [](C) { return C(0); });
+      return map_unary<T, T>(x, out, memory, [](C) { return C(0); });
     default:
       break;
   }
   // kReal and kConj (a real number is its own conjugate); kAbs never reaches here.
-  return map_unary<T, T>(x, out, [](C v) { return v; });
+  return map_unary<T, T>(x, out, memory, [](C v) { return v; });
 }
 
 // Rounding and the special functions.
 template <class T>
-Tensor float_unary_special(UnaryOp op, const Tensor& x, DType out) {
+Tensor float_unary_special(UnaryOp op, const Tensor& x, DType out, ResultMemory& memory) {
   using C = Compute<T>;
-  const auto same = [&](auto f) { return map_unary<T, T>(x, out, f); };
+  const auto same = [&](auto f) { return map_unary<T, T>(x, out, memory, f); };
   switch (op) {
     case UnaryOp::kFloor:
       return same([](C v) { return std::floor(v); });
@@ -72,18 +72,18 @@ Tensor float_unary_special(UnaryOp op, const Tensor& x, DType out) {
     // std::lgamma writes the global `signgam` on common C libraries: one thread only.
     case UnaryOp::kLgamma:
       return map_unary<T, T>(
-          x, out, [](C v) { return std::lgamma(v); }, true);
+          x, out, memory, [](C v) { return std::lgamma(v); }, true);
     default:
       break;
   }
-  return float_unary_other<T>(op, x, out);
+  return float_unary_other<T>(op, x, out, memory);
 }
 
 // The trigonometric and hyperbolic functions and their inverses.
 template <class T>
-Tensor float_unary_trig(UnaryOp op, const Tensor& x, DType out) {
+Tensor float_unary_trig(UnaryOp op, const Tensor& x, DType out, ResultMemory& memory) {
   using C = Compute<T>;
-  const auto same = [&](auto f) { return map_unary<T, T>(x, out, f); };
+  const auto same = [&](auto f) { return map_unary<T, T>(x, out, memory, f); };
   switch (op) {
     case UnaryOp::kSine:
       return same([](C v) { return std::sin(v); });
@@ -112,14 +112,14 @@ Tensor float_unary_trig(UnaryOp op, const Tensor& x, DType out) {
     default:
       break;
   }
-  return float_unary_special<T>(op, x, out);
+  return float_unary_special<T>(op, x, out, memory);
 }
 
 // Arithmetic, powers, exponentials and logarithms; other ops pass down the chain above.
 template <class T>
-Tensor float_unary_same(UnaryOp op, const Tensor& x, DType out) {
+Tensor float_unary_same(UnaryOp op, const Tensor& x, DType out, ResultMemory& memory) {
   using C = Compute<T>;
-  const auto same = [&](auto f) { return map_unary<T, T>(x, out, f); };
+  const auto same = [&](auto f) { return map_unary<T, T>(x, out, memory, f); };
   switch (op) {
     case UnaryOp::kNegate:
       return same(NegateFn{});
@@ -148,22 +148,22 @@ Tensor float_unary_same(UnaryOp op, const Tensor& x, DType out) {
     default:
       break;
   }
-  return float_unary_trig<T>(op, x, out);
+  return float_unary_trig<T>(op, x, out, memory);
 }
 
 }  // namespace
 
-Tensor unary_float(UnaryOp op, const Tensor& x, DType out) {
+Tensor unary_float(UnaryOp op, const Tensor& x, DType out, ResultMemory& memory) {
   return dispatch(x.dtype(), [&](auto tag) -> Tensor {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-      if (const SpanUnaryFn<T> f = vector_unary<T>(op)) return map_span_unary<T>(f, x);
+      if (const SpanUnaryFn<T> f = vector_unary<T>(op)) return map_span_unary<T>(f, x, memory);
     }
     if constexpr (std::is_same_v<T, float>) {
-      if (op == UnaryOp::kTanh) return tanh_f32(x);
+      if (op == UnaryOp::kTanh) return tanh_f32(x, memory);
     }
     if constexpr (kIsFloat<T>) {
-      return float_unary_same<T>(op, x, out);
+      return float_unary_same<T>(op, x, out, memory);
     } else {
       fail_dtype(op_name(op), x.dtype());
     }

@@ -21,8 +21,8 @@ constexpr bool is_negative(T v) {
 }
 
 template <class T>
-Tensor integer_unary(UnaryOp op, const Tensor& x, DType out) {
-  const auto same = [&](auto f) { return map_unary<T, T>(x, out, f); };
+Tensor integer_unary(UnaryOp op, const Tensor& x, DType out, ResultMemory& memory) {
+  const auto same = [&](auto f) { return map_unary<T, T>(x, out, memory, f); };
   switch (op) {
     case UnaryOp::kNegate:
       return same([](T v) { return wrap_neg(v); });
@@ -46,15 +46,15 @@ Tensor integer_unary(UnaryOp op, const Tensor& x, DType out) {
 
 }  // namespace
 
-Tensor unary_integer(UnaryOp op, const Tensor& x, DType out) {
+Tensor unary_integer(UnaryOp op, const Tensor& x, DType out, ResultMemory& memory) {
   if (x.dtype() == DType::kPred) {
     // Only `not` reaches here for pred: logical negation keeps the values 0 / 1.
-    return map_unary<uint8_t, uint8_t>(x, out, [](uint8_t v) { return uint8_t(v == 0); });
+    return map_unary<uint8_t, uint8_t>(x, out, memory, [](uint8_t v) { return uint8_t(v == 0); });
   }
   return dispatch(x.dtype(), [&](auto tag) -> Tensor {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_integral_v<T>) {
-      return integer_unary<T>(op, x, out);
+      return integer_unary<T>(op, x, out, memory);
     } else {
       fail_dtype(op_name(op), x.dtype());
     }
@@ -63,12 +63,17 @@ Tensor unary_integer(UnaryOp op, const Tensor& x, DType out) {
 
 }  // namespace detail
 
-Tensor unary(UnaryOp op, const Tensor& x, DType result) {
+Tensor unary(UnaryOp op, const Tensor& x, DType result, ResultMemory& memory) {
   const DType expected = unary_result_dtype(op, x.dtype());
   detail::check_result_dtype(op_name(op), expected, result);
-  if (is_complex(x.dtype())) return detail::unary_complex(op, x, result);
-  if (is_floating(x.dtype())) return detail::unary_float(op, x, result);
-  return detail::unary_integer(op, x, result);
+  if (is_complex(x.dtype())) return detail::unary_complex(op, x, result, memory);
+  if (is_floating(x.dtype())) return detail::unary_float(op, x, result, memory);
+  return detail::unary_integer(op, x, result, memory);
+}
+
+Tensor unary(UnaryOp op, const Tensor& x, DType result) {
+  ResultMemory fresh;
+  return unary(op, x, result, fresh);
 }
 
 }  // namespace ndbuf::program

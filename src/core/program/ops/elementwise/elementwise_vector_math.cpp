@@ -6,7 +6,7 @@
 
 #include "ndbuf/memory/parallel.hpp"
 #include "ndbuf/memory/transfer.hpp"
-#include "program/kernels/block_scratch.hpp"
+#include "program/kernels/result_memory.hpp"
 #include "program/ops/elementwise/elementwise_families.hpp"
 #include "program/ops/elementwise/tanh_avx2.hpp"
 
@@ -50,9 +50,9 @@ Tensor row_major(const Tensor& x) {
 }  // namespace
 
 template <class T>
-Tensor map_span_unary(SpanUnaryFn<T> f, const Tensor& x) {
+Tensor map_span_unary(SpanUnaryFn<T> f, const Tensor& x, ResultMemory& memory) {
   const Tensor in = row_major(x);
-  Tensor out = allocate_result(x.dtype(), x.shape());
+  Tensor out = memory.take(x.dtype(), x.shape());
   const T* src = static_cast<const T*>(in.data());
   T* dst = static_cast<T*>(out.data());
   for_each_block(out.numel(), 2 * sizeof(T),
@@ -61,10 +61,10 @@ Tensor map_span_unary(SpanUnaryFn<T> f, const Tensor& x) {
 }
 
 template <class T>
-Tensor map_span_binary(SpanBinaryFn<T> f, const Tensor& a, const Tensor& b) {
+Tensor map_span_binary(SpanBinaryFn<T> f, const Tensor& a, const Tensor& b, ResultMemory& memory) {
   const Tensor lhs = row_major(a);
   const Tensor rhs = row_major(b);
-  Tensor out = allocate_result(a.dtype(), a.shape());
+  Tensor out = memory.take(a.dtype(), a.shape());
   const T* u = static_cast<const T*>(lhs.data());
   const T* v = static_cast<const T*>(rhs.data());
   T* dst = static_cast<T*>(out.data());
@@ -74,11 +74,15 @@ Tensor map_span_binary(SpanBinaryFn<T> f, const Tensor& a, const Tensor& b) {
   return out;
 }
 
-template Tensor map_span_unary<float>(SpanUnaryFn<float>, const Tensor&);
-template Tensor map_span_unary<double>(SpanUnaryFn<double>, const Tensor&);
-template Tensor map_span_binary<float>(SpanBinaryFn<float>, const Tensor&, const Tensor&);
-template Tensor map_span_binary<double>(SpanBinaryFn<double>, const Tensor&, const Tensor&);
+template Tensor map_span_unary<float>(SpanUnaryFn<float>, const Tensor&, ResultMemory&);
+template Tensor map_span_unary<double>(SpanUnaryFn<double>, const Tensor&, ResultMemory&);
+template Tensor map_span_binary<float>(SpanBinaryFn<float>, const Tensor&, const Tensor&,
+                                       ResultMemory&);
+template Tensor map_span_binary<double>(SpanBinaryFn<double>, const Tensor&, const Tensor&,
+                                        ResultMemory&);
 
-Tensor tanh_f32(const Tensor& x) { return map_span_unary<float>(tanh_span_f32, x); }
+Tensor tanh_f32(const Tensor& x, ResultMemory& memory) {
+  return map_span_unary<float>(tanh_span_f32, x, memory);
+}
 
 }  // namespace ndbuf::program::detail

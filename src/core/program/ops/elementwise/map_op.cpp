@@ -5,9 +5,9 @@
 #include <utility>
 
 #include "ndbuf/memory/transfer.hpp"
-#include "program/element/element_compile.hpp"
 #include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
+#include "program/exec/region_patterns.hpp"
 #include "program/ops/elementwise/map_program.hpp"
 #include "program/verify/type_rules.hpp"
 
@@ -43,7 +43,7 @@ void map_types(const Op& op, const Module&) {
 OpFn build_map(const Op& op, const Planning& planning) {
   const Type result = result_tensor(op, 0);
   const Region& region = op.regions[0];
-  if (auto program = compile_element_program(region)) {
+  if (auto program = region_program(region, planning)) {
     return [result, program = std::move(*program)](Interpreter&, const Values& a) -> Values {
       return {Value(map_program(tensors_of(a), result.dtype, program))};
     };

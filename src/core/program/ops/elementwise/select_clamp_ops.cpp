@@ -29,7 +29,9 @@ void select_types(const Op& op, const Module&) {
 }
 
 OpFn build_select(const Op&, const Planning&) {
-  return tensor_fn([](const Values& a) { return select(a[0].get(), a[1].get(), a[2].get()); });
+  return offered_memory_fn([](const Values& a, ResultMemory& memory) {
+    return select(a[0].get(), a[1].get(), a[2].get(), memory);
+  });
 }
 
 void clamp_types(const Op& op, const Module&) {
@@ -41,7 +43,9 @@ void clamp_types(const Op& op, const Module&) {
 }
 
 OpFn build_clamp(const Op&, const Planning&) {
-  return tensor_fn([](const Values& a) { return clamp(a[0].get(), a[1].get(), a[2].get()); });
+  return offered_memory_fn([](const Values& a, ResultMemory& memory) {
+    return clamp(a[0].get(), a[1].get(), a[2].get(), memory);
+  });
 }
 
 }  // namespace ndbuf::program

@@ -21,7 +21,9 @@ void unary_types(const Op& op, const Module&) {
 OpFn build_unary(const Op& op, const Planning&) {
   const UnaryOp kind = op_row(op.id).unary;
   const DType result = result_tensor(op, 0).dtype;
-  return tensor_fn([kind, result](const Values& a) { return unary(kind, a[0].get(), result); });
+  return offered_memory_fn([kind, result](const Values& a, ResultMemory& memory) {
+    return unary(kind, a[0].get(), result, memory);
+  });
 }
 
 void binary_types(const Op& op, const Module&) {
@@ -38,8 +40,9 @@ void binary_types(const Op& op, const Module&) {
 OpFn build_binary(const Op& op, const Planning&) {
   const BinaryOp kind = op_row(op.id).binary;
   const DType result = result_tensor(op, 0).dtype;
-  return tensor_fn(
-      [kind, result](const Values& a) { return binary(kind, a[0].get(), a[1].get(), result); });
+  return offered_memory_fn([kind, result](const Values& a, ResultMemory& memory) {
+    return binary(kind, a[0].get(), a[1].get(), result, memory);
+  });
 }
 
 }  // namespace ndbuf::program

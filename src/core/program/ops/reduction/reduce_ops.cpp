@@ -5,7 +5,6 @@
 // through the interpreter.
 #include <algorithm>
 
-#include "program/element/element_compile.hpp"
 #include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
 #include "program/exec/region_patterns.hpp"
@@ -91,7 +90,7 @@ OpFn build_reduce(const Op& op, const Planning& planning) {
   const Region* body = &op.regions[0];
   const FastBody fast = n == 1 ? recognise_body(*body) : FastBody::kNone;
   if (fast == FastBody::kNone) {
-    if (auto program = compile_element_program(*body)) {
+    if (auto program = region_program(*body, planning)) {
       if (OpFn arg_pick = build_arg_pick(*program, dims)) return arg_pick;
       return [n, dims, program = std::move(*program)](Interpreter&, const Values& a) {
         return values_of(reduce_program(tensors_of(a, 0, n), tensors_of(a, n, n), dims, program));

@@ -2,7 +2,6 @@
 // window, the source (one element per window) and both bodies' signatures; the builder runs a
 // recognised select or scatter body natively, one that compiles to an element program as one,
 // and any other through the interpreter.
-#include "program/element/element_compile.hpp"
 #include "program/element/element_region.hpp"
 #include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
@@ -57,7 +56,7 @@ OpFn build_select_and_scatter(const Op& op, const Planning& planning) {
   const Region* select = &op.regions[0];
   const FastComparator fast_select = recognise_comparator(*select);
   auto select_program = fast_select.direction == ComparatorOrder::kNone
-                            ? compile_element_program(*select)
+                            ? region_program(*select, planning)
                             : std::nullopt;
   const RegionPlan* select_plan = &planning.plan.region(*select);
   const BodyCall scatter = body_call(op.regions[1], planning);

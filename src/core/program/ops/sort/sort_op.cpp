@@ -4,7 +4,6 @@
 // interpreter.
 #include <algorithm>
 
-#include "program/element/element_compile.hpp"
 #include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
 #include "program/exec/region_patterns.hpp"
@@ -54,7 +53,7 @@ OpFn build_sort(const Op& op, const Planning& planning) {
   const FastComparator fast = recognise_comparator(*body);
   const size_t n = op.operands.size();
   if (fast.direction == ComparatorOrder::kNone) {
-    if (auto program = compile_element_program(*body)) {
+    if (auto program = region_program(*body, planning)) {
       return [n, dim, comparator = make_sort_comparator(std::move(*program))](Interpreter&,
                                                                               const Values& a) {
         return values_of(sort_program(tensors_of(a, 0, n), dim, comparator));

@@ -78,8 +78,8 @@ void dynamic_update_slice_types(const Op& op, const Module&) {
 }
 
 OpFn build_dynamic_update_slice(const Op&, const Planning&) {
-  return tensor_fn([](const Values& a) {
-    return dynamic_update_slice(a[0].get(), a[1].get(), read_indices(a, 2));
+  return offered_memory_fn([](const Values& a, ResultMemory& memory) {
+    return dynamic_update_slice(a[0].get(), a[1].get(), read_indices(a, 2), memory);
   });
 }
 

@@ -7,6 +7,7 @@
 
 #include "ndbuf/memory/copy.hpp"
 #include "ndbuf/memory/tensor.hpp"
+#include "program/kernels/result_memory.hpp"
 
 namespace ndbuf::program {
 
@@ -21,6 +22,8 @@ Tensor transpose(const Tensor& x, const Dims& perm);
 Tensor slice(const Tensor& x, const Dims& start, const Dims& limit, const Dims& stride);
 // Start indices are clamped to [0, dim - size] per the StableHLO spec.
 Tensor dynamic_slice(const Tensor& x, Dims start, const Dims& sizes);
+Tensor dynamic_update_slice(const Tensor& x, const Tensor& update, Dims start,
+                            ResultMemory& memory);
 Tensor dynamic_update_slice(const Tensor& x, const Tensor& update, Dims start);
 Tensor concatenate(const std::vector<Tensor>& xs, int64_t dimension);
 // Negative low / high padding removes elements; interior padding goes between elements.

@@ -4,7 +4,7 @@
 #include <complex>
 #include <cstring>
 
-#include "program/kernels/block_scratch.hpp"
+#include "program/kernels/result_memory.hpp"
 #include "program/ops/structure/structure.hpp"
 
 namespace ndbuf::program {
@@ -93,10 +93,10 @@ Tensor pad(const Tensor& x, const Tensor& value, const Dims& low, const Dims& hi
 
 namespace {
 
-// `x`'s own memory when the interpreter offers it (the run holds it alone, block_scratch.hpp)
-// and the update is not a view of it; otherwise a copy of `x`.
-Tensor updatable_copy(const Tensor& x, const Tensor& update) {
-  std::optional<Tensor> offered = take_offered_memory(x.dtype(), x.shape());
+// `x`'s own memory when `memory` offers it (the run holds it alone, ExecContext::result) and
+// the update is not a view of it; otherwise a copy of `x`.
+Tensor updatable_copy(const Tensor& x, const Tensor& update, ResultMemory& memory) {
+  std::optional<Tensor> offered = memory.take_offered(x.dtype(), x.shape());
   if (offered && offered->storage() == x.storage() && offered->offset() == x.offset() &&
       offered->strides() == x.strides() && update.storage() != x.storage()) {
     return *offered;
@@ -106,13 +106,19 @@ Tensor updatable_copy(const Tensor& x, const Tensor& update) {
 
 }  // namespace
 
-Tensor dynamic_update_slice(const Tensor& x, const Tensor& update, Dims start) {
-  Tensor out = updatable_copy(x, update);
+Tensor dynamic_update_slice(const Tensor& x, const Tensor& update, Dims start,
+                            ResultMemory& memory) {
+  Tensor out = updatable_copy(x, update, memory);
   for (size_t k = 0; k < x.rank(); ++k) {
     start[k] = std::clamp<int64_t>(start[k], 0, x.shape()[k] - update.shape()[k]);
   }
   write_window(out, update, start, Dims(x.rank(), 1));
   return out;
+}
+
+Tensor dynamic_update_slice(const Tensor& x, const Tensor& update, Dims start) {
+  ResultMemory fresh;
+  return dynamic_update_slice(x, update, std::move(start), fresh);
 }
 
 }  // namespace ndbuf::program

@@ -1,0 +1,20 @@
+// What a run function may use besides its operands, handed to it through the interpreter
+// (Interpreter::context()) rather than found in thread-locals: the seam where a second backend
+// or a many-device runtime gives each concurrent execution its own device and memory.
+#pragma once
+
+#include "ndbuf/memory/device.hpp"
+#include "program/kernels/result_memory.hpp"
+
+namespace ndbuf::program {
+
+struct ExecContext {
+  // The device of this execution: its results and every tensor its kernels make live there.
+  Device device;
+  // Memory offered to the step now running (a donated argument or a value read for the last
+  // time, Interpreter::run_in_place); a fresh allocation when nothing is offered. A step's
+  // kernel takes it at most once; the interpreter withdraws it when the step ends.
+  ResultMemory result;
+};
+
+}  // namespace ndbuf::program
