@@ -7,6 +7,7 @@
 #include "ndbuf/program/program.hpp"
 #include "program/exec/builders.hpp"
 #include "program/exec/donation.hpp"
+#include "program/passes/canonicalise.hpp"
 #include "program/text/parser.hpp"
 #include "program/verify/verifier.hpp"
 
@@ -15,8 +16,10 @@ namespace ndbuf::program {
 PlannedModule compile_module(std::string_view text, bool require_main,
                              const CompileOptions& options) {
   PlannedModule out;
-  out.module = std::make_unique<const Module>(parse_program(text));
-  verify_module(*out.module, require_main);
+  Module module = parse_program(text);
+  verify_module(module, require_main);
+  if (options.canonicalise) canonicalise(module);
+  out.module = std::make_unique<const Module>(std::move(module));
   std::unique_ptr<Plan> plan = plan_module(
       *out.module, {options.fuse_elementwise, options.fuse_elementwise && options.fuse_reductions,
                     options.compile_region_bodies});

@@ -39,6 +39,10 @@ std::string signature_to_string(const Signature& signature);
 class Executable;
 
 struct CompileOptions {
+  // Exact rewrites before planning: identities forwarded, chains of transposes, reshapes and
+  // broadcasts shortened, equal pure ops merged, dead ones removed (program/passes/
+  // canonicalise.hpp; the same bits either way, tests compare both).
+  bool canonicalise = true;
   // Chains of element-wise ops run as one pass over memory (results are the same either way;
   // tests compare both).
   bool fuse_elementwise = true;

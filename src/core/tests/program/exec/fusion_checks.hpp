@@ -18,6 +18,9 @@ namespace ndbuf::program::testing {
 inline std::vector<Tensor> run_with(const std::string& text, const std::vector<Tensor>& inputs,
                                     bool fuse, bool fuse_reductions = true) {
   CompileOptions options;
+  // The fusion passes see the program as written (canonicalisation would forward the
+  // identity converts some sweeps fuse; canonicalise_test.cpp checks it on its own).
+  options.canonicalise = false;
   options.fuse_elementwise = fuse;
   options.fuse_reductions = fuse_reductions;
   return execute(*compile(text, Device{}, options), inputs);

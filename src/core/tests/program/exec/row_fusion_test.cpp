@@ -102,8 +102,8 @@ TEST(RowFusion, SoftmaxLayerNormIsOneStepWithThePlainBits) {
   EXPECT_EQ(planned_ops(softmax_layernorm(8, 16)),
             (std::vector<std::string>{"stablehlo.constant", "stablehlo.constant", "row fusion",
                                       "return"}));
-  for (const auto& [rows, cols] :
-       std::vector<std::pair<int64_t, int64_t>>{{1, 5}, {3, 1}, {17, 33}, {64, 1000}, {130, 257}}) {
+  for (const auto& [rows, cols] : std::vector<std::pair<int64_t, int64_t>>{
+           {1, 5}, {3, 1}, {17, 33}, {64, 1000}, {130, 257}, {9, 4100}}) {
     const std::vector<float> x = ramp(rows * cols, 0.37f, 0.2f);
     const Tensor row_major = f32({rows, cols}, x);
     for (const Tensor& input : {row_major, column_major(row_major)}) {
