@@ -97,7 +97,11 @@ device.PJRTLoadedExecutable <- function(x, ...) {
 #' memory) and `row fusion` steps (reductions over the last dims with the element-wise ops
 #' before and after them, such as softmax or layer norm, run as one pass over blocks of rows),
 #' each with the ops it runs, its result types and their size (every result is dense
-#' row-major), and the program lines it comes from. This is pjrt's counterpart of the optimised
+#' row-major), and the program lines it comes from. A `canonicalised:` line counts what the
+#' exact rewrites made before planning changed in the program's functions: identity ops
+#' (a convert to the same type, a transpose by the identity, ...) forwarded, repeated
+#' computations merged, ops that read through a chain of transposes, reshapes or broadcasts,
+#' and unused ops removed. This is pjrt's counterpart of the optimised
 #' HLO that runtimes built on XLA show ([inspect_hlo()]); the text is for reading and may change
 #' between versions.
 #'

@@ -36,3 +36,19 @@ test_that("inspect_plan() lists element-wise fusion and single ops", {
   expect_snapshot(print(inspect_plan(executable)))
   expect_snapshot(error = TRUE, inspect_plan("not an executable"))
 })
+
+test_that("inspect_plan() counts what canonicalisation rewrote, and results keep their values", {
+  executable <- pjrt_compile(pjrt_program("func.func @main(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %a = stablehlo.convert %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %t = stablehlo.transpose %a, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %u = stablehlo.transpose %t, dims = [1, 0] : (tensor<3x2xf32>) -> tensor<2x3xf32>
+  %n1 = stablehlo.negate %u : tensor<2x3xf32>
+  %n2 = stablehlo.negate %x : tensor<2x3xf32>
+  %unused = stablehlo.sine %x : tensor<2x3xf32>
+  %p = stablehlo.multiply %n1, %n2 : tensor<2x3xf32>
+  return %p : tensor<2x3xf32>
+}"))
+  expect_snapshot(print(inspect_plan(executable)))
+  x <- matrix(c(1, -2, 0.5, 3, 2, 0), 2)
+  expect_equal(as_array(pjrt_execute(executable, pjrt_buffer(x, dtype = "f32"))), x * x)
+})

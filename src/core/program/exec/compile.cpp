@@ -7,7 +7,6 @@
 #include "ndbuf/program/program.hpp"
 #include "program/exec/builders.hpp"
 #include "program/exec/donation.hpp"
-#include "program/passes/canonicalise.hpp"
 #include "program/text/parser.hpp"
 #include "program/verify/verifier.hpp"
 
@@ -18,7 +17,7 @@ PlannedModule compile_module(std::string_view text, bool require_main,
   PlannedModule out;
   Module module = parse_program(text);
   verify_module(module, require_main);
-  if (options.canonicalise) canonicalise(module);
+  if (options.canonicalise) out.canonicalised = canonicalise(module);
   out.module = std::make_unique<const Module>(std::move(module));
   std::unique_ptr<Plan> plan = plan_module(
       *out.module, {options.fuse_elementwise, options.fuse_elementwise && options.fuse_reductions,

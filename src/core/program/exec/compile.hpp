@@ -9,6 +9,7 @@
 #include "ndbuf/program/program.hpp"
 #include "program/exec/plan.hpp"
 #include "program/ir/module.hpp"
+#include "program/passes/canonicalise.hpp"
 
 namespace ndbuf::program {
 
@@ -19,6 +20,7 @@ namespace ndbuf::program {
 struct PlannedModule {
   std::unique_ptr<const Module> module;
   std::unique_ptr<const Plan> plan;
+  CanonicaliseCounts canonicalised;  // what canonicalisation rewrote (all functions)
 };
 
 // What @main compiled to, one step per line (fused steps with the ops they run): its kind, result

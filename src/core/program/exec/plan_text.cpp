@@ -67,6 +67,23 @@ std::string step_lines(const Step& step) {
                        : "lines " + std::to_string(first) + "-" + std::to_string(last);
 }
 
+// "3 ops forwarded" and the like, or "" for none.
+std::string counted(int count, const char* what) {
+  if (count == 0) return "";
+  return std::to_string(count) + (count == 1 ? " op " : " ops ") + what;
+}
+
+// The line of what canonicalisation rewrote, or "" when it changed nothing.
+std::string canonicalised_line(const CanonicaliseCounts& c) {
+  std::string parts;
+  for (const std::string& part :
+       {counted(c.forwarded, "forwarded"), counted(c.merged, "merged"),
+        counted(c.rewritten, "read through a chain"), counted(c.removed, "removed")}) {
+    if (!part.empty()) parts += (parts.empty() ? "" : ", ") + part;
+  }
+  return parts.empty() ? "" : "  canonicalised: " + parts + "\n";
+}
+
 }  // namespace
 
 std::string plan_text(const PlannedModule& program) {
@@ -76,6 +93,7 @@ std::string plan_text(const PlannedModule& program) {
   std::ostringstream out;
   out << "@main: " << body.steps.size() << (body.steps.size() == 1 ? " step" : " steps")
       << " (every result dense row-major)\n";
+  out << canonicalised_line(program.canonicalised);
   for (size_t k = 0; k < body.steps.size(); ++k) {
     const Step& step = body.steps[k];
     std::string types;

@@ -88,6 +88,30 @@ TEST(Canonicalise, IdentitiesForwardTheirOperand) {
   EXPECT_EQ(values<float>(out[0]), (std::vector<float>{-1, -2, -3, -4, -5, -6}));
 }
 
+TEST(Canonicalise, ThePlanTextSaysWhatWasRewritten) {
+  const std::string text =
+      "func.func @main(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {\n"
+      "  %a = stablehlo.convert %x : (tensor<2x3xf32>) -> tensor<2x3xf32>\n"
+      "  %b = stablehlo.exponential %a : tensor<2x3xf32>\n"
+      "  %c = stablehlo.exponential %x : tensor<2x3xf32>\n"
+      "  %d = stablehlo.transpose %b, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>\n"
+      "  %e = stablehlo.transpose %d, dims = [1, 0] : (tensor<3x2xf32>) -> tensor<2x3xf32>\n"
+      "  %f = stablehlo.add %e, %c : tensor<2x3xf32>\n"
+      "  return %f : tensor<2x3xf32>\n"
+      "}\n";
+  EXPECT_EQ(plan_text(compile_module(text, true)),
+            "@main: 1 step (every result dense row-major)\n"
+            "  canonicalised: 2 ops forwarded, 1 op merged, 1 op read through a chain, 4 ops "
+            "removed\n"
+            "  1. fusion of 2 ops -> tensor<2x3xf32>, 24 B [lines 3-7]\n"
+            "       exponential, add\n");
+  CompileOptions plain;
+  plain.canonicalise = false;
+  EXPECT_EQ(plan_text(compile_module(text, true, plain)).find("canonicalised"), std::string::npos);
+  const auto out = expect_plain_bits(text, {k2x3});
+  EXPECT_FLOAT_EQ(values<float>(out[0])[5], 2 * std::exp(6.0f));
+}
+
 TEST(Canonicalise, ConvertsToOtherTypesStay) {
   const std::string text =
       "func.func @main(%x: tensor<2x3xf32>) -> tensor<2x3xf64> {\n"
