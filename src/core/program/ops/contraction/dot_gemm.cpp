@@ -173,6 +173,9 @@ void gemv_batch(const GemmOperand& a, const GemmOperand& b, C* c, int64_t m, int
   }
 }
 
+// Multiply-adds below which a product runs without thread settings.
+constexpr int64_t kSmallProduct = 32768;
+
 template <class C>
 void gemm_all(const Tensor& lhs, const Tensor& rhs, const DotSide& l, const DotSide& r, C* c) {
   const int64_t batches = dims_product(lhs.shape(), l.batch);
@@ -195,6 +198,12 @@ void gemm_all(const Tensor& lhs, const Tensor& rhs, const DotSide& l, const DotS
     }
   };
   const int64_t bytes = static_cast<int64_t>(sizeof(C)) * (m * k + k * n + m * n);
+  if (batches * m * n * k <= kSmallProduct) {
+    // The BLAS runs a product this small on the calling thread whatever its count: setting the
+    // count and timing the call would cost more than the product (a 10 x 10 x 10 one).
+    for (int64_t i = 0; i < batches; ++i) product(i);
+    return;
+  }
   if (batches_in_parallel(batches)) {
     set_blas_threads(1);
     // One batch per block: the blocks are what threads claim.
