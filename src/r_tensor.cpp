@@ -22,8 +22,10 @@ namespace {
 std::shared_ptr<ndbuf::Storage> r_host_allocator(size_t nbytes, ndbuf::Device device) {
   buffer_memory().make_room(nbytes);
   const ndbuf::HostBlock block = ndbuf::acquire_host_block(nbytes);
-  const auto release = [block, nbytes](void*) {
-    ndbuf::release_host_block(block);
+  // The block's address is what the deleter is called with: two sizes captured fit
+  // std::function's inline storage, so the deleter allocates nothing.
+  const auto release = [capacity = block.capacity, nbytes](void* data) {
+    ndbuf::release_host_block({data, capacity});
     buffer_memory().remove(nbytes);
   };
   buffer_memory().add(nbytes);

@@ -182,8 +182,10 @@ bool fusible_elementwise(const Op& op) {
 }
 
 bool is_feeder(const Op& op, const Shape& shape) {
-  return (op.id == OpId::kBroadcastInDim || op.id == OpId::kConstant) && op.results.size() == 1 &&
-         op.result_types[0].is_tensor() && op.result_types[0].shape == shape;
+  const bool feeds = op.id == OpId::kBroadcastInDim || op.id == OpId::kConstant ||
+                     (op.id == OpId::kTranspose && checked_numel(shape) >= kMinTransposeFeeder);
+  return feeds && op.results.size() == 1 && op.result_types[0].is_tensor() &&
+         op.result_types[0].shape == shape;
 }
 
 FusedLeaf feeder_leaf_of(const Op& feeder, int operand) {
@@ -191,6 +193,16 @@ FusedLeaf feeder_leaf_of(const Op& feeder, int operand) {
   if (feeder.id == OpId::kConstant) {
     leaf.kind = FusedLeaf::Kind::kConstant;
     leaf.constant = *required_attr(feeder, "value").dense;
+  } else if (feeder.id == OpId::kTranspose) {
+    // A transpose is a broadcast that adds no dims: operand dim permutation[i] lands on
+    // output dim i, so the leaf reads the operand in place with permuted strides.
+    leaf.kind = FusedLeaf::Kind::kBroadcast;
+    leaf.operand = operand;
+    const std::vector<int64_t> permutation = attr_ints(feeder, "permutation");
+    leaf.dims.assign(permutation.size(), 0);
+    for (size_t i = 0; i < permutation.size(); ++i) {
+      leaf.dims[static_cast<size_t>(permutation[i])] = static_cast<int64_t>(i);
+    }
   } else {
     leaf.kind = FusedLeaf::Kind::kBroadcast;
     leaf.operand = operand;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "ndbuf/memory/parallel.hpp"
@@ -127,11 +128,7 @@ void check_matching_sizes(const Shape& lhs, const Shape& rhs, const std::vector<
   }
 }
 
-// The split of both operands' dims, checked, and the result shape.
-struct DotPlan {
-  DotSide l, r;
-  Shape shape;
-};
+}  // namespace
 
 DotPlan plan_dot(const Shape& lhs, const Shape& rhs, const DotDimensions& dims) {
   DotPlan p;
@@ -147,16 +144,21 @@ DotPlan plan_dot(const Shape& lhs, const Shape& rhs, const DotDimensions& dims) 
   return p;
 }
 
-}  // namespace
-
 Shape dot_general_shape(const Shape& lhs, const Shape& rhs, const DotDimensions& dims) {
   return plan_dot(lhs, rhs, dims).shape;
 }
 
-Tensor dot_general(const Tensor& lhs_any, const Tensor& rhs_any, const DotDimensions& dims,
+Tensor dot_general(const Tensor& lhs, const Tensor& rhs, const DotDimensions& dims,
                    DType result_dtype) {
-  const Tensor lhs = to_host(lhs_any), rhs = to_host(rhs_any);
-  const DotPlan p = plan_dot(lhs.shape(), rhs.shape(), dims);
+  return planned_dot_general(lhs, rhs, plan_dot(lhs.shape(), rhs.shape(), dims), result_dtype);
+}
+
+Tensor planned_dot_general(const Tensor& lhs_any, const Tensor& rhs_any, const DotPlan& p,
+                           DType result_dtype) {
+  // Host operands are read where they are (a copy of the handle costs two allocations).
+  std::optional<Tensor> lhs_copy, rhs_copy;
+  const Tensor& lhs = is_host(lhs_any.device()) ? lhs_any : lhs_copy.emplace(to_host(lhs_any));
+  const Tensor& rhs = is_host(rhs_any.device()) ? rhs_any : rhs_copy.emplace(to_host(rhs_any));
   Tensor result = Tensor::allocate(result_dtype, p.shape, Order::kRowMajor);
   if (dot_through_dnnl(lhs, rhs, p.l, p.r, result)) return result;
   if (dot_through_gemm(lhs, rhs, p.l, p.r, result)) return result;

@@ -6,6 +6,7 @@
 
 #include "ndbuf/base/dtype.hpp"
 #include "ndbuf/memory/tensor.hpp"
+#include "program/ops/contraction/dot_plan.hpp"
 
 namespace ndbuf::program {
 
@@ -23,6 +24,11 @@ struct DotDimensions {
 // pred as OR of ANDs. Precision config has no effect.
 Tensor dot_general(const Tensor& lhs, const Tensor& rhs, const DotDimensions& dims,
                    DType result_dtype);
+// The split of `dims` for operands of these shapes, checked (errors name the dims and sizes).
+DotPlan plan_dot(const Shape& lhs, const Shape& rhs, const DotDimensions& dims);
+// dot_general of operands of the shapes `plan` was made for.
+Tensor planned_dot_general(const Tensor& lhs, const Tensor& rhs, const DotPlan& plan,
+                           DType result_dtype);
 
 // The result shape of dot_general over operands of these shapes (the spec's rule above); throws
 // ndbuf::Error for invalid dimension numbers and mismatched batching or contracting sizes.

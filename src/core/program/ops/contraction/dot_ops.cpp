@@ -2,6 +2,8 @@
 // numbers
 // (#stablehlo.dot<...>, read through ops/indexing/index_dims.hpp; dot's are implied by the
 // ranks), the type rules' result shape, the builders' kernel.
+#include <memory>
+
 #include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
 #include "program/ops/contraction/dot_general.hpp"
@@ -30,10 +32,13 @@ void dot_result(const Op& op, const DotDimensions& dims) {
   expect_result_type(op, 0, result_tensor(op, 0).dtype, shape);
 }
 
+// The dims are split once, here: the type rule has checked them against the static shapes.
 OpFn dot_fn(const Op& op, const DotDimensions& dims) {
   const DType result = result_tensor(op, 0).dtype;
-  return tensor_fn([dims, result](const Values& a) {
-    return dot_general(a[0].get(), a[1].get(), dims, result);
+  auto plan = std::make_shared<const DotPlan>(
+      plan_dot(operand_tensor(op, 0).shape, operand_tensor(op, 1).shape, dims));
+  return tensor_fn([plan, result](const Values& a) {
+    return planned_dot_general(a[0].get(), a[1].get(), *plan, result);
   });
 }
 

@@ -11,14 +11,9 @@
 #include "ndbuf/memory/transfer.hpp"
 #include "program/kernels/element_cast.hpp"
 #include "program/kernels/kernel_values.hpp"
+#include "program/ops/contraction/dot_plan.hpp"
 
 namespace ndbuf::program {
-
-// Dims of one operand: batching, free and contracting, each in the order the spec gives them
-// (batching and contracting as listed, free in operand order).
-struct DotSide {
-  std::vector<int64_t> batch, free, contracting;
-};
 
 inline int64_t dims_product(const Shape& shape, const std::vector<int64_t>& dims) {
   int64_t n = 1;

@@ -80,6 +80,58 @@ TEST(Fusion, BroadcastsAlongEitherAxisAndStridedOperands) {
   }
 }
 
+// Transposes feeding a group are read in place with permuted strides (rank 2 and 3, a
+// transposed operand read twice, and one also read outside the group, which stays); small ones
+// stay steps of their own.
+TEST(Fusion, TransposesFeedGroupsInPlace) {
+  const std::string text =
+      "func.func @main(%x: tensor<80x60xf32>, %y: tensor<60x80xf32>, %z: tensor<16x16x20xf32>) -> "
+      "(tensor<60x80xf32>, tensor<20x16x16xf32>, tensor<16x20x16xf32>) {\n"
+      "  %xt = stablehlo.transpose %x, dims = [1, 0] : (tensor<80x60xf32>) -> tensor<60x80xf32>\n"
+      "  %a = stablehlo.multiply %xt, %y : tensor<60x80xf32>\n"
+      "  %b = stablehlo.add %a, %xt : tensor<60x80xf32>\n"
+      "  %zt = stablehlo.transpose %z, dims = [2, 0, 1] : (tensor<16x16x20xf32>) -> "
+      "tensor<20x16x16xf32>\n"
+      "  %e = stablehlo.exponential %zt : tensor<20x16x16xf32>\n"
+      "  %n = stablehlo.negate %e : tensor<20x16x16xf32>\n"
+      "  %zu = stablehlo.transpose %z, dims = [1, 2, 0] : (tensor<16x16x20xf32>) -> "
+      "tensor<16x20x16xf32>\n"
+      "  %s = stablehlo.sine %zu : tensor<16x20x16xf32>\n"
+      "  %c = stablehlo.cosine %s : tensor<16x20x16xf32>\n"
+      "  return %b, %n, %zu : tensor<60x80xf32>, tensor<20x16x16xf32>, tensor<16x20x16xf32>\n"
+      "}\n";
+  EXPECT_EQ(planned_ops(text),
+            (std::vector<std::string>{"fusion", "fusion", "stablehlo.transpose", "return"}));
+  const std::vector<float> x = ramp(4800, 0.05f, 0.1f), y = ramp(4800, 0.07f, -0.2f);
+  const std::vector<float> z = ramp(5120, 0.3f, 0.0f);
+  const auto out =
+      expect_fusion_exact(text, {f32({80, 60}, x), f32({60, 80}, y), f32({16, 16, 20}, z)});
+  const auto* b = static_cast<const float*>(out[0].data());
+  for (int64_t i = 0; i < 60; ++i) {
+    for (int64_t j = 0; j < 80; ++j) {
+      const float xt = x[j * 60 + i];
+      ASSERT_EQ(b[i * 80 + j], xt * y[i * 80 + j] + xt) << i << "," << j;
+    }
+  }
+  const auto* n = static_cast<const float*>(out[1].data());
+  for (int64_t k = 0; k < 20; ++k) {
+    for (int64_t i = 0; i < 16; ++i) {
+      for (int64_t j = 0; j < 16; ++j) {
+        const double expected = -std::exp(static_cast<double>(z[(i * 16 + j) * 20 + k]));
+        ASSERT_NEAR(n[(k * 16 + i) * 16 + j], expected, 1e-6 * std::fabs(expected));
+      }
+    }
+  }
+  const std::string small =
+      "func.func @main(%x: tensor<10x10xf32>, %y: tensor<10x10xf32>) -> tensor<10x10xf32> {\n"
+      "  %t = stablehlo.transpose %x, dims = [1, 0] : (tensor<10x10xf32>) -> tensor<10x10xf32>\n"
+      "  %a = stablehlo.add %t, %y : tensor<10x10xf32>\n"
+      "  return %a : tensor<10x10xf32>\n"
+      "}\n";
+  EXPECT_EQ(planned_ops(small),
+            (std::vector<std::string>{"stablehlo.transpose", "stablehlo.add", "return"}));
+}
+
 // A value read twice inside the group is computed once; a value also returned roots a group.
 TEST(Fusion, SharedAndReturnedIntermediates) {
   const std::string t = "tensor<20000xf32>";
