@@ -102,9 +102,19 @@ SEXP class_vector(const ObjectClass& cls) {
   return vector;
 }
 
+SEXP class_tag(const ObjectClass& cls) {
+  static std::vector<std::pair<const ObjectClass*, SEXP>> made;
+  for (const auto& [known, symbol] : made) {
+    if (known == &cls) return symbol;
+  }
+  const SEXP symbol = cpp11::safe[Rf_install](cls.name);  // symbols are never collected
+  made.emplace_back(&cls, symbol);
+  return symbol;
+}
+
 bool is_object(SEXP x, const ObjectClass& cls) {
-  return TYPEOF(x) == EXTPTRSXP && Rf_inherits(x, cls.name) &&
-         R_ExternalPtrTag(x) == Rf_install(cls.name);
+  return TYPEOF(x) == EXTPTRSXP && R_ExternalPtrTag(x) == class_tag(cls) &&
+         Rf_inherits(x, cls.name);
 }
 
 bool has_mark(SEXP mark, const char* name) { return mark == Rf_install(name); }

@@ -33,17 +33,30 @@ struct ObjectClass {
 // each; a result list of many buffers paid that many times).
 SEXP class_vector(const ObjectClass& cls);
 
-// Makes an external pointer owning `value`; R's finalizer deletes it.
+// The tag of `cls`'s pointers: the symbol `name`, looked up once per class.
+SEXP class_tag(const ObjectClass& cls);
+
+// R's finalizer of an object made by wrap_object() (a cleared pointer holds nothing).
+template <typename T>
+void delete_object(SEXP x) {
+  delete static_cast<T*>(R_ExternalPtrAddr(x));
+  R_ClearExternalPtr(x);
+}
+
+// Makes an external pointer owning `value`; R's finalizer deletes it. The pointer, its
+// finalizer and its class are made first, empty, so an R allocation error (turned into a C++
+// exception by cpp11::safe) leaves nothing to free; only then does it take `value`. Raw R
+// calls rather than cpp11::external_pointer, whose protection costs a pairlist cell per object
+// (a result list of many buffers paid that many times).
 template <typename T>
 SEXP wrap_object(const ObjectClass& cls, T value) {
-  auto owned = std::make_unique<T>(std::move(value));
-  const cpp11::external_pointer<T> pointer(owned.get());
-  owned.release();
-  const SEXP out = pointer;  // protected by `pointer`
+  const SEXP tag = class_tag(cls);
   const SEXP classes = class_vector(cls);
-  // Through cpp11::safe: an allocation error must not jump over `pointer`'s destructor.
-  R_SetExternalPtrTag(out, cpp11::safe[Rf_install](cls.name));
+  const SEXP out = PROTECT(cpp11::safe[R_MakeExternalPtr](nullptr, tag, R_NilValue));
+  cpp11::safe[R_RegisterCFinalizerEx](out, &delete_object<T>, TRUE);
   cpp11::safe[Rf_setAttrib](out, R_ClassSymbol, classes);
+  R_SetExternalPtrAddr(out, new T(std::move(value)));
+  UNPROTECT(1);
   return out;
 }
 
@@ -72,8 +85,7 @@ template <typename T>
 void invalidate_object(SEXP x, const ObjectClass& cls, const char* mark) {
   if (find_object<T>(x, cls) == nullptr) return;
   const SEXP symbol = cpp11::safe[Rf_install](mark);
-  cpp11::external_pointer<T> pointer(x);
-  delete pointer.release();
+  delete_object<T>(x);
   R_SetExternalPtrProtected(x, symbol);
 }
 
