@@ -157,6 +157,7 @@ CORE_SOURCES = $(shell find $(addprefix $(CORE)/,base memory convert format harr
 lint:
 	@clang-format --dry-run -Werror --style=file $(FORMATTED) && echo "make format would change nothing"
 	@python3 tools/check-size.py $(CORE_SOURCES) && echo "no core file over 400 lines, no function over 60"
+	@python3 tools/check-layering.py && echo "no program folder includes one above it"
 
 clean:
 	rm -rf $(BUILD) src/*.so

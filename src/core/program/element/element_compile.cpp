@@ -5,7 +5,7 @@
 #include <unordered_map>
 
 #include "ndbuf/memory/transfer.hpp"
-#include "program/exec/attr_access.hpp"
+#include "program/ir/attr_access.hpp"
 
 namespace ndbuf::program {
 namespace {

@@ -9,9 +9,9 @@
 #include <unordered_map>
 
 #include "program/element/element_compile.hpp"
-#include "program/exec/attr_access.hpp"
 #include "program/exec/fusion.hpp"
 #include "program/exec/region_graph.hpp"
+#include "program/ir/attr_access.hpp"
 #include "program/ops/elementwise/elementwise.hpp"
 #include "program/registry/op_registry.hpp"
 

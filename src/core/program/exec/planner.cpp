@@ -6,11 +6,11 @@
 #include <unordered_set>
 
 #include "ndbuf/memory/parallel.hpp"
-#include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
 #include "program/exec/fusion.hpp"
 #include "program/exec/region_graph.hpp"
 #include "program/exec/row_fusion.hpp"
+#include "program/ir/attr_access.hpp"
 #include "program/registry/op_registry.hpp"
 
 namespace ndbuf::program {

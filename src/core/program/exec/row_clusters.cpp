@@ -4,10 +4,10 @@
 #include <algorithm>
 #include <deque>
 
-#include "program/exec/attr_access.hpp"
 #include "program/exec/fusion.hpp"
 #include "program/exec/region_patterns.hpp"
-#include "program/ops/reduction/reduce_fast.hpp"
+#include "program/ir/attr_access.hpp"
+#include "program/kernels/reduce_fast.hpp"
 
 namespace ndbuf::program {
 namespace {

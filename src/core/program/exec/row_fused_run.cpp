@@ -13,9 +13,9 @@
 #include "ndbuf/memory/transfer.hpp"
 #include "program/exec/leaf_feed.hpp"
 #include "program/exec/row_fusion.hpp"
+#include "program/kernels/reduce_fast.hpp"
 #include "program/kernels/thread_workers.hpp"
 #include "program/ops/elementwise/span_kernels.hpp"
-#include "program/ops/reduction/reduce_fast.hpp"
 
 namespace ndbuf::program {
 namespace {

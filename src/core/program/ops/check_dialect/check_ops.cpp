@@ -7,8 +7,8 @@
 #include <cstring>
 
 #include "ndbuf/memory/transfer.hpp"
-#include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
+#include "program/ir/attr_access.hpp"
 #include "program/ops/elementwise/elementwise.hpp"
 #include "program/verify/type_rules.hpp"
 

@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
+#include "program/ir/attr_access.hpp"
 #include "program/ops/elementwise/elementwise.hpp"
 #include "program/registry/op_registry.hpp"
 #include "program/verify/type_rules.hpp"

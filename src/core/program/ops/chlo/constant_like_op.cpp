@@ -1,7 +1,7 @@
 // chlo.constant_like: a scalar attribute splat to the operand's type. The type rule checks that
 // the value is a scalar of the operand's element type; the builder makes the splat once.
-#include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
+#include "program/ir/attr_access.hpp"
 #include "program/ops/elementwise/elementwise.hpp"
 #include "program/verify/type_rules.hpp"
 

@@ -1,7 +1,7 @@
 // chlo.mulhi: the high half of the double-width product of two integers (elementwise/
 // integer_mulhi.hpp). The type rule checks the operands; the builder binds the kernel.
-#include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
+#include "program/ir/attr_access.hpp"
 #include "program/ops/elementwise/integer_mulhi.hpp"
 #include "program/verify/type_rules.hpp"
 

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "ndbuf/memory/transfer.hpp"
-#include "program/exec/attr_access.hpp"
+#include "program/ir/attr_access.hpp"
 
 namespace ndbuf::program {
 namespace {

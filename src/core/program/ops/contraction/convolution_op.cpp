@@ -1,8 +1,8 @@
 // stablehlo.convolution over ops/contraction/convolution.hpp: the type rule infers the result shape
 // from the operands and the decoded attributes (convolution_attrs.hpp); the builder checks the
 // precision config and binds the kernel.
-#include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
+#include "program/ir/attr_access.hpp"
 #include "program/ops/contraction/convolution.hpp"
 #include "program/ops/contraction/convolution_attrs.hpp"
 #include "program/verify/type_rules.hpp"

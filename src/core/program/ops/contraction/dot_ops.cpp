@@ -4,8 +4,8 @@
 // ranks), the type rules' result shape, the builders' kernel.
 #include <memory>
 
-#include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
+#include "program/ir/attr_access.hpp"
 #include "program/ops/contraction/dot_general.hpp"
 #include "program/ops/indexing/index_dims.hpp"
 #include "program/verify/type_rules.hpp"

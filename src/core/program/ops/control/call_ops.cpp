@@ -1,8 +1,8 @@
 // func.call and return. The call's type rule checks its types against the callee's
 // signature; its builder binds the callee's plan. A return runs in the interpreter itself (no
 // builder); its operands are checked by the op or function that owns its region.
-#include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
+#include "program/ir/attr_access.hpp"
 #include "program/verify/type_rules.hpp"
 
 namespace ndbuf::program {

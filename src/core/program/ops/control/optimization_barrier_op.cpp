@@ -1,7 +1,7 @@
 // stablehlo.optimization_barrier: its operands unchanged (there are no optimisations here to
 // bar). The type rule checks that the results have the operands' types.
-#include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
+#include "program/ir/attr_access.hpp"
 #include "program/verify/type_rules.hpp"
 
 namespace ndbuf::program {

@@ -1,7 +1,7 @@
 // The control-flow ops with regions: while, if, case. The type rules check the regions'
 // signatures against the operands and results; the builders bind the regions' plans.
-#include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
+#include "program/ir/attr_access.hpp"
 #include "program/verify/type_rules.hpp"
 
 namespace ndbuf::program {

@@ -3,8 +3,8 @@
 // the target returns. Everything the spec and XLA define about the op is checked here, once,
 // at compile time; the target checks what it needs of the types.
 #include "ndbuf/program/custom_call.hpp"
-#include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
+#include "program/ir/attr_access.hpp"
 #include "program/verify/type_rules.hpp"
 
 namespace ndbuf::program {

@@ -1,7 +1,7 @@
 // stablehlo.compare: the type rule checks the operands, the direction and the compare type
 // (compare_type_for: the dtype's default when absent); the builder binds the kernel.
-#include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
+#include "program/ir/attr_access.hpp"
 #include "program/ops/elementwise/elementwise.hpp"
 #include "program/verify/type_rules.hpp"
 

@@ -1,8 +1,8 @@
 // The element type changes: stablehlo.convert (values), bitcast_convert (bits) and
 // reduce_precision (values rounded to a narrower format, kept in their type). The type rules
 // check the shapes the widths allow; the builders bind the kernels.
-#include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
+#include "program/ir/attr_access.hpp"
 #include "program/ops/elementwise/elementwise.hpp"
 #include "program/verify/type_rules.hpp"
 

@@ -5,9 +5,9 @@
 #include <utility>
 
 #include "ndbuf/memory/transfer.hpp"
-#include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
 #include "program/exec/region_patterns.hpp"
+#include "program/ir/attr_access.hpp"
 #include "program/ops/elementwise/map_program.hpp"
 #include "program/verify/type_rules.hpp"
 

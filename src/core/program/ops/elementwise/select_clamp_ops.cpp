@@ -1,8 +1,8 @@
 // stablehlo.select and stablehlo.clamp: three operands, of which the predicate (select) or the
 // bounds (clamp) may be 0-d; the type rules check the shapes and element types, the builders
 // bind the kernels.
-#include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
+#include "program/ir/attr_access.hpp"
 #include "program/ops/elementwise/elementwise.hpp"
 #include "program/verify/type_rules.hpp"
 

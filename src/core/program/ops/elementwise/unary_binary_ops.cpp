@@ -1,8 +1,8 @@
 // The element-wise ops over one kernel of ops/elementwise/elementwise.hpp (NDBUF_UNARY /
 // NDBUF_BINARY rows): the type rules apply the kernels' dtype rules to the operands, the builders
 // bind the kernel the row names.
-#include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
+#include "program/ir/attr_access.hpp"
 #include "program/ops/elementwise/elementwise.hpp"
 #include "program/registry/op_registry.hpp"
 #include "program/verify/type_rules.hpp"

@@ -2,8 +2,8 @@
 // the operand and infers the result type; the builder binds the kernel.
 #include <string>
 
-#include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
+#include "program/ir/attr_access.hpp"
 #include "program/ops/fft/fft.hpp"
 #include "program/verify/type_rules.hpp"
 

@@ -2,8 +2,8 @@
 // index_dims.hpp) and slice sizes, the type rule's result shape, the builder's kernel.
 #include <vector>
 
-#include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
+#include "program/ir/attr_access.hpp"
 #include "program/ops/indexing/gather.hpp"
 #include "program/ops/indexing/index_dims.hpp"
 #include "program/verify/type_rules.hpp"

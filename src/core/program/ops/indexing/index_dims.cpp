@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "program/exec/attr_access.hpp"
+#include "program/ir/attr_access.hpp"
 
 namespace ndbuf::program {
 namespace {

@@ -4,9 +4,9 @@
 // is a recognised one, as an element program when it compiles to one, else interpreted.
 #include <vector>
 
-#include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
 #include "program/exec/region_patterns.hpp"
+#include "program/ir/attr_access.hpp"
 #include "program/kernels/kernel_values.hpp"
 #include "program/ops/indexing/index_dims.hpp"
 #include "program/ops/indexing/scatter.hpp"

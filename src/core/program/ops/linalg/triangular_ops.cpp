@@ -2,8 +2,8 @@
 // operands and the attributes, the builders decode the options and bind the kernels.
 #include <string>
 
-#include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
+#include "program/ir/attr_access.hpp"
 #include "program/ops/linalg/linalg_triangular.hpp"
 #include "program/verify/type_rules.hpp"
 

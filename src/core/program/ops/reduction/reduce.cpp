@@ -7,7 +7,7 @@
 #include "ndbuf/memory/transfer.hpp"
 #include "program/kernels/fast_combine.hpp"
 #include "program/kernels/kernel_values.hpp"
-#include "program/ops/reduction/reduce_fast.hpp"
+#include "program/kernels/reduce_fast.hpp"
 
 namespace ndbuf::program {
 namespace {

@@ -5,9 +5,9 @@
 // through the interpreter.
 #include <algorithm>
 
-#include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
 #include "program/exec/region_patterns.hpp"
+#include "program/ir/attr_access.hpp"
 #include "program/kernels/kernel_values.hpp"
 #include "program/ops/reduction/reduce.hpp"
 #include "program/ops/reduction/reduce_arg_pick.hpp"

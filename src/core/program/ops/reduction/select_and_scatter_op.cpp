@@ -3,9 +3,9 @@
 // recognised select or scatter body natively, one that compiles to an element program as one,
 // and any other through the interpreter.
 #include "program/element/element_region.hpp"
-#include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
 #include "program/exec/region_patterns.hpp"
+#include "program/ir/attr_access.hpp"
 #include "program/kernels/kernel_values.hpp"
 #include "program/ops/reduction/select_and_scatter.hpp"
 #include "program/ops/reduction/window_attrs.hpp"

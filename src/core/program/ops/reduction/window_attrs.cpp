@@ -1,7 +1,7 @@
 // Window attributes, read with the attribute readers' errors (attr_access.hpp).
 #include "program/ops/reduction/window_attrs.hpp"
 
-#include "program/exec/attr_access.hpp"
+#include "program/ir/attr_access.hpp"
 
 namespace ndbuf::program {
 

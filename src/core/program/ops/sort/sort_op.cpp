@@ -4,9 +4,9 @@
 // interpreter.
 #include <algorithm>
 
-#include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
 #include "program/exec/region_patterns.hpp"
+#include "program/ir/attr_access.hpp"
 #include "program/kernels/kernel_values.hpp"
 #include "program/ops/sort/sort.hpp"
 #include "program/ops/sort/sort_program.hpp"

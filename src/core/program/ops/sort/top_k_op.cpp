@@ -1,7 +1,7 @@
 // chlo.top_k over ops/sort/top_k.hpp: the k largest elements along the last axis and their
 // indices. The type rule infers both results' types; the builder binds the kernel.
-#include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
+#include "program/ir/attr_access.hpp"
 #include "program/ops/sort/top_k.hpp"
 #include "program/verify/type_rules.hpp"
 

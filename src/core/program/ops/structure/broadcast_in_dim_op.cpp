@@ -1,8 +1,8 @@
 // stablehlo.broadcast_in_dim: the operand's axes placed on result axes, size-1 axes repeated.
 // The type rule checks the placement against the declared result; the builder binds the
 // kernel (a view through zero strides).
-#include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
+#include "program/ir/attr_access.hpp"
 #include "program/ops/structure/structure.hpp"
 #include "program/verify/type_rules.hpp"
 

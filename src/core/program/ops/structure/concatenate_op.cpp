@@ -1,8 +1,8 @@
 // stablehlo.concatenate: the operands joined along one axis. The type rule checks that they
 // agree elsewhere and infers the result shape (sizes overflow-checked); the builder binds the
 // kernel.
-#include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
+#include "program/ir/attr_access.hpp"
 #include "program/ops/structure/structure.hpp"
 #include "program/verify/type_rules.hpp"
 

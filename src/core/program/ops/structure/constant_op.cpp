@@ -1,7 +1,7 @@
 // stablehlo.constant: its dense value, made when the program is parsed. The type rule checks
 // the value against the result type; the builder hands the value out on every run.
-#include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
+#include "program/ir/attr_access.hpp"
 #include "program/ops/structure/structure.hpp"
 #include "program/verify/type_rules.hpp"
 

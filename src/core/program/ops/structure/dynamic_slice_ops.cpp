@@ -1,8 +1,8 @@
 // stablehlo.dynamic_slice and dynamic_update_slice: a box of the operand whose start is given
 // by run-time 0-d indices (clamped into range then), its sizes static. The type rules check
 // the indices and sizes; the builders read the indices when they run.
-#include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
+#include "program/ir/attr_access.hpp"
 #include "program/ops/structure/structure.hpp"
 #include "program/verify/type_rules.hpp"
 

@@ -1,7 +1,7 @@
 // stablehlo.iota: 0, 1, 2, ... along one axis of the result. The type rule checks the result's
 // element type and the axis; the builder binds the kernel.
-#include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
+#include "program/ir/attr_access.hpp"
 #include "program/ops/structure/structure.hpp"
 #include "program/verify/type_rules.hpp"
 

@@ -3,8 +3,8 @@
 // result shape (sizes overflow-checked); the builder binds the kernel.
 #include <cstdlib>
 
-#include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
+#include "program/ir/attr_access.hpp"
 #include "program/ops/structure/structure.hpp"
 #include "program/verify/type_rules.hpp"
 

@@ -1,7 +1,7 @@
 // stablehlo.reshape: the operand's elements in row-major order, as the result's shape. The
 // type rule checks that the sizes agree; the builder binds the kernel (a view when it can).
-#include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
+#include "program/ir/attr_access.hpp"
 #include "program/ops/structure/structure.hpp"
 #include "program/verify/type_rules.hpp"
 

@@ -1,7 +1,7 @@
 // stablehlo.reverse: the operand with some axes reversed. The type rule checks the axes; the
 // builder binds the kernel.
-#include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
+#include "program/ir/attr_access.hpp"
 #include "program/ops/structure/structure.hpp"
 #include "program/verify/type_rules.hpp"
 

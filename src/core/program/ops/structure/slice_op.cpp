@@ -1,7 +1,7 @@
 // stablehlo.slice: a strided box of the operand, its bounds static. The type rule checks the
 // bounds and infers the result shape; the builder binds the kernel (a view).
-#include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
+#include "program/ir/attr_access.hpp"
 #include "program/ops/structure/structure.hpp"
 #include "program/verify/type_rules.hpp"
 

@@ -1,7 +1,7 @@
 // stablehlo.transpose: the operand's axes permuted. The type rule checks the permutation and
 // infers the result shape; the builder binds the kernel.
-#include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
+#include "program/ir/attr_access.hpp"
 #include "program/ops/structure/structure.hpp"
 #include "program/verify/type_rules.hpp"
 

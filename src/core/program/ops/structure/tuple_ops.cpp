@@ -1,7 +1,7 @@
 // stablehlo.tuple and get_tuple_element: tuple values hold their elements' values. The type
 // rules check the tuple's element types and the index; the builders pack and unpack.
-#include "program/exec/attr_access.hpp"
 #include "program/exec/builders.hpp"
+#include "program/ir/attr_access.hpp"
 #include "program/verify/type_rules.hpp"
 
 namespace ndbuf::program {

@@ -1,5 +1,5 @@
 // Attribute readers and shape checks shared by the op builders.
-#include "program/exec/attr_access.hpp"
+#include "program/ir/attr_access.hpp"
 
 #include <set>
 

@@ -1,7 +1,7 @@
 // Associative reductions as [outer, reduced, inner] passes over memory: inner reductions fold
 // contiguous runs in vector lanes, outer ones accumulate whole rows into blocks of the result;
 // both split the reduced dim into chunks when there are too few rows or blocks for all cores.
-#include "program/ops/reduction/reduce_fast.hpp"
+#include "program/kernels/reduce_fast.hpp"
 
 #include <algorithm>
 #include <cstring>
