@@ -107,7 +107,7 @@ class Canonicaliser {
     if (op.operands.size() != 1 || op.results.size() != 1) return false;
     switch (op.id) {
       case OpId::kTranspose:
-        return simplify_transpose(op);
+        return simplify_chain(op, "permutation", compose_permutations);
       case OpId::kReshape:
         if (const Op* inner = made_by(op.operands[0], OpId::kReshape)) {
           read_through(op, *inner);
@@ -115,7 +115,7 @@ class Canonicaliser {
         }
         return forward_if_same_type(op, true);
       case OpId::kBroadcastInDim:
-        return simplify_broadcast(op);
+        return simplify_chain(op, "broadcast_dimensions", compose_broadcasts);
       case OpId::kConvert:
         return forward_if_same_type(op, true);
       default:
@@ -123,40 +123,44 @@ class Canonicaliser {
     }
   }
 
-  bool simplify_transpose(Op& op) {
-    const std::vector<int64_t>* outer = int_list(op, "permutation");
+  // Reads through an inner op of `op`'s kind whose `key` list composes with `op`'s as
+  // `compose(inner, outer)`; true when what is left is the identity and forwards.
+  template <class Compose>
+  bool simplify_chain(Op& op, const char* key, Compose compose) {
+    const std::vector<int64_t>* outer = int_list(op, key);
     if (outer == nullptr) return false;
-    if (const Op* inner = made_by(op.operands[0], OpId::kTranspose)) {
-      if (const std::vector<int64_t>* first = int_list(*inner, "permutation")) {
-        std::vector<int64_t> composed(outer->size());
-        for (size_t k = 0; k < composed.size(); ++k) {
-          composed[k] = (*first)[static_cast<size_t>((*outer)[k])];
-        }
+    if (const Op* inner = made_by(op.operands[0], op.id)) {
+      if (const std::vector<int64_t>* first = int_list(*inner, key)) {
+        std::vector<int64_t> composed = compose(*first, *outer);
         read_through(op, *inner);
-        set_int_list(op, "permutation", std::move(composed));
-        outer = int_list(op, "permutation");
+        set_int_list(op, key, std::move(composed));
+        outer = int_list(op, key);
         ++counts_.rewritten;
       }
     }
     return forward_if_same_type(op, is_identity(*outer));
   }
 
-  bool simplify_broadcast(Op& op) {
-    const std::vector<int64_t>* outer = int_list(op, "broadcast_dimensions");
-    if (outer == nullptr) return false;
-    if (const Op* inner = made_by(op.operands[0], OpId::kBroadcastInDim)) {
-      if (const std::vector<int64_t>* first = int_list(*inner, "broadcast_dimensions")) {
-        std::vector<int64_t> composed(first->size());
-        for (size_t k = 0; k < composed.size(); ++k) {
-          composed[k] = (*outer)[static_cast<size_t>((*first)[k])];
-        }
-        read_through(op, *inner);
-        set_int_list(op, "broadcast_dimensions", std::move(composed));
-        outer = int_list(op, "broadcast_dimensions");
-        ++counts_.rewritten;
-      }
+  // Result dim k of the outer transpose is its operand's dim outer[k], the inner one's
+  // operand's dim first[outer[k]].
+  static std::vector<int64_t> compose_permutations(const std::vector<int64_t>& first,
+                                                   const std::vector<int64_t>& outer) {
+    std::vector<int64_t> composed(outer.size());
+    for (size_t k = 0; k < composed.size(); ++k) {
+      composed[k] = first[static_cast<size_t>(outer[k])];
     }
-    return forward_if_same_type(op, is_identity(*outer));
+    return composed;
+  }
+
+  // Operand dim k of the inner broadcast lands on its result's dim first[k], then on the
+  // outer result's dim outer[first[k]].
+  static std::vector<int64_t> compose_broadcasts(const std::vector<int64_t>& first,
+                                                 const std::vector<int64_t>& outer) {
+    std::vector<int64_t> composed(first.size());
+    for (size_t k = 0; k < composed.size(); ++k) {
+      composed[k] = outer[static_cast<size_t>(first[k])];
+    }
+    return composed;
   }
 
   // Forwards `op`'s operand when `identity` holds and the types agree.

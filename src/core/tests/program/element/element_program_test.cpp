@@ -20,6 +20,7 @@
 #include "tests/program/jax_programs.hpp"
 #include "tests/program/kernel_tensors.hpp"
 #include "tests/program/program_test_util.hpp"
+#include "tests/program/same_results.hpp"
 
 namespace ndbuf::program {
 namespace {
@@ -37,14 +38,8 @@ std::vector<Tensor> run_bodies(const std::string& text, const std::vector<Tensor
 std::vector<Tensor> expect_bodies_exact(const std::string& text,
                                         const std::vector<Tensor>& inputs) {
   const std::vector<Tensor> compiled = run_bodies(text, inputs, true);
-  const std::vector<Tensor> interpreted = run_bodies(text, inputs, false);
-  EXPECT_EQ(compiled.size(), interpreted.size());
-  for (size_t k = 0; k < compiled.size() && k < interpreted.size(); ++k) {
-    EXPECT_EQ(compiled[k].shape(), interpreted[k].shape());
-    EXPECT_EQ(compiled[k].nbytes(), interpreted[k].nbytes());
-    EXPECT_EQ(0, std::memcmp(compiled[k].data(), interpreted[k].data(), compiled[k].nbytes()))
-        << "result " << k << " differs between compiled and interpreted bodies";
-  }
+  testing::expect_same_results(compiled, run_bodies(text, inputs, false),
+                               "compiled and interpreted bodies");
   return compiled;
 }
 

@@ -12,6 +12,7 @@
 #include "ndbuf/program/program.hpp"
 #include "program/exec/compile.hpp"
 #include "tests/program/kernel_tensors.hpp"
+#include "tests/program/same_results.hpp"
 
 namespace ndbuf::program::testing {
 
@@ -36,15 +37,7 @@ inline bool same_bits(const Tensor& a, const Tensor& b) {
 inline std::vector<Tensor> expect_fusion_exact(const std::string& text,
                                                const std::vector<Tensor>& inputs) {
   const std::vector<Tensor> fused = run_with(text, inputs, true);
-  const std::vector<Tensor> plain = run_with(text, inputs, false);
-  EXPECT_EQ(fused.size(), plain.size());
-  for (size_t k = 0; k < fused.size() && k < plain.size(); ++k) {
-    EXPECT_EQ(fused[k].dtype(), plain[k].dtype());
-    EXPECT_EQ(fused[k].shape(), plain[k].shape());
-    EXPECT_EQ(fused[k].nbytes(), plain[k].nbytes());
-    EXPECT_EQ(0, std::memcmp(fused[k].data(), plain[k].data(), fused[k].nbytes()))
-        << "result " << k << " differs between fused and unfused runs";
-  }
+  expect_same_results(fused, run_with(text, inputs, false), "fused and unfused runs");
   return fused;
 }
 

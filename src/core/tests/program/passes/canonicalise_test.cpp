@@ -15,6 +15,7 @@
 #include "program/text/parser.hpp"
 #include "program/verify/verifier.hpp"
 #include "tests/program/kernel_tensors.hpp"
+#include "tests/program/same_results.hpp"
 
 namespace ndbuf::program {
 namespace {
@@ -33,16 +34,7 @@ std::vector<Tensor> run(const std::string& text, const std::vector<Tensor>& inpu
 // the canonicalised results.
 std::vector<Tensor> expect_plain_bits(const std::string& text, const std::vector<Tensor>& inputs) {
   const std::vector<Tensor> optimised = run(text, inputs, true);
-  const std::vector<Tensor> plain = run(text, inputs, false);
-  EXPECT_EQ(optimised.size(), plain.size());
-  for (size_t k = 0; k < optimised.size() && k < plain.size(); ++k) {
-    EXPECT_EQ(optimised[k].dtype(), plain[k].dtype());
-    EXPECT_EQ(optimised[k].shape(), plain[k].shape());
-    const Tensor a = make_dense(optimised[k], Order::kRowMajor);
-    const Tensor b = make_dense(plain[k], Order::kRowMajor);
-    EXPECT_EQ(0, std::memcmp(a.data(), b.data(), static_cast<size_t>(a.nbytes())))
-        << "result " << k << " differs";
-  }
+  testing::expect_same_results(optimised, run(text, inputs, false), "canonicalised and plain runs");
   return optimised;
 }
 
