@@ -90,27 +90,34 @@ void fail_argument(const char* message) {
   ndbuf::fail(ndbuf::ErrorKind::kInvalidArgument, message);
 }
 
-SEXP class_vector(const ObjectClass& cls) {
-  static std::vector<std::pair<const ObjectClass*, SEXP>> made;
-  for (const auto& [known, vector] : made) {
-    if (known == &cls) return vector;
+namespace {
+
+// What every object of a class shares: its class attribute and its pointers' tag.
+struct ClassSexps {
+  SEXP classes;
+  SEXP tag;
+};
+
+// Made once per class: the class vector preserved and immutable, the tag a symbol (symbols
+// are never collected).
+ClassSexps class_sexps(const ObjectClass& cls) {
+  static std::vector<std::pair<const ObjectClass*, ClassSexps>> made;
+  for (const auto& [known, sexps] : made) {
+    if (known == &cls) return sexps;
   }
-  const SEXP vector = cpp11::safe[Rf_mkString](cls.name);
-  R_PreserveObject(vector);
-  MARK_NOT_MUTABLE(vector);
-  made.emplace_back(&cls, vector);
-  return vector;
+  const SEXP classes = cpp11::safe[Rf_mkString](cls.name);
+  R_PreserveObject(classes);
+  MARK_NOT_MUTABLE(classes);
+  const ClassSexps sexps{classes, cpp11::safe[Rf_install](cls.name)};
+  made.emplace_back(&cls, sexps);
+  return sexps;
 }
 
-SEXP class_tag(const ObjectClass& cls) {
-  static std::vector<std::pair<const ObjectClass*, SEXP>> made;
-  for (const auto& [known, symbol] : made) {
-    if (known == &cls) return symbol;
-  }
-  const SEXP symbol = cpp11::safe[Rf_install](cls.name);  // symbols are never collected
-  made.emplace_back(&cls, symbol);
-  return symbol;
-}
+}  // namespace
+
+SEXP class_vector(const ObjectClass& cls) { return class_sexps(cls).classes; }
+
+SEXP class_tag(const ObjectClass& cls) { return class_sexps(cls).tag; }
 
 bool is_object(SEXP x, const ObjectClass& cls) {
   return TYPEOF(x) == EXTPTRSXP && R_ExternalPtrTag(x) == class_tag(cls) &&

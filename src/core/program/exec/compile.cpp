@@ -179,7 +179,8 @@ std::vector<Tensor> execute(const Executable& e, std::vector<Tensor> inputs,
   Values args;
   for (Tensor& input : inputs) args.emplace_back(std::move(input));
   inputs.clear();
-  const DeviceScope on_device(e.device);
+  // The tensors the run's kernels make live on the run's device (its context's).
+  const DeviceScope on_device(interpreter.context().device);
   Values results = interpreter.call(*e.main_plan, std::move(args));
   for (size_t k = 0; k < donated.size(); ++k) release(k);
   return hand_out(e, std::move(results));

@@ -90,7 +90,7 @@ class Canonicaliser {
     }
   }
 
-  // The op that made `value` when it is a pure op `id`, else nullptr.
+  // The op that made `value` when it is an `id` op, else nullptr.
   const Op* made_by(int value, OpId id) const {
     const Op* op = producer_[static_cast<size_t>(value)];
     return op != nullptr && op->id == id ? op : nullptr;
