@@ -48,12 +48,13 @@ Tensor::Tensor(std::shared_ptr<Storage> storage, DType dtype, Shape shape, Strid
                int64_t offset)
     : storage_(std::move(storage)),
       dtype_(dtype),
-      shape_(std::move(shape)),
-      strides_(std::move(strides)),
+      geometry_(std::make_shared<const Geometry>(Geometry{std::move(shape), std::move(strides)})),
       offset_(offset),
-      numel_(checked_numel(shape_)) {
-  check_within_storage(*storage_, dtype_, shape_, strides_, offset_, numel_);
+      numel_(checked_numel(geometry_->shape)) {
+  check_within_storage(*storage_, dtype_, geometry_->shape, geometry_->strides, offset_, numel_);
 }
+
+const Tensor::Geometry Tensor::kNoGeometry{};
 
 Tensor Tensor::dense(std::shared_ptr<Storage> storage, DType dtype, Shape shape, Order order) {
   Strides strides = contiguous_strides(shape, order);
@@ -75,8 +76,8 @@ void* Tensor::data() const noexcept {
 }
 
 Tensor Tensor::reversed_axes() const {
-  Shape shape(shape_.rbegin(), shape_.rend());
-  Strides strides(strides_.rbegin(), strides_.rend());
+  Shape shape(this->shape().rbegin(), this->shape().rend());
+  Strides strides(this->strides().rbegin(), this->strides().rend());
   return Tensor(storage_, dtype_, std::move(shape), std::move(strides), offset_);
 }
 

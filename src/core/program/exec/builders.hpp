@@ -50,7 +50,7 @@ std::unique_ptr<Plan> plan_module(const Module& module, PlanPasses passes = {});
 // Adapters from tensor kernels to run functions.
 template <class F>
 OpFn tensor_fn(F f) {
-  return [f](Interpreter&, const Values& args) -> Values { return {Value(f(args))}; };
+  return [f](Interpreter&, const Values& args) -> Values { return one_value(f(args)); };
 }
 
 // Adapter from a kernel that takes its result from a ResultMemory: it gets the memory the run
@@ -58,7 +58,7 @@ OpFn tensor_fn(F f) {
 template <class F>
 OpFn offered_memory_fn(F f) {
   return [f](Interpreter& in, const Values& args) -> Values {
-    return {Value(f(args, in.context().result))};
+    return one_value(f(args, in.context().result));
   };
 }
 

@@ -134,13 +134,14 @@ namespace {
 // copied.
 std::vector<Tensor> hand_out(const Executable& e, Values results) {
   std::vector<Tensor> out;
+  out.reserve(results.size());
   for (Value& v : results) {
     const Tensor& t = v.get();
     const bool dense = t.is_contiguous(Order::kRowMajor) || t.is_contiguous(Order::kColumnMajor);
     const bool sole = dense && t.offset() == 0 && t.storage().use_count() == 1 &&
                       !t.storage()->read_only() && t.device() == e.device;
     if (sole) {
-      out.push_back(t);
+      out.push_back(std::move(*v.tensor));
       continue;
     }
     Tensor fresh = Tensor::allocate(t.dtype(), t.shape(), Order::kRowMajor, e.device);

@@ -13,6 +13,7 @@
 #include "program/element/element_program.hpp"
 #include "program/exec/fusion.hpp"
 #include "program/exec/interpreter.hpp"
+#include "program/exec/kept_slot.hpp"
 #include "program/exec/leaf_feed.hpp"
 #include "program/kernels/thread_workers.hpp"
 
@@ -45,7 +46,7 @@ Tensor fused_output(const FusedPlan& plan, const std::vector<LeafSource>& source
   std::optional<Tensor> offered = memory.take_offered(plan.output.dtype, plan.output.shape);
   if (offered) {
     for (size_t k = 0; k < sources.size(); ++k) {
-      const bool shares = sources[k].tensor.storage() == offered->storage();
+      const bool shares = sources[k].tensor().storage() == offered->storage();
       if (shares && plan.leaves[k].kind != FusedLeaf::Kind::kSame) return fresh_output(plan);
     }
     return *offered;
@@ -69,34 +70,63 @@ struct FeedTiles {
   }
 };
 
+// What a run needs besides its output: the leaves as read, their feeds and (for a loop the
+// calling thread runs alone) a register set. Kept between a plan's runs (KeptSlot), so a small
+// fused loop run again and again (a while body's) allocates none of it.
+struct RunState {
+  std::vector<LeafSource> sources;
+  std::vector<LeafFeed> feeds;
+  std::unique_ptr<ElementTile> tile;
+
+  // Drops what the last run read (the leaves' tensors), keeping the memory.
+  void forget_leaves() {
+    for (LeafSource& source : sources) {
+      source.borrowed = nullptr;
+      source.held.reset();
+    }
+    for (LeafFeed& feed : feeds) feed.base = nullptr;
+  }
+};
+
 // Runs every tile, in parallel when the output is large: blocks of the flat output as the
 // element-wise kernels cut them, each walked a tile at a time, with one register set per
-// thread (a register set is a few tiles of memory).
-void run_tiles(const ElementProgram& program, int64_t items, int64_t lanes, int64_t bytes_per_item,
-               const FeedTiles& body) {
+// thread (a register set is a few tiles of memory). A loop the calling thread runs alone uses
+// the state's registers.
+void run_tiles(const ElementProgram& program, RunState& state, int64_t items, int64_t lanes,
+               int64_t bytes_per_item, const FeedTiles& body) {
+  const auto walk = [&](int64_t begin, int64_t end, ElementTile& tile) {
+    for (int64_t first = begin; first < end; first += lanes) {
+      body(first, std::min(lanes, end - first), tile);
+    }
+  };
+  if (loop_bytes(items, bytes_per_item) < kParallelBytes) {
+    if (!state.tile || state.tile->lanes() != lanes) {
+      state.tile = std::make_unique<ElementTile>(program, lanes);
+    }
+    walk(0, items, *state.tile);
+    return;
+  }
   for_each_block_with_workers(
       items, bytes_per_item, 1, [&] { return std::make_unique<ElementTile>(program, lanes); },
-      [&](int64_t begin, int64_t end, ElementTile& tile) {
-        for (int64_t first = begin; first < end; first += lanes) {
-          body(first, std::min(lanes, end - first), tile);
-        }
-      });
+      walk);
 }
 
-Values run_plan(const FusedPlan& plan, int64_t lanes, const Values& args, ResultMemory& memory) {
+Values run_plan(const FusedPlan& plan, RunState& state, int64_t lanes, const Values& args,
+                ResultMemory& memory) {
   const Shape& shape = plan.output.shape;
-  std::vector<LeafSource> sources;
+  std::vector<LeafSource>& sources = state.sources;
+  sources.resize(plan.leaves.size());
   int64_t bytes_per_element = static_cast<int64_t>(itemsize(plan.output.dtype));
   for (size_t k = 0; k < plan.leaves.size(); ++k) {
-    sources.push_back(leaf_source(plan.leaves[k], args, shape.size()));
-    if (sources.back().tensor.dtype() != plan.program.arguments[k]) {
+    read_leaf(sources[k], plan.leaves[k], args, shape.size());
+    if (sources[k].tensor().dtype() != plan.program.arguments[k]) {
       throw Error(ErrorKind::kInvalidArgument, "a fused group's input has an unexpected dtype");
     }
-    bytes_per_element += static_cast<int64_t>(itemsize(sources.back().tensor.dtype()));
+    bytes_per_element += static_cast<int64_t>(itemsize(sources[k].tensor().dtype()));
   }
   Tensor out = fused_output(plan, sources, memory);
   const int64_t total = out.numel();
-  if (total == 0) return {Value(out)};
+  if (total == 0) return one_value(std::move(out));
   // A transposing leaf reads rows in blocks as large as the element-wise kernels' blocks (the
   // registers then live in the second-level cache, as those kernels' blocks do).
   const bool transposing = std::any_of(sources.begin(), sources.end(), [&](const LeafSource& s) {
@@ -104,13 +134,15 @@ Values run_plan(const FusedPlan& plan, int64_t lanes, const Values& args, Result
   });
   if (transposing) lanes *= kTransposingTiles;
   lanes = std::min(lanes, total);  // a small output needs no registers (and repeats) of a tile
-  std::vector<LeafFeed> feeds;
-  for (const LeafSource& source : sources) feeds.push_back(leaf_feed(source, shape, lanes));
+  state.feeds.resize(sources.size());
+  for (size_t k = 0; k < sources.size(); ++k) {
+    prepare_feed(state.feeds[k], sources[k], shape, lanes);
+  }
   auto* dst = static_cast<unsigned char*>(out.data());
-  const FeedTiles body{plan, feeds, dst, static_cast<int64_t>(itemsize(out.dtype()))};
-  run_tiles(plan.program, total, lanes, bytes_per_element, body);
+  const FeedTiles body{plan, state.feeds, dst, static_cast<int64_t>(itemsize(out.dtype()))};
+  run_tiles(plan.program, state, total, lanes, bytes_per_element, body);
   g_fused_runs.fetch_add(1, std::memory_order_relaxed);
-  return {Value(out)};
+  return one_value(std::move(out));
 }
 
 }  // namespace
@@ -118,8 +150,13 @@ Values run_plan(const FusedPlan& plan, int64_t lanes, const Values& args, Result
 OpFn fused_run(FusedPlan plan) {
   const int64_t lanes = tile_lanes(plan.program);
   auto shared = std::make_shared<const FusedPlan>(std::move(plan));
-  return [shared, lanes](Interpreter& in, const Values& args) -> Values {
-    return run_plan(*shared, lanes, args, in.context().result);
+  auto kept = std::make_shared<KeptSlot<RunState>>();
+  return [shared, kept, lanes](Interpreter& in, const Values& args) -> Values {
+    std::unique_ptr<RunState> state = kept->take();
+    Values out = run_plan(*shared, *state, lanes, args, in.context().result);
+    state->forget_leaves();
+    kept->keep(std::move(state));
+    return out;
   };
 }
 

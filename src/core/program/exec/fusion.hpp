@@ -39,7 +39,10 @@ struct FusedPlan {
 // A leaf as a run reads it: its tensor and its strides over the output's axes (empty for a
 // 0-d leaf passed to its op as it is).
 struct LeafSource {
-  Tensor tensor;
+  const Tensor& tensor() const { return held ? *held : *borrowed; }
+
+  const Tensor* borrowed = nullptr;  // an argument or constant in host memory, read in place
+  std::optional<Tensor> held;        // otherwise its host copy
   Strides strides;
 };
 

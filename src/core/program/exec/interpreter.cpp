@@ -26,24 +26,46 @@ Values Interpreter::call(const FunctionPlan& plan, Values args) {
     fail(ErrorKind::kInvalidArgument, "calls nested more than " + std::to_string(kMaxCallDepth) +
                                           " deep (at @" + fn.name + "): is the program recursive?");
   }
-  Values frame(static_cast<size_t>(fn.num_values));
-  frames_.push_back({&frame, &fn});
+  std::unique_ptr<Values> frame = plan.spare_frame->take();
+  frame->resize(static_cast<size_t>(fn.num_values));
+  frames_.push_back({frame.get(), &fn});
+  // The frame is emptied (its values released) and kept only when the call returns normally.
   struct Pop {
     std::vector<Frame>& frames;
     ~Pop() { frames.pop_back(); }
   } pop{frames_};
-  return run_region(*plan.body, std::move(args));
+  Values out = run_region(*plan.body, std::move(args));
+  frame->clear();
+  plan.spare_frame->keep(std::move(frame));
+  return out;
 }
 
 Values Interpreter::run_region(const RegionPlan& region, const Values& args) {
-  Values read(args.size());
-  for (size_t k = 0; k < args.size(); ++k) {
-    if (k >= region.args_read.size() || region.args_read[k]) read[k] = args[k];
+  Values& frame = *frames_.back().values;
+  for (size_t k = 0; k < region.args.size(); ++k) {
+    const bool read = k >= region.args_read.size() || region.args_read[k];
+    frame[region.args[k]] = read ? args[k] : Value();
   }
-  return run_region(region, std::move(read));
+  Values out;
+  run_bound(region, out);
+  return out;
 }
 
 Values Interpreter::run_region(const RegionPlan& region, Values&& args) {
+  Values& frame = *frames_.back().values;
+  for (size_t k = 0; k < region.args.size(); ++k) frame[region.args[k]] = std::move(args[k]);
+  Values out;
+  run_bound(region, out);
+  return out;
+}
+
+void Interpreter::run_region_on(const RegionPlan& region, Values& state) {
+  Values& frame = *frames_.back().values;
+  for (size_t k = 0; k < region.args.size(); ++k) frame[region.args[k]] = std::move(state[k]);
+  run_bound(region, state);
+}
+
+void Interpreter::run_bound(const RegionPlan& region, Values& out) {
   if (region_depth_ >= kMaxRegionDepth) {
     fail(ErrorKind::kInvalidArgument,
          "calls and regions nested more than " + std::to_string(kMaxRegionDepth) + " deep (at @" +
@@ -57,7 +79,6 @@ Values Interpreter::run_region(const RegionPlan& region, Values&& args) {
     ~Leave() { --depth; }
   } leave{region_depth_};
   Values& frame = *frames_.back().values;
-  for (size_t k = 0; k < region.args.size(); ++k) frame[region.args[k]] = std::move(args[k]);
   Values operands;
   for (const Step& step : region.steps) {
     operands.clear();
@@ -86,7 +107,7 @@ Values Interpreter::run_region(const RegionPlan& region, Values&& args) {
     for (size_t k = 0; k < step.results.size(); ++k) frame[step.results[k]] = std::move(results[k]);
     for (int id : step.release) frame[id] = Value();
   }
-  Values out;
+  out.clear();
   out.reserve(region.returns.size());
   for (size_t k = 0; k < region.returns.size(); ++k) {
     const int id = region.returns[k];
@@ -97,7 +118,6 @@ Values Interpreter::run_region(const RegionPlan& region, Values&& args) {
     }
   }
   for (int id : region.exit_release) frame[id] = Value();
-  return out;
 }
 
 void Interpreter::allow_in_place(std::vector<InPlaceWrite> writes) {

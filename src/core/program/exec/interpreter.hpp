@@ -50,6 +50,9 @@ class Interpreter {
   // cond reads its counter, not the arrays the loop carries).
   Values run_region(const RegionPlan& region, Values&& args);
   Values run_region(const RegionPlan& region, const Values& args);
+  // Runs the region on `state` moved in, and puts its returns back into `state` (a while
+  // loop's carried values, whose vector is then reused iteration after iteration).
+  void run_region_on(const RegionPlan& region, Values& state);
   RegionFn region_fn(const RegionPlan& region);
   const Plan& plan() const { return plan_; }
   ExecContext& context() { return context_; }
@@ -60,6 +63,8 @@ class Interpreter {
     Values* values;
     const Function* fn;
   };
+  // Runs a region whose arguments are bound in the current frame; its returns into `out`.
+  void run_bound(const RegionPlan& region, Values& out);
   Values run_in_place(const Step& step, const Values& operands, const Values& frame);
   static std::optional<Tensor> donated_memory(const Step& step, int id,
                                               const std::function<void()>* release,

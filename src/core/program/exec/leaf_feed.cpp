@@ -155,18 +155,32 @@ void strided_tile(const LeafFeed& feed, const Shape& shape, int64_t start, int64
 }  // namespace
 
 LeafSource leaf_source(const FusedLeaf& leaf, const Values& args, size_t rank) {
-  Tensor t =
-      leaf.kind == FusedLeaf::Kind::kConstant ? *leaf.constant : to_host(args[leaf.operand].get());
-  if (leaf.kind == FusedLeaf::Kind::kScalar) return {std::move(t), {}};
-  if (leaf.kind != FusedLeaf::Kind::kBroadcast) {
-    Strides strides = t.strides();
-    return {std::move(t), std::move(strides)};
+  LeafSource source;
+  read_leaf(source, leaf, args, rank);
+  return source;
+}
+
+void read_leaf(LeafSource& source, const FusedLeaf& leaf, const Values& args, size_t rank) {
+  const Tensor& given =
+      leaf.kind == FusedLeaf::Kind::kConstant ? *leaf.constant : args[leaf.operand].get();
+  source.borrowed = nullptr;
+  source.held.reset();
+  if (is_host(given.device())) {
+    source.borrowed = &given;
+  } else {
+    source.held = to_host(given);
   }
-  Strides strides(rank, 0);
-  for (size_t j = 0; j < leaf.dims.size(); ++j) {
-    if (t.shape()[j] != 1) strides[leaf.dims[j]] = t.strides()[j];
+  const Tensor& t = source.tensor();
+  if (leaf.kind == FusedLeaf::Kind::kScalar) {
+    source.strides.clear();
+  } else if (leaf.kind != FusedLeaf::Kind::kBroadcast) {
+    source.strides.assign(t.strides().begin(), t.strides().end());
+  } else {
+    source.strides.assign(rank, 0);
+    for (size_t j = 0; j < leaf.dims.size(); ++j) {
+      if (t.shape()[j] != 1) source.strides[leaf.dims[j]] = t.strides()[j];
+    }
   }
-  return {std::move(t), std::move(strides)};
 }
 
 int64_t leaf_period(const LeafSource& leaf, const Shape& shape) {
@@ -184,11 +198,17 @@ int64_t leaf_period(const LeafSource& leaf, const Shape& shape) {
 
 LeafFeed leaf_feed(const LeafSource& source, const Shape& shape, int64_t lanes) {
   LeafFeed feed;
-  feed.item = itemsize(source.tensor.dtype());
-  feed.base = static_cast<const unsigned char*>(source.tensor.storage()->data()) +
-              source.tensor.offset() * static_cast<int64_t>(feed.item);
+  prepare_feed(feed, source, shape, lanes);
+  return feed;
+}
+
+void prepare_feed(LeafFeed& feed, const LeafSource& source, const Shape& shape, int64_t lanes) {
+  feed.item = itemsize(source.tensor().dtype());
+  feed.base = static_cast<const unsigned char*>(source.tensor().storage()->data()) +
+              source.tensor().offset() * static_cast<int64_t>(feed.item);
   feed.period = leaf_period(source, shape);
   feed.strides = &source.strides;
+  feed.repeated.clear();
   if (feed.period > 0 && feed.period < lanes) {
     const size_t period_bytes = static_cast<size_t>(feed.period) * feed.item;
     const size_t total = static_cast<size_t>(lanes + feed.period) * feed.item;
@@ -199,7 +219,6 @@ LeafFeed leaf_feed(const LeafSource& source, const Shape& shape, int64_t lanes) 
                   std::min(filled, total - filled));
     }
   }
-  return feed;
 }
 
 bool is_transposing(const LeafFeed& feed) {

@@ -12,8 +12,10 @@
 
 namespace ndbuf::program {
 
-// A leaf's tensor and its strides over an output of rank `rank`, from the run's operands.
+// A leaf's tensor and its strides over an output of rank `rank`, from the run's operands
+// (which must outlive it). read_leaf() fills `source` in place, reusing its memory.
 LeafSource leaf_source(const FusedLeaf& leaf, const Values& args, size_t rank);
+void read_leaf(LeafSource& source, const FusedLeaf& leaf, const Values& args, size_t rank);
 
 // The period of a leaf whose strides are zero over leading axes and row-major dense over the
 // rest (element i of the output reads element i % period from the leaf's first), or 0 for
@@ -32,8 +34,9 @@ struct LeafFeed {
 };
 
 // The feed of `source` over an output of `shape` read `lanes` elements at a time (the source
-// must outlive it).
+// must outlive it). prepare_feed() fills `feed` in place, reusing its memory.
 LeafFeed leaf_feed(const LeafSource& source, const Shape& shape, int64_t lanes);
+void prepare_feed(LeafFeed& feed, const LeafSource& source, const Shape& shape, int64_t lanes);
 
 // Whether a leaf is read across its memory's order (a column-major operand, a transposing
 // broadcast): its tiles gather whole rows at a time, column by column.

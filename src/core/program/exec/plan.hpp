@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "program/exec/kept_slot.hpp"
 #include "program/ir/module.hpp"
 
 namespace ndbuf::program {
@@ -54,6 +55,9 @@ struct RegionPlan {
 struct FunctionPlan {
   const Function* function = nullptr;
   const RegionPlan* body = nullptr;
+  // A frame (one value per SSA id) kept for the next call: a frame of more than a few dozen
+  // values is a large allocation, which costs the allocator a sweep of its small free lists.
+  std::shared_ptr<KeptSlot<Values>> spare_frame = std::make_shared<KeptSlot<Values>>();
 };
 
 // Every region's plan in storage that never moves, so run functions hold `const RegionPlan*`

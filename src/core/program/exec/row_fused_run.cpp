@@ -320,7 +320,7 @@ RowRun prepare(const RowProgram& program, const Values& args) {
       const DType expected = unit.kind == RowUnit::Kind::kLoad
                                  ? plan.registers[static_cast<size_t>(unit.out)].dtype
                                  : unit.program.arguments[k];
-      if (sources.back()->tensor.dtype() != expected) {
+      if (sources.back()->tensor().dtype() != expected) {
         throw Error(ErrorKind::kInvalidArgument, "a fused loop's input has an unexpected dtype");
       }
     }

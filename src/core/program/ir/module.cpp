@@ -48,6 +48,13 @@ std::vector<Tensor> tensors_of(const Values& values, size_t first, size_t count)
   return out;
 }
 
+Values one_value(Tensor tensor) {
+  Values out;
+  out.reserve(1);
+  out.emplace_back(std::move(tensor));
+  return out;
+}
+
 Values values_of(std::vector<Tensor> tensors) {
   Values out;
   out.reserve(tensors.size());

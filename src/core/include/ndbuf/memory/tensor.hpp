@@ -28,10 +28,10 @@ class Tensor {
   static Tensor allocate(DType dtype, Shape shape, Order order);
 
   DType dtype() const noexcept { return dtype_; }
-  const Shape& shape() const noexcept { return shape_; }
-  const Strides& strides() const noexcept { return strides_; }
+  const Shape& shape() const noexcept { return geometry().shape; }
+  const Strides& strides() const noexcept { return geometry().strides; }
   int64_t offset() const noexcept { return offset_; }
-  size_t rank() const noexcept { return shape_.size(); }
+  size_t rank() const noexcept { return shape().size(); }
   int64_t numel() const noexcept { return numel_; }
   int64_t nbytes() const noexcept { return numel_ * static_cast<int64_t>(itemsize(dtype_)); }
   const std::shared_ptr<Storage>& storage() const noexcept { return storage_; }
@@ -41,7 +41,7 @@ class Tensor {
   // this is a device address, which only that platform's DeviceApi may use: read values
   // through to_host(), copy_to_dense() or make_dense() (transfer.hpp).
   void* data() const noexcept;
-  bool is_contiguous(Order order) const { return is_contiguous_(shape_, strides_, order); }
+  bool is_contiguous(Order order) const { return is_contiguous_(shape(), strides(), order); }
 
   // The same memory with axes in reverse order (R dims <-> row-major axes).
   Tensor reversed_axes() const;
@@ -51,10 +51,18 @@ class Tensor {
     return ::ndbuf::is_contiguous(s, t, o);
   }
 
+  // Shape and strides are shared by a tensor's copies, which the interpreter makes per op
+  // read (a copy then costs a reference count, not two allocations). Never changed once made.
+  struct Geometry {
+    Shape shape;
+    Strides strides;
+  };
+  const Geometry& geometry() const noexcept { return geometry_ ? *geometry_ : kNoGeometry; }
+  static const Geometry kNoGeometry;  // a moved-from tensor's
+
   std::shared_ptr<Storage> storage_;
   DType dtype_;
-  Shape shape_;
-  Strides strides_;
+  std::shared_ptr<const Geometry> geometry_;
   int64_t offset_;
   int64_t numel_;
 };

@@ -66,7 +66,7 @@ OpFn build_constant_like(const Op& op, const Planning&) {
   const Shape shape = like.shape;
   const Tensor splat(scalar.storage(), scalar.dtype(), shape, Strides(shape.size(), 0),
                      scalar.offset());
-  return [splat](Interpreter&, const Values&) -> Values { return {Value(splat)}; };
+  return [splat](Interpreter&, const Values&) -> Values { return one_value(splat); };
 }
 
 }  // namespace ndbuf::program

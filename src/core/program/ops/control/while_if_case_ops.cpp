@@ -39,7 +39,7 @@ OpFn build_while(const Op& op, const Planning& planning) {
     // The state is moved into the body, so a value it carries is held by the body alone and
     // can be updated in place (a scan's dynamic_update_slice into its output).
     Values state = a;
-    while (is_true(in.run_region(*cond, state)[0])) state = in.run_region(*body, std::move(state));
+    while (is_true(in.run_region(*cond, state)[0])) in.run_region_on(*body, state);
     return state;
   };
 }

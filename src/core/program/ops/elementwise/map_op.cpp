@@ -45,7 +45,7 @@ OpFn build_map(const Op& op, const Planning& planning) {
   const Region& region = op.regions[0];
   if (auto program = region_program(region, planning)) {
     return [result, program = std::move(*program)](Interpreter&, const Values& a) -> Values {
-      return {Value(map_program(tensors_of(a), result.dtype, program))};
+      return one_value(map_program(tensors_of(a), result.dtype, program));
     };
   }
   const RegionPlan* body = &planning.plan.region(region);
@@ -65,7 +65,7 @@ OpFn build_map(const Op& op, const Planning& planning) {
       const Tensor r = in.run_region(*body, std::move(scalars))[0].get();
       std::memcpy(static_cast<char*>(out.data()) + i * out_item, r.data(), out_item);
     }
-    return {Value(out)};
+    return one_value(std::move(out));
   };
 }
 

@@ -9,6 +9,7 @@
 #include "program/exec/region_patterns.hpp"
 #include "program/ir/attr_access.hpp"
 #include "program/kernels/kernel_values.hpp"
+#include "program/kernels/reduce_fast.hpp"
 #include "program/ops/reduction/reduce.hpp"
 #include "program/ops/reduction/reduce_arg_pick.hpp"
 #include "program/ops/reduction/reduce_program.hpp"
@@ -83,6 +84,23 @@ void reduce_types(const Op& op, const Module&) {
   expect_variadic_results(op, n, shape);
 }
 
+namespace {
+
+// Whether reduce() would fold this op's one operand with reduce_associative, judged from the
+// verified types once: the run function then calls it straight from the operands (no vectors
+// of tensors or region function made per run, which a small reduce in a loop pays for).
+bool folds_directly(const Op& op, FastBody fast) {
+  if (fast == FastBody::kNone || fast == FastBody::kReplace || op.operands.size() != 2) {
+    return false;
+  }
+  const DType dtype = op.operand_types[0].dtype;
+  if (op.operand_types[1].dtype != dtype) return false;
+  return !((fast == FastBody::kAnd || fast == FastBody::kOr) &&
+           !(dtype == DType::kPred || is_integer(dtype)));
+}
+
+}  // namespace
+
 // reduce_types has checked the operands, the dimensions, the results and the body.
 OpFn build_reduce(const Op& op, const Planning& planning) {
   const size_t n = op.operands.size() / 2;
@@ -96,6 +114,12 @@ OpFn build_reduce(const Op& op, const Planning& planning) {
         return values_of(reduce_program(tensors_of(a, 0, n), tensors_of(a, n, n), dims, program));
       };
     }
+  }
+  if (folds_directly(op, fast)) {
+    const Shape result_shape = op.result_types[0].shape;
+    return [dims, result_shape, fast](Interpreter&, const Values& a) {
+      return one_value(reduce_associative(a[0].get(), a[1].get(), dims, result_shape, fast));
+    };
   }
   const RegionPlan* plan = &planning.plan.region(*body);
   return [n, dims, plan, fast](Interpreter& in, const Values& a) {

@@ -20,7 +20,7 @@ void constant_types(const Op& op, const Module&) {
 // constant_types has checked that the value is dense and of the result type.
 OpFn build_constant(const Op& op, const Planning&) {
   const Tensor tensor = *required_attr(op, "value").dense;
-  return [tensor](Interpreter&, const Values&) -> Values { return {Value(tensor)}; };
+  return [tensor](Interpreter&, const Values&) -> Values { return one_value(tensor); };
 }
 
 }  // namespace ndbuf::program
