@@ -7,6 +7,7 @@
 #include "ndbuf/program/program.hpp"
 #include "program/exec/builders.hpp"
 #include "program/exec/donation.hpp"
+#include "program/exec/loop_layout.hpp"
 #include "program/text/parser.hpp"
 #include "program/verify/verifier.hpp"
 
@@ -36,6 +37,7 @@ class Executable {
   const FunctionPlan* main_plan = nullptr;
   Signature signature;
   Device device;
+  std::vector<bool> loop_read_args;  // per argument: copied to loop_layout() (loop_layout.hpp)
 };
 
 namespace {
@@ -93,6 +95,9 @@ std::shared_ptr<const Executable> compile(std::string_view text, Device device,
   e->main = e->program.module->find("main");
   e->main_plan = &e->program.plan->function(*e->main);
   e->device = device;
+  if (options.loop_layouts) {
+    e->loop_read_args = args_read_in_loops(*e->program.plan, *e->main);
+  }
   for (size_t k = 0; k < e->main->body.arg_types.size(); ++k) {
     e->signature.inputs.push_back(tensor_type(e->main->body.arg_types[k]));
     const auto& alias = e->main->aliasing_output[k];
@@ -162,6 +167,9 @@ std::vector<Tensor> execute(const Executable& e, std::vector<Tensor> inputs,
                                           " were given");
   }
   for (size_t k = 0; k < inputs.size(); ++k) check_input(e, k, inputs[k]);
+  for (size_t k = 0; k < e.loop_read_args.size(); ++k) {
+    if (e.loop_read_args[k]) inputs[k] = loop_layout(inputs[k]);
+  }
   const std::vector<bool> donated = donated_arguments(e, options);
   std::vector<bool> released(donated.size(), false);
   const auto release = [&](size_t k) {

@@ -182,8 +182,8 @@ bool fusible_elementwise(const Op& op) {
 }
 
 bool is_feeder(const Op& op, const Shape& shape) {
-  const bool feeds = op.id == OpId::kBroadcastInDim || op.id == OpId::kConstant ||
-                     (op.id == OpId::kTranspose && checked_numel(shape) >= kMinTransposeFeeder);
+  const bool feeds =
+      op.id == OpId::kBroadcastInDim || op.id == OpId::kConstant || op.id == OpId::kTranspose;
   return feeds && op.results.size() == 1 && op.result_types[0].is_tensor() &&
          op.result_types[0].shape == shape;
 }

@@ -54,6 +54,10 @@ struct CompileOptions {
   // compiled element programs; false calls them through the interpreter (same results; tests
   // compare both).
   bool compile_region_bodies = true;
+  // Arguments a while loop reads, arriving in another layout than dense row-major, are copied
+  // to it once per run instead of read strided every iteration (program/exec/loop_layout.hpp;
+  // the same results either way, tests compare both).
+  bool loop_layouts = true;
 };
 
 // Parses, verifies and plans `text`; the result is immutable and may be executed many times

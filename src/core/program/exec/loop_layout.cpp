@@ -1,0 +1,45 @@
+#include "program/exec/loop_layout.hpp"
+
+#include "ndbuf/memory/transfer.hpp"
+
+namespace ndbuf::program {
+namespace {
+
+bool is_control_flow(OpId id) { return id == OpId::kWhile || id == OpId::kIf || id == OpId::kCase; }
+
+// Marks in `read` (by value id) what the steps of `region` read when `in_loop`, then descends
+// into the regions of its control flow (a while's regions are inside a loop).
+void mark_loop_reads(const Plan& plan, const RegionPlan& region, bool in_loop,
+                     std::vector<bool>& read) {
+  for (const Step& step : region.steps) {
+    if (in_loop) {
+      for (int id : step.operands) read[static_cast<size_t>(id)] = true;
+    }
+    if (step.fused || step.row_fused || !is_control_flow(step.op->id)) continue;
+    const bool loops = in_loop || step.op->id == OpId::kWhile;
+    for (const Region& nested : step.op->regions) {
+      mark_loop_reads(plan, plan.region(nested), loops, read);
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<bool> args_read_in_loops(const Plan& plan, const Function& main) {
+  const RegionPlan& body = *plan.function(main).body;
+  std::vector<bool> read(static_cast<size_t>(main.num_values), false);
+  mark_loop_reads(plan, body, false, read);
+  std::vector<bool> args;
+  for (int id : body.args) args.push_back(read[static_cast<size_t>(id)]);
+  return args;
+}
+
+Tensor loop_layout(const Tensor& input) {
+  if (!is_host(input.device()) || input.is_contiguous(Order::kRowMajor) ||
+      input.nbytes() > kLoopLayoutMaxBytes) {
+    return input;
+  }
+  return make_dense(input, Order::kRowMajor);
+}
+
+}  // namespace ndbuf::program
