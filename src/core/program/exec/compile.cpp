@@ -186,6 +186,7 @@ std::vector<Tensor> execute(const Executable& e, std::vector<Tensor> inputs,
   }
   interpreter.allow_in_place(std::move(writes));
   Values args;
+  args.reserve(inputs.size());
   for (Tensor& input : inputs) args.emplace_back(std::move(input));
   inputs.clear();
   // The tensors the run's kernels make live on the run's device (its context's).

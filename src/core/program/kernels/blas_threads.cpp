@@ -100,7 +100,9 @@ void sync_blas_threads() {
 
 int sync_blas_threads_for_product() {
   if (in_forked_child()) return 0;
-  return set_blas_threads(parallel_contended() ? 1 : max_threads());
+  // One thread needs no look at the clock (the back-off's window).
+  const int threads = max_threads();
+  return set_blas_threads(threads > 1 && parallel_contended() ? 1 : threads);
 }
 
 }  // namespace ndbuf::program
