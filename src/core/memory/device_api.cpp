@@ -12,6 +12,7 @@
 #include <string>
 
 #include "ndbuf/base/error.hpp"
+#include "ndbuf/memory/storage_pool.hpp"
 
 namespace ndbuf {
 namespace {
@@ -107,7 +108,11 @@ std::string cuda_driver_path() {
 void set_memory_reclaimer(MemoryReclaimer reclaimer) { g_reclaimer.store(reclaimer); }
 
 std::shared_ptr<Storage> allocate_storage(size_t nbytes, Device device) {
-  if (is_host(device)) return allocate_host(nbytes, device);
+  if (is_host(device)) {
+    StoragePool* pool = current_pool();
+    return pool != nullptr && nbytes < StoragePool::kMaxBytes ? pool->take(nbytes, device)
+                                                              : allocate_host(nbytes, device);
+  }
   DeviceApi& api = device_api(device.platform);
   void* ptr = nullptr;
   try {

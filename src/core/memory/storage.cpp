@@ -9,12 +9,14 @@
 #include "ndbuf/base/error.hpp"
 #include "ndbuf/memory/block_recycler.hpp"
 #include "ndbuf/memory/huge_pages.hpp"
+#include "ndbuf/memory/storage_pool.hpp"
 
 namespace ndbuf {
 namespace {
 
 std::atomic<HostAllocator> g_host_allocator{&default_host_allocator};
 std::atomic<std::thread::id> g_allocator_thread{};
+std::atomic<int64_t> g_host_allocations{0};
 
 }  // namespace
 
@@ -69,7 +71,12 @@ std::shared_ptr<Storage> default_host_allocator(size_t nbytes, Device device) {
   }
 }
 
+int64_t host_allocation_count() noexcept {
+  return g_host_allocations.load(std::memory_order_relaxed);
+}
+
 std::shared_ptr<Storage> allocate_host(size_t nbytes, Device device) {
+  g_host_allocations.fetch_add(1, std::memory_order_relaxed);
   if (std::this_thread::get_id() != g_allocator_thread.load()) {
     return default_host_allocator(nbytes, device);
   }

@@ -192,6 +192,7 @@ std::vector<Tensor> execute(const Executable& e, std::vector<Tensor> inputs,
   // The tensors the run's kernels make live on the run's device (its context's).
   const DeviceScope on_device(interpreter.context().device);
   Values results = interpreter.call(*e.main_plan, std::move(args));
+  interpreter.context().pool.clear();  // the results are then held by themselves
   for (size_t k = 0; k < donated.size(); ++k) release(k);
   return hand_out(e, std::move(results));
 }

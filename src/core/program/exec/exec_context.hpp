@@ -4,6 +4,7 @@
 #pragma once
 
 #include "ndbuf/memory/device.hpp"
+#include "ndbuf/memory/storage_pool.hpp"
 #include "program/kernels/result_memory.hpp"
 
 namespace ndbuf::program {
@@ -15,6 +16,9 @@ struct ExecContext {
   // time, Interpreter::run_in_place); a fresh allocation when nothing is offered. A step's
   // kernel takes it at most once; the interpreter withdraws it when the step ends.
   ResultMemory result;
+  // The storages this execution's loops hand from one iteration to the next: a while loop
+  // runs its iterations in a PoolScope of it (ndbuf/memory/storage_pool.hpp).
+  StoragePool pool;
 };
 
 }  // namespace ndbuf::program

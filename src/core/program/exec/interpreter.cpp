@@ -135,7 +135,7 @@ void Interpreter::allow_in_place(std::vector<InPlaceWrite> writes) {
 // writable host memory, dense row-major from its first element, of the step's result type.
 std::optional<Tensor> Interpreter::donated_memory(const Step& step, int id,
                                                   const std::function<void()>* release,
-                                                  const Values& frame) {
+                                                  const Values& frame) const {
   const Value& value = frame[id];
   if (!value.tensor) return std::nullopt;
   const Tensor& t = *value.tensor;
@@ -146,6 +146,7 @@ std::optional<Tensor> Interpreter::donated_memory(const Step& step, int id,
   }
   long holders = 1;  // the frame
   for (int operand : step.operands) holders += operand == id ? 1 : 0;
+  if (context_.pool.holds(t.storage().get())) ++holders;
   const long count = t.storage().use_count();
   if (count == holders + 1 && release != nullptr && *release) {
     (*release)();  // the caller's hold

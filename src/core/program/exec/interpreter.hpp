@@ -40,7 +40,7 @@ class Interpreter {
  public:
   // Runs on `device` (its kernels' results are made there).
   explicit Interpreter(const Plan& plan, Device device = current_device())
-      : plan_(plan), context_{device, ResultMemory()} {}
+      : plan_(plan), context_{device, ResultMemory(), {}} {}
 
   // Arguments are taken by value: moved in, the run holds them alone.
   Values call(const FunctionPlan& fn, Values args);
@@ -66,9 +66,9 @@ class Interpreter {
   // Runs a region whose arguments are bound in the current frame; its returns into `out`.
   void run_bound(const RegionPlan& region, Values& out);
   Values run_in_place(const Step& step, const Values& operands, const Values& frame);
-  static std::optional<Tensor> donated_memory(const Step& step, int id,
-                                              const std::function<void()>* release,
-                                              const Values& frame);
+  std::optional<Tensor> donated_memory(const Step& step, int id,
+                                       const std::function<void()>* release,
+                                       const Values& frame) const;
 
   const Plan& plan_;
   ExecContext context_;

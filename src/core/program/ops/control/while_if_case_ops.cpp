@@ -1,5 +1,6 @@
 // The control-flow ops with regions: while, if, case. The type rules check the regions'
 // signatures against the operands and results; the builders bind the regions' plans.
+#include "ndbuf/memory/storage_pool.hpp"
 #include "program/exec/builders.hpp"
 #include "program/ir/attr_access.hpp"
 #include "program/verify/type_rules.hpp"
@@ -39,6 +40,9 @@ OpFn build_while(const Op& op, const Planning& planning) {
     // The state is moved into the body, so a value it carries is held by the body alone and
     // can be updated in place (a scan's dynamic_update_slice into its output).
     Values state = a;
+    // Each iteration's results take the storages of the one before (a steady-state
+    // iteration allocates no memory).
+    const PoolScope pooled(in.context().pool);
     while (is_true(in.run_region(*cond, state)[0])) in.run_region_on(*body, state);
     return state;
   };
