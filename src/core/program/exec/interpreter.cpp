@@ -52,11 +52,8 @@ Values Interpreter::run_region(const RegionPlan& region, const Values& args) {
 }
 
 Values Interpreter::run_region(const RegionPlan& region, Values&& args) {
-  Values& frame = *frames_.back().values;
-  for (size_t k = 0; k < region.args.size(); ++k) frame[region.args[k]] = std::move(args[k]);
-  Values out;
-  run_bound(region, out);
-  return out;
+  run_region_on(region, args);
+  return std::move(args);
 }
 
 void Interpreter::run_region_on(const RegionPlan& region, Values& state) {

@@ -23,9 +23,9 @@ using Values = std::vector<Value>;
 // The tensors of `values` (of [first, first + count)), each throwing as get() does; and tensors
 // as values. Kernels take tensors, run functions values.
 std::vector<Tensor> tensors_of(const Values& values);
-// A run function's single result, moved in (a braced list would copy the tensor again).
-Values one_value(Tensor tensor);
 std::vector<Tensor> tensors_of(const Values& values, size_t first, size_t count);
 Values values_of(std::vector<Tensor> tensors);
+// A run function's single result, moved in (a braced list would copy the tensor again).
+Values one_value(Tensor tensor);
 
 }  // namespace ndbuf::program

@@ -76,10 +76,15 @@ A min_values(A a, A b) {
   return value_less(b, a) ? b : a;
 }
 
-// Throws unless `body` is defined for `dtype` (and / or need pred or integers).
+// Whether `body` is defined for `dtype` (and / or need pred or integers).
+inline bool fast_body_fits(FastBody body, DType dtype) {
+  return !((body == FastBody::kAnd || body == FastBody::kOr) &&
+           !(dtype == DType::kPred || is_integer(dtype)));
+}
+
+// Throws unless `body` is defined for `dtype`.
 inline void check_fast_body(FastBody body, DType dtype, const std::string& op) {
-  if ((body == FastBody::kAnd || body == FastBody::kOr) &&
-      !(dtype == DType::kPred || is_integer(dtype))) {
+  if (!fast_body_fits(body, dtype)) {
     fail(ErrorKind::kInvalidArgument, op + ": and / or bodies need pred or integer elements, not " +
                                           std::string(dtype_name(dtype)) + ".");
   }

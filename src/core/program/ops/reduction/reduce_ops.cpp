@@ -8,6 +8,7 @@
 #include "program/exec/builders.hpp"
 #include "program/exec/region_patterns.hpp"
 #include "program/ir/attr_access.hpp"
+#include "program/kernels/fast_combine.hpp"
 #include "program/kernels/kernel_values.hpp"
 #include "program/kernels/reduce_fast.hpp"
 #include "program/ops/reduction/reduce.hpp"
@@ -94,9 +95,7 @@ bool folds_directly(const Op& op, FastBody fast) {
     return false;
   }
   const DType dtype = op.operand_types[0].dtype;
-  if (op.operand_types[1].dtype != dtype) return false;
-  return !((fast == FastBody::kAnd || fast == FastBody::kOr) &&
-           !(dtype == DType::kPred || is_integer(dtype)));
+  return op.operand_types[1].dtype == dtype && fast_body_fits(fast, dtype);
 }
 
 }  // namespace
