@@ -10,10 +10,11 @@ set -euo pipefail
 # program runtime call through $(BLAS_LIBS) and $(LAPACK_LIBS). Its OpenMP build shares the runtime's thread pool.
 # oneDNN (libdnnl-dev) runs f32 convolutions; its OpenMP build shares libgomp with the package.
 # SLEEF (libsleef-dev) computes exp, log, sin and the other transcendentals on vector lanes.
+# FFTW (libfftw3-dev) runs stablehlo.fft.
 APT_PACKAGES=(cmake g++ make googletest libgtest-dev libbenchmark-dev nlohmann-json3-dev
               clang clang-format libclang-rt-14-dev libomp-14-dev python3 valgrind r-base-dev pandoc ccache
               libopenblas-openmp-dev libeigen3-dev pkg-config libdnnl-dev
-              libsleef-dev)
+              libsleef-dev libfftw3-dev)
 # Imports and Suggests, then what `make check` and `make site` use.
 R_PACKAGES=(cpp11 bit64 cli rlang testthat waldo withr safetensors bench nanoarrow
             knitr rmarkdown roxygen2 pkgdown)

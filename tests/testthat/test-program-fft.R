@@ -99,6 +99,36 @@ test_that("IRFFT inverts RFFT and is the real inverse of the Hermitian spectrum"
                tolerance = 1e-5)
 })
 
+test_that("single-precision lines of odd lengths, at any alignment, match mvfft()", {
+  # Rows of an odd number of complex<f32> (8 bytes) or f32 values start at every alignment, so
+  # both the transform in place and the one through a copy are exercised.
+  set.seed(7)
+  for (n in c(13, 97, 4099)) {
+    m <- random_complex(7, n)
+    expect_equal(run_fft("FFT", m, n, dtype = "c64"), row_fft(m), tolerance = 1e-5, info = n)
+    expect_equal(run_fft("IFFT", m, n, dtype = "c64"), row_fft(m, inverse = TRUE) / n,
+                 tolerance = 1e-5, info = n)
+    x <- matrix(rnorm(7 * n), 7)
+    half <- n %/% 2 + 1
+    expect_equal(run_fft("RFFT", x, n, dtype = "f32", out_dims = c(7, half)),
+                 row_fft(x)[, seq_len(half)], tolerance = 1e-5, info = n)
+    spectrum <- row_fft(x)[, seq_len(half)]
+    expect_equal(run_fft("IRFFT", spectrum, n, dtype = "c64", out_dims = c(7, n)), x,
+                 tolerance = 1e-5, info = n)
+  }
+})
+
+test_that("a batch of transforms gives the same bits on one thread and on all", {
+  set.seed(8)
+  m <- random_complex(96, 1024)
+  old <- pjrt_threads(1)
+  on.exit(pjrt_threads(old))
+  one <- run_fft("FFT", m, 1024, dtype = "c64")
+  pjrt_threads(parallel::detectCores())
+  expect_identical(run_fft("FFT", m, 1024, dtype = "c64"), one)
+  expect_equal(one, row_fft(m), tolerance = 1e-5)
+})
+
 test_that("fft type errors name the op, the problem and the types", {
   expect_snapshot(error = TRUE, pjrt_compile(pjrt_program(fft_src(
     "FFT", 4, "tensor<4xcomplex<f32>>", "tensor<4xcomplex<f64>>"))))

@@ -1,6 +1,8 @@
 // The 1-d transforms of fft_line.hpp: Eigen's FFT module for lengths made of small prime
 // factors, Bluestein's algorithm over its transform of a length made of 2s, 3s and 5s for the
-// others.
+// others. Builds that found FFTW run fft_line_fftw.cpp instead.
+#ifndef NDBUF_HAVE_FFTW
+
 #include "program/ops/fft/fft_line.hpp"
 
 #include <algorithm>
@@ -170,3 +172,5 @@ template class FftLine<float>;
 template class FftLine<double>;
 
 }  // namespace ndbuf::program
+
+#endif  // NDBUF_HAVE_FFTW

@@ -1,9 +1,10 @@
 // One-dimensional discrete Fourier transforms of any length, the engine of stablehlo.fft
-// (fft.hpp). Lengths whose prime factors are all small go to Eigen's FFT module (its kissfft
-// backend, mixed radix 2 / 3 / 4 / 5 with a generic O(n p) butterfly for other factors p);
-// lengths with a larger prime factor go through Bluestein's chirp-z algorithm over Eigen's
-// transform of a length made of 2s, 3s and 5s, O(n log n) instead of kissfft's O(n^2) for a
-// prime length.
+// (fft.hpp). Where the build found FFTW (NDBUF_HAVE_FFTW), FFTW's planned transforms run them
+// (fft_line_fftw.cpp). Otherwise (fft_line.cpp) lengths whose prime factors are all small go to
+// Eigen's FFT module (its kissfft backend, mixed radix 2 / 3 / 4 / 5 with a generic O(n p)
+// butterfly for other factors p); lengths with a larger prime factor go through Bluestein's
+// chirp-z algorithm over Eigen's transform of a length made of 2s, 3s and 5s, O(n log n)
+// instead of kissfft's O(n^2) for a prime length.
 // A plan is not thread-safe: each thread works on its own copy.
 #pragma once
 
