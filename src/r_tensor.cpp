@@ -21,6 +21,7 @@ namespace {
 // +2.2 GB. Called only on the main thread; the deleter may run on any thread.
 std::shared_ptr<ndbuf::Storage> r_host_allocator(size_t nbytes, ndbuf::Device device) {
   buffer_memory().make_room(nbytes);
+  collect_before_fresh_pages(nbytes);
   const ndbuf::HostBlock block = ndbuf::acquire_host_block(nbytes);
   // The block's address is what the deleter is called with: two sizes captured fit
   // std::function's inline storage, so the deleter allocates nothing.

@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -60,6 +61,20 @@ void expire(Recycler& r, Clock::time_point now, double max_age_seconds) noexcept
   }
 }
 
+// Called with the mutex held: the kept block that fits `nbytes` most closely (within a quarter
+// above it), or r.kept.size() when none does.
+size_t best_fit(const Recycler& r, size_t nbytes) {
+  size_t best = r.kept.size();
+  for (size_t k = 0; k < r.kept.size(); ++k) {
+    const size_t capacity = r.kept[k].block.capacity;
+    const bool fits = capacity >= nbytes && capacity - nbytes <= nbytes / 4;
+    if (fits && (best == r.kept.size() || capacity < r.kept[best].block.capacity)) best = k;
+  }
+  return best;
+}
+
+std::atomic<size_t> g_acquired_bytes{0};
+
 size_t rounded_capacity(size_t nbytes) {
   return (nbytes + kPageBytes - 1) / kPageBytes * kPageBytes;
 }
@@ -83,16 +98,12 @@ size_t recycle_limit_bytes() noexcept {
 }
 
 LargeBlock acquire_large_block(size_t nbytes) noexcept {
+  g_acquired_bytes.fetch_add(nbytes, std::memory_order_relaxed);
   Recycler& r = recycler();
   {
     const std::lock_guard<std::mutex> lock(r.mutex);
     expire(r, Clock::now(), kRecycleDecaySeconds);
-    size_t best = r.kept.size();
-    for (size_t k = 0; k < r.kept.size(); ++k) {
-      const size_t capacity = r.kept[k].block.capacity;
-      const bool fits = capacity >= nbytes && capacity - nbytes <= nbytes / 4;
-      if (fits && (best == r.kept.size() || capacity < r.kept[best].block.capacity)) best = k;
-    }
+    const size_t best = best_fit(r, nbytes);
     if (best < r.kept.size()) {
       const LargeBlock block = r.kept[best].block;
       forget_at(r, best);
@@ -101,6 +112,14 @@ LargeBlock acquire_large_block(size_t nbytes) noexcept {
   }
   return map_fresh(nbytes);
 }
+
+bool large_block_kept(size_t nbytes) noexcept {
+  Recycler& r = recycler();
+  const std::lock_guard<std::mutex> lock(r.mutex);
+  return r.owner == getpid() && best_fit(r, nbytes) < r.kept.size();
+}
+
+size_t large_bytes_acquired() noexcept { return g_acquired_bytes.load(std::memory_order_relaxed); }
 
 void release_large_block(LargeBlock block) noexcept {
   if (block.data == nullptr) return;

@@ -65,6 +65,24 @@ TEST_F(BlockRecycler, OnlyBlocksWithinAQuarterAboveTheRequestAreReused) {
   release_large_block(nine);
 }
 
+TEST_F(BlockRecycler, KeptSaysWhetherAnAcquisitionWouldReuseAndEveryAcquisitionIsCounted) {
+  const size_t before = large_bytes_acquired();
+  EXPECT_FALSE(large_block_kept(8 * kMiB));
+  const LargeBlock eight = acquire_large_block(8 * kMiB);  // fresh
+  EXPECT_EQ(large_bytes_acquired() - before, 8 * kMiB);
+  release_large_block(eight);
+  EXPECT_TRUE(large_block_kept(8 * kMiB));
+  EXPECT_TRUE(large_block_kept(7 * kMiB));                 // within a quarter above
+  EXPECT_FALSE(large_block_kept(6 * kMiB));                // a third above: not reused
+  EXPECT_FALSE(large_block_kept(9 * kMiB));                // larger than the block
+  EXPECT_EQ(recycled_bytes(), 8 * kMiB);                   // asking takes nothing
+  const LargeBlock again = acquire_large_block(7 * kMiB);  // kept: counted as well
+  EXPECT_EQ(again.data, eight.data);
+  EXPECT_EQ(large_bytes_acquired() - before, 15 * kMiB);
+  EXPECT_FALSE(large_block_kept(7 * kMiB));
+  release_large_block(again);
+}
+
 TEST_F(BlockRecycler, TheSmallestFittingBlockIsChosen) {
   const LargeBlock ten = acquire_large_block(10 * kMiB);
   const LargeBlock nine = acquire_large_block(9 * kMiB);

@@ -30,6 +30,13 @@ struct LargeBlock {
 // when the system has no memory for it.
 LargeBlock acquire_large_block(size_t nbytes) noexcept;
 
+// True when a kept block would serve acquire_large_block(nbytes) (in this process).
+bool large_block_kept(size_t nbytes) noexcept;
+
+// Bytes asked of acquire_large_block() since the process started, kept blocks or fresh
+// mappings alike (a caller that frees dead blocks by collecting garbage counts from here).
+size_t large_bytes_acquired() noexcept;
+
 // Keeps the block for reuse while the kept total stays within recycle_limit_bytes(), making
 // room by unmapping the oldest kept blocks; unmaps it otherwise.
 void release_large_block(LargeBlock block) noexcept;
