@@ -81,6 +81,20 @@ test_that("triangular_solve runs batches and f32", {
                               pjrt_buffer(a, dtype = "f32"), pjrt_buffer(b, dtype = "f32")))
   expect_equal(got[1, , 1], forwardsolve(a[1, , ], b[1, , 1]))
   expect_equal(got[2, , 1], forwardsolve(a[2, , ], b[2, , 1]))
+  # One f32 matrix, from either side, transposed or not: R's column-major matrices as LAPACK
+  # reads them.
+  set.seed(11)
+  l <- matrix(rnorm(25), 5)
+  l[upper.tri(l)] <- 0
+  diag(l) <- diag(l) + 4
+  rhs <- matrix(rnorm(15), 5, 3)
+  f32 <- function(x) pjrt_buffer(x, dtype = "f32")
+  left <- as_array(run_program(solve_src("tensor<5x5xf32>", "tensor<5x3xf32>", TRUE, TRUE,
+                                         transpose = "TRANSPOSE"), f32(l), f32(rhs)))
+  expect_equal(left, backsolve(t(l), rhs), tolerance = 1e-5)
+  right <- as_array(run_program(solve_src("tensor<5x5xf32>", "tensor<3x5xf32>", FALSE, TRUE),
+                                f32(l), f32(t(rhs))))
+  expect_equal(right, t(backsolve(t(l), rhs)), tolerance = 1e-5)  # x l = b is t(l) t(x) = t(b)
 })
 
 rng_src <- function(algorithm, state, out) {

@@ -56,19 +56,23 @@ T not_a_number() {
 
 // stablehlo.cholesky's result from LAPACK's factor: zeros in the other triangle, and a matrix
 // of NaNs where the factorisation failed (info != 0), as JAX on XLA gives.
+// `lower` names the triangle kept in row-major terms; a column-major factor keeps the other.
 template <class T>
 void finish_factors(Tensor& factor, const Tensor& info, bool lower) {
   const int64_t n = factor.shape().back();
   T* m = static_cast<T*>(factor.data());
   const auto* infos = static_cast<const int32_t*>(info.data());
   for (int64_t b = 0; b < info.numel(); ++b, m += n * n) {
+    if (infos[b] != 0) {
+      std::fill(m, m + n * n, not_a_number<T>());
+      continue;
+    }
     for (int64_t i = 0; i < n; ++i) {
-      for (int64_t j = 0; j < n; ++j) {
-        if (infos[b] != 0) {
-          m[i * n + j] = not_a_number<T>();
-        } else if (lower ? j > i : j < i) {
-          m[i * n + j] = T(0);
-        }
+      T* row = m + i * n;
+      if (lower) {
+        std::fill(row + i + 1, row + n, T(0));
+      } else {
+        std::fill(row, row + i, T(0));
       }
     }
   }
@@ -137,12 +141,18 @@ bool has_trsm(DType d) {
 // triangle, which is A's lower one, and leaves U there: read row-major that is L = U^T, and
 // L L^H = (U^H U)^T = A. So the lower factor is potrf('U') in place (the upper one 'L'), with
 // no layout copy around the call and only the factor's triangle of A read.
+// A matrix that arrives column-major (an R matrix) is copied as it lies, which LAPACK reads as
+// A itself: potrf('L') leaves L, and the factor is returned column-major, so neither copy
+// transposes.
 template <class T>
 Tensor cholesky_in_place(const Tensor& a, bool lower) {
   const int64_t n = a.shape().back();
   const int order = linalg::lapack_size(n, "rows");
-  Tensor factor = Tensor::allocate(a.dtype(), a.shape(), Order::kRowMajor);
-  copy_to_dense(to_host(a), factor.data(), Order::kRowMajor);
+  const bool as_lapack =
+      a.rank() == 2 && !a.is_contiguous(Order::kRowMajor) && a.is_contiguous(Order::kColumnMajor);
+  const Order layout = as_lapack ? Order::kColumnMajor : Order::kRowMajor;
+  Tensor factor = Tensor::allocate(a.dtype(), a.shape(), layout);
+  copy_to_dense(to_host(a), factor.data(), layout);
   Tensor info = Tensor::allocate(DType::kI32, Shape(a.shape().begin(), a.shape().end() - 2),
                                  Order::kRowMajor);
   auto* infos = static_cast<int32_t*>(info.data());
@@ -151,42 +161,62 @@ Tensor cholesky_in_place(const Tensor& a, bool lower) {
   run_blas_product(threads, [&] {
     for (int64_t b = 0; b < info.numel(); ++b) {
       infos[b] = 0;
-      if (n > 0) potrf(lower ? 'U' : 'L', order, m + b * n * n, &infos[b]);
+      if (n > 0) potrf(lower != as_lapack ? 'U' : 'L', order, m + b * n * n, &infos[b]);
       check_interrupt();
     }
   });
   sync_blas_threads();
-  finish_factors<T>(factor, info, lower);
+  finish_factors<T>(factor, info, lower != as_lapack);
   return factor;
-}
-
-// The operands are dense row-major, which LAPACK (column-major) reads as their transposes:
-// op(A) X = B is solved in place as X^T op(A)^T = B^T, a solve from the other side against the
-// other triangle with the same op (LAPACK sees A^T, and op(A)^T = op(A^T) for N, T and C
-// alike), so no layout copy is made around the call.
-template <class T>
-void solve_matrices(const T* a, T* b, int64_t batch, int64_t k, int64_t m, int64_t n,
-                    const TriangularSolveOptions& o) {
-  const char* side = o.left_side ? "R" : "L";
-  const char* uplo = o.lower ? "U" : "L";
-  const char* trans = o.transpose_a == Transpose::kNone
-                          ? "N"
-                          : (o.transpose_a == Transpose::kTranspose ? "T" : "C");
-  const char* diag = o.unit_diagonal ? "U" : "N";
-  const int rows = linalg::lapack_size(n, "columns");
-  const int cols = linalg::lapack_size(m, "rows");
-  const int order = linalg::lapack_size(k, "rows");
-  if (m == 0 || n == 0) return;
-  for (int64_t i = 0; i < batch; ++i) {
-    trsm(side, uplo, trans, diag, rows, cols, a + i * k * k, order, b + i * m * n);
-    check_interrupt();
-  }
 }
 
 int64_t batch_count(const Shape& s) {
   int64_t count = 1;
   for (size_t k = 0; k + 2 < s.size(); ++k) count *= s[k];
   return count;
+}
+
+// Dense row-major operands are read by LAPACK (column-major) as their transposes: op(A) X = B
+// is solved in place as X^T op(A)^T = B^T, a solve from the other side against the other
+// triangle with the same op (LAPACK sees A^T, and op(A)^T = op(A^T) for N, T and C alike), so
+// no layout copy is made around the call. Dense column-major operands (R matrices) are what
+// LAPACK reads: the solve is the one asked for.
+template <class T>
+void solve_matrices(const T* a, T* b, int64_t batch, int64_t k, int64_t m, int64_t n,
+                    const TriangularSolveOptions& o, Order order) {
+  const bool as_lapack = order == Order::kColumnMajor;
+  const char* side = o.left_side == as_lapack ? "L" : "R";
+  const char* uplo = o.lower == as_lapack ? "L" : "U";
+  const char* trans = o.transpose_a == Transpose::kNone
+                          ? "N"
+                          : (o.transpose_a == Transpose::kTranspose ? "T" : "C");
+  const char* diag = o.unit_diagonal ? "U" : "N";
+  const int rows = linalg::lapack_size(as_lapack ? m : n, "columns");
+  const int cols = linalg::lapack_size(as_lapack ? n : m, "rows");
+  const int size = linalg::lapack_size(k, "rows");
+  if (m == 0 || n == 0) return;
+  for (int64_t i = 0; i < batch; ++i) {
+    trsm(side, uplo, trans, diag, rows, cols, a + i * k * k, size, b + i * m * n);
+    check_interrupt();
+  }
+}
+
+// Solves in the operand's own precision (f32 and c64 through the single-precision routines,
+// f64 and c128), in the layout `a` arrives in where that is column-major for one matrix.
+template <class T>
+Tensor solve_in_place(const Tensor& a, const Tensor& b, const TriangularSolveOptions& o) {
+  const size_t r = b.shape().size();
+  const int64_t m = b.shape()[r - 2], n = b.shape()[r - 1], k = a.shape()[r - 1];
+  const Order order =
+      a.rank() == 2 && !a.is_contiguous(Order::kRowMajor) && a.is_contiguous(Order::kColumnMajor)
+          ? Order::kColumnMajor
+          : Order::kRowMajor;
+  const Tensor da = make_dense(to_host(a), order);
+  Tensor x = Tensor::allocate(b.dtype(), b.shape(), order);
+  copy_to_dense(to_host(b), x.data(), order);
+  solve_matrices(static_cast<const T*>(da.data()), static_cast<T*>(x.data()),
+                 batch_count(b.shape()), k, m, n, o, order);
+  return x;
 }
 
 }  // namespace
@@ -245,30 +275,24 @@ Tensor triangular_solve(const Tensor& a, const Tensor& b, const TriangularSolveO
     fail(ErrorKind::kInvalidArgument,
          "triangular_solve needs float or complex operands of one element type.");
   }
+  const DType d = a.dtype();
+  if (has_trsm(d) || d == DType::kF64 || d == DType::kC128) {
+    return linalg::dispatch_float(d,
+                                  [&](auto tag) { return solve_in_place<decltype(tag)>(a, b, o); });
+  }
+  // f16 and bf16 (and f32 / c64 where the library lacks their routines) in double precision.
   const size_t r = b.shape().size();
   const int64_t m = b.shape()[r - 2], n = b.shape()[r - 1], k = a.shape()[r - 1];
   const int64_t batch = batch_count(b.shape());
-  if (has_trsm(a.dtype())) {  // f32 / c64 in their own precision
-    const Tensor da = make_dense(to_host(a), Order::kRowMajor);
-    Tensor x = Tensor::allocate(b.dtype(), b.shape(), Order::kRowMajor);
-    copy_to_dense(to_host(b), x.data(), Order::kRowMajor);
-    if (a.dtype() == DType::kF32) {
-      solve_matrices(static_cast<const float*>(da.data()), static_cast<float*>(x.data()), batch, k,
-                     m, n, o);
-    } else {
-      solve_matrices(static_cast<const std::complex<float>*>(da.data()),
-                     static_cast<std::complex<float>*>(x.data()), batch, k, m, n, o);
-    }
-    return x;
-  }
   const Tensor wa = widen(a);
   Tensor wb = widen_fresh(b);
   if (wa.dtype() == DType::kF64) {
     solve_matrices(static_cast<const double*>(wa.data()), static_cast<double*>(wb.data()), batch, k,
-                   m, n, o);
+                   m, n, o, Order::kRowMajor);
   } else {
     solve_matrices(static_cast<const std::complex<double>*>(wa.data()),
-                   static_cast<std::complex<double>*>(wb.data()), batch, k, m, n, o);
+                   static_cast<std::complex<double>*>(wb.data()), batch, k, m, n, o,
+                   Order::kRowMajor);
   }
   return narrow(wb, b.dtype());
 }

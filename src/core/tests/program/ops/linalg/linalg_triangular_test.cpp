@@ -86,6 +86,28 @@ TEST(ProgramTriangular, TriangularSolveSidesTrianglesAndDiagonals) {
             (std::vector<double>{1, 2, 1.25, 1.5}));
 }
 
+TEST(ProgramTriangular, TriangularSolveOfOperandsInEitherLayout) {
+  // A = [[2, 0], [1, 4]] (lower), B = [[2, 4], [5, 6]]: A X = B gives X = [[1, 2], [1, 1]];
+  // X A = B (right side) gives X = [[0.5, 1], [1.75, 1.5]].
+  const Tensor a = f64({2, 2}, {2, 0, 1, 4});
+  const Tensor b = f64({2, 2}, {2, 4, 5, 6});
+  const std::string t = "tensor<2x2xf64>";
+  for (const Tensor& la : {a, testing::column_major(a)}) {
+    for (const Tensor& lb : {b, testing::column_major(b)}) {
+      const auto left =
+          run(solve_program(t, t, "left_side = true, lower = true, unit_diagonal = false",
+                            "NO_TRANSPOSE"),
+              {la, lb});
+      EXPECT_EQ(values<double>(left[0]), (std::vector<double>{1, 2, 1, 1}));
+      const auto right =
+          run(solve_program(t, t, "left_side = false, lower = true, unit_diagonal = false",
+                            "NO_TRANSPOSE"),
+              {la, lb});
+      EXPECT_EQ(values<double>(right[0]), (std::vector<double>{0.5, 1, 1.75, 1.5}));
+    }
+  }
+}
+
 TEST(ProgramTriangular, TriangularSolveComplexTransposeAndAdjointDiffer) {
   const Tensor a = tensor_of<Z>(DType::kC128, {2, 2}, {2, 0, Z(0, 1), 1});
   const Tensor b = tensor_of<Z>(DType::kC128, {2, 1}, {2, 1});
@@ -121,8 +143,15 @@ TEST(ProgramTriangular, SinglePrecisionRoutinesAndTheWideningFallbackAgree) {
           << native;
     }
     const Tensor upper = f32({3, 3}, {4, 12, -16, 99, 37, -43, 99, 99, 98});
-    EXPECT_EQ(values<float>(run(cholesky_program("tensor<3x3xf32>", false), {upper})[0]),
-              (std::vector<float>{2, 6, -8, 0, 1, 5, 0, 0, 3}));
+    for (const Tensor& input : {upper, testing::column_major(upper)}) {
+      EXPECT_EQ(values<float>(run(cholesky_program("tensor<3x3xf32>", false), {input})[0]),
+                (std::vector<float>{2, 6, -8, 0, 1, 5, 0, 0, 3}))
+          << native;
+    }
+    // Not positive definite (eigenvalue -1), arriving column-major: NaNs, no error.
+    const auto failed = values<float>(run(cholesky_program("tensor<2x2xf32>", true),
+                                          {testing::column_major(f32({2, 2}, {1, 2, 2, 1}))})[0]);
+    for (float v : failed) EXPECT_TRUE(std::isnan(v)) << native;
     const Tensor h = tensor_of<C>(DType::kC64, {2, 2}, {4, C(0, 2), C(0, -2), 5});
     EXPECT_EQ(values<C>(run(cholesky_program("tensor<2x2xcomplex<f32>>", true), {h})[0]),
               (std::vector<C>{2, 0, C(0, -1), 2}));
