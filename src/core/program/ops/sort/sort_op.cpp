@@ -52,10 +52,12 @@ OpFn build_sort(const Op& op, const Planning& planning) {
   const Region* body = &op.regions[0];
   const FastComparator fast = recognise_comparator(*body);
   const size_t n = op.operands.size();
-  if (fast.direction == ComparatorOrder::kNone) {
-    if (auto program = region_program(*body, planning)) {
-      return [n, dim, comparator = make_sort_comparator(std::move(*program))](Interpreter&,
-                                                                              const Values& a) {
+  // A recognised comparator whose keys are real sorts faster by the compiled program's keys
+  // (a radix sort, slices in parallel) than by sort()'s merge sort.
+  if (auto program = region_program(*body, planning)) {
+    SortComparator comparator = make_sort_comparator(std::move(*program));
+    if (fast.direction == ComparatorOrder::kNone || sorts_by_real_keys(comparator)) {
+      return [n, dim, comparator = std::move(comparator)](Interpreter&, const Values& a) {
         return values_of(sort_program(tensors_of(a, 0, n), dim, comparator));
       };
     }

@@ -194,6 +194,12 @@ SortComparator make_sort_comparator(ElementProgram comparator) {
   return sc;
 }
 
+bool sorts_by_real_keys(const SortComparator& comparator) {
+  if (!comparator.keys) return false;
+  const ElementProgram& key = comparator.keys->key;
+  return !is_complex(key.steps[key.results[0]].dtype);
+}
+
 std::vector<Tensor> sort_program(const std::vector<Tensor>& inputs, int64_t dimension,
                                  const SortComparator& comparator) {
   if (inputs.empty() || comparator.comparator.arguments.size() != 2 * inputs.size()) {

@@ -18,6 +18,9 @@ struct SortComparator {
 
 SortComparator make_sort_comparator(ElementProgram comparator);
 
+// Whether the comparator has a key form with keys of a real (not complex) type.
+bool sorts_by_real_keys(const SortComparator& comparator);
+
 // What sort() computes with a region comparator (sort.hpp), the same permutation: keys (when
 // the comparator has a key form) are computed once per element, in tiles, and sorted by a
 // stable radix sort when their order is a strict weak one (the unique stable order then), by
