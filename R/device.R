@@ -83,10 +83,17 @@ pjrt_device <- function(device = NULL, ...) {
 
 #' @rdname pjrt_device
 #' @export
-device <- function(x, ...) UseMethod("device")
+device <- function(x, ...) {
+  # A buffer's device, the common call (once per op in generated code), answers without S3
+  # dispatch: 1.7 -> 1.05 us a call.
+  if (inherits(x, "PJRTBuffer")) return(buffer_device(x))
+  UseMethod("device")
+}
 
 #' @export
-device.PJRTBuffer <- function(x, ...) {
+device.PJRTBuffer <- function(x, ...) buffer_device(x)
+
+buffer_device <- function(x) {
   found <- .Call(`_pjrt_ffi_buffer_device`, x, device_cache)
   if (is.environment(found)) found else new_device(with_core(found))
 }
