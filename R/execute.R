@@ -17,6 +17,12 @@
 #' Results are ordinary PJRTBuffers (print them, [as_array()], save them with
 #' [pjrt_save_safetensors()], view them as [HArray]s); their memory is dense and row-major.
 #'
+#' A buffer made from an R matrix is column-major. When a program reads an argument by rows
+#' (a gather of whole rows such as an embedding lookup, a softmax or layer norm over the last
+#' dim, a loop), the second run that passes the same buffer makes a dense row-major copy of
+#' it and keeps it with the buffer for later runs (not for buffers over 256 MiB, nor for
+#' donated arguments); the copy's memory is freed with the buffer.
+#'
 #' @section Donation:
 #' An argument of `@main` marked `{tf.aliasing_output = K : i32}` is donated to result `K`
 #' (0-based), unless its 0-based index is in the `non_donatable_input_indices` of

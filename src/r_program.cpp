@@ -11,6 +11,7 @@
 
 #include "ndbuf/io/mapped_file.hpp"
 #include "ndbuf/program/program.hpp"
+#include "r_layout_copy.h"
 #include "r_tensor.h"
 
 namespace {
@@ -93,8 +94,13 @@ SEXP execute_program(const ndbuf::program::Executable& program, SEXP buffers,
   const R_xlen_t count = Rf_xlength(buffers);
   std::vector<ndbuf::Tensor> inputs;
   inputs.reserve(static_cast<size_t>(count));
+  // A donated argument is passed as it is: its memory may become a result's.
+  const std::vector<bool>& by_rows = ndbuf::program::row_major_arguments(program);
+  const auto& aliasing = ndbuf::program::signature(program).aliasing_output;
   for (R_xlen_t k = 0; k < count; ++k) {
-    inputs.push_back(pjrt::unwrap_buffer(VECTOR_ELT(buffers, k)));
+    const auto index = static_cast<size_t>(k);
+    const bool read_by_rows = index < by_rows.size() && by_rows[index] && !aliasing[index];
+    inputs.push_back(pjrt::argument_tensor(VECTOR_ELT(buffers, k), read_by_rows));
   }
   options.on_donated = [buffers](size_t k) {
     pjrt::release_donated_buffer(VECTOR_ELT(buffers, static_cast<R_xlen_t>(k)));

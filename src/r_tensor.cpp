@@ -65,17 +65,24 @@ bool r_interrupt_pending() { return R_ToplevelExec(check_user_interrupt, nullptr
 
 }  // namespace
 
-SEXP wrap_buffer(ndbuf::Tensor tensor) { return wrap_object(kBuffer, std::move(tensor)); }
+SEXP wrap_buffer(ndbuf::Tensor tensor) {
+  return wrap_object(kBuffer, BufferHolder{std::move(tensor), std::nullopt, 0});
+}
 
 const ndbuf::Tensor& unwrap_buffer(SEXP x) {
-  const ndbuf::Tensor& tensor = unwrap_object<ndbuf::Tensor>(x, kBuffer);
+  const ndbuf::Tensor& tensor = unwrap_object<BufferHolder>(x, kBuffer).tensor;
   ndbuf::check_mapping_intact(tensor.storage()->data());
   return tensor;
 }
 
-const ndbuf::Tensor* find_buffer(SEXP x) { return find_object<ndbuf::Tensor>(x, kBuffer); }
+const ndbuf::Tensor* find_buffer(SEXP x) {
+  const BufferHolder* holder = find_object<BufferHolder>(x, kBuffer);
+  return holder == nullptr ? nullptr : &holder->tensor;
+}
 
-void release_donated_buffer(SEXP x) { invalidate_object<ndbuf::Tensor>(x, kBuffer, kDonatedMark); }
+BufferHolder* find_buffer_holder(SEXP x) { return find_object<BufferHolder>(x, kBuffer); }
+
+void release_donated_buffer(SEXP x) { invalidate_object<BufferHolder>(x, kBuffer, kDonatedMark); }
 
 }  // namespace pjrt
 

@@ -1,8 +1,10 @@
 // How ndbuf tensors cross into R: a PJRTBuffer is an external pointer to a heap-allocated
-// ndbuf::Tensor (which shares its storage through std::shared_ptr) with class "PJRTBuffer".
+// BufferHolder, whose ndbuf::Tensor shares its storage through std::shared_ptr, with class
+// "PJRTBuffer".
 #pragma once
 
 #include <cpp11.hpp>
+#include <optional>
 
 #include "ndbuf/convert/buffer.hpp"
 #include "ndbuf/io/mapped_file.hpp"
@@ -10,6 +12,14 @@
 #include "r_object.h"
 
 namespace pjrt {
+
+// What a PJRTBuffer owns: its tensor, and the dense row-major copy of it that runs of
+// programs reading it by rows use once it was asked for twice (r_layout_copy.cpp).
+struct BufferHolder {
+  ndbuf::Tensor tensor;
+  std::optional<ndbuf::Tensor> row_major;
+  int row_major_requests;
+};
 
 // Wraps a tensor as a PJRTBuffer; the finalizer frees the tensor when R collects it.
 SEXP wrap_buffer(ndbuf::Tensor tensor);
@@ -30,6 +40,8 @@ bool default_shape_of(SEXP data, ndbuf::Shape* shape);
 
 // The tensor behind a live PJRTBuffer, or nullptr for anything else; never an error.
 const ndbuf::Tensor* find_buffer(SEXP x);
+// The holder behind a live PJRTBuffer, or nullptr for anything else; never an error.
+BufferHolder* find_buffer_holder(SEXP x);
 
 // Made before a binding reads buffers and checked after: a file truncated under a mapped
 // buffer reads as zeros, and this turns that read into an error instead of a wrong result.

@@ -38,6 +38,7 @@ class Executable {
   Signature signature;
   Device device;
   std::vector<bool> loop_read_args;  // per argument: copied to loop_layout() (loop_layout.hpp)
+  std::vector<bool> row_major_args;  // per argument: read faster dense row-major
 };
 
 namespace {
@@ -98,6 +99,10 @@ std::shared_ptr<const Executable> compile(std::string_view text, Device device,
   if (options.loop_layouts) {
     e->loop_read_args = args_read_in_loops(*e->program.plan, *e->main);
   }
+  e->row_major_args = args_read_by_rows(*e->program.plan, *e->main);
+  for (size_t k = 0; k < e->loop_read_args.size(); ++k) {
+    if (e->loop_read_args[k]) e->row_major_args[k] = true;
+  }
   for (size_t k = 0; k < e->main->body.arg_types.size(); ++k) {
     e->signature.inputs.push_back(tensor_type(e->main->body.arg_types[k]));
     const auto& alias = e->main->aliasing_output[k];
@@ -112,6 +117,9 @@ std::string plan_text(const Executable& executable) { return plan_text(executabl
 
 const Signature& signature(const Executable& executable) { return executable.signature; }
 const Device& device(const Executable& executable) { return executable.device; }
+const std::vector<bool>& row_major_arguments(const Executable& executable) {
+  return executable.row_major_args;
+}
 
 std::vector<bool> donated_arguments(const Executable& e, const ExecuteOptions& options) {
   const size_t count = e.signature.inputs.size();

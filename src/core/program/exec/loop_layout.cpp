@@ -34,6 +34,21 @@ std::vector<bool> args_read_in_loops(const Plan& plan, const Function& main) {
   return args;
 }
 
+std::vector<bool> args_read_by_rows(const Plan& plan, const Function& main) {
+  const RegionPlan& body = *plan.function(main).body;
+  std::vector<bool> by_rows(static_cast<size_t>(main.num_values), false);
+  for (const Step& step : body.steps) {
+    if (step.row_fused) {
+      for (int id : step.operands) by_rows[static_cast<size_t>(id)] = true;
+    } else if (!step.fused && step.op->id == OpId::kGather && gather_reads_whole_rows(*step.op)) {
+      by_rows[static_cast<size_t>(step.operands[0])] = true;
+    }
+  }
+  std::vector<bool> args;
+  for (int id : body.args) args.push_back(by_rows[static_cast<size_t>(id)]);
+  return args;
+}
+
 Tensor loop_layout(const Tensor& input) {
   if (!is_host(input.device()) || input.is_contiguous(Order::kRowMajor) ||
       input.nbytes() > kLoopLayoutMaxBytes) {

@@ -72,6 +72,14 @@ const Signature& signature(const Executable& executable);
 std::string plan_text(const Executable& executable);
 const Device& device(const Executable& executable);
 
+// Per argument of @main: whether the program reads it faster dense row-major than in another
+// layout (R's matrices are column-major): an argument a step inside a while loop reads (with
+// CompileOptions::loop_layouts), one whose rows a gather takes whole (an embedding table), one
+// a cluster fused through its reductions over trailing dims reads (softmax, layer norm). A
+// caller that holds an argument for many runs may keep a dense row-major copy of it and pass
+// that; execute() itself copies only the loops' arguments, once per run.
+const std::vector<bool>& row_major_arguments(const Executable& executable);
+
 struct ExecuteOptions {
   // 0-based indices of @main arguments that are not donated although the program marks them
   // with tf.aliasing_output. An index that names no argument is an error.

@@ -9,7 +9,10 @@
 
 #include "memory/element_cell.hpp"
 #include "ndbuf/memory/parallel.hpp"
+#include "program/exec/loop_layout.hpp"
+#include "program/ir/attr_access.hpp"
 #include "program/kernels/kernel_values.hpp"
+#include "program/ops/indexing/index_dims.hpp"
 
 namespace ndbuf::program {
 namespace {
@@ -119,6 +122,13 @@ void copy_by_columns(const Tensor& operand, const std::vector<int64_t>& rows, in
 }
 
 }  // namespace
+
+bool gather_reads_whole_rows(const Op& op) {
+  if (op.operands.size() != 2 || op.result_types.size() != 1) return false;
+  const Shape& operand = op.operand_types[0].shape;
+  return is_row_gather(operand, op.result_types[0].shape.size(), gather_dimensions(op),
+                       attr_ints(op, "slice_sizes"));
+}
 
 std::optional<Tensor> gather_rows(const Tensor& operand, const Tensor& indices,
                                   const GatherDimensions& dims,

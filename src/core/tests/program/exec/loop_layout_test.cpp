@@ -1,5 +1,5 @@
-// Layouts of the arguments loops read: which arguments count as read in a loop, the copy made
-// for them, and the same bits with and without it.
+// Layouts of arguments: which arguments count as read in a loop or by rows, the copy made for
+// loops, and the same bits with and without it.
 #include "program/exec/loop_layout.hpp"
 
 #include <gtest/gtest.h>
@@ -134,6 +134,51 @@ func.func @main(%x: tensor<12x5xf32>, %w: tensor<5x5xf32>, %h0: tensor<3x5xf32>)
   }
   const auto* got = static_cast<const float*>(copied[0].data());
   for (int k = 0; k < 15; ++k) EXPECT_NEAR(got[k], h[k], 1e-5) << k;
+}
+
+// An embedding lookup and a row softmax read their first argument by rows; an element-wise
+// op, a gather of columns and the lookup's index vector do not; a loop's argument does.
+TEST(LoopLayout, RowMajorArgumentsAreThoseReadByRowsOrInLoops) {
+  const std::string lookup = R"(
+func.func @main(%table: tensor<10x4xf32>, %idx: tensor<3x1xi32>) -> tensor<3x4xf32> {
+  %y = "stablehlo.gather"(%table, %idx) {dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 4>, indices_are_sorted = false} : (tensor<10x4xf32>, tensor<3x1xi32>) -> tensor<3x4xf32>
+  return %y : tensor<3x4xf32>
+}
+)";
+  EXPECT_EQ(row_major_arguments(*compile(lookup)), (std::vector<bool>{true, false}));
+  const std::string columns = R"(
+func.func @main(%table: tensor<10x4xf32>, %idx: tensor<3x1xi32>) -> tensor<10x3xf32> {
+  %y = "stablehlo.gather"(%table, %idx) {dimension_numbers = #stablehlo.gather<offset_dims = [0], collapsed_slice_dims = [1], start_index_map = [1], index_vector_dim = 1>, slice_sizes = array<i64: 10, 1>, indices_are_sorted = false} : (tensor<10x4xf32>, tensor<3x1xi32>) -> tensor<10x3xf32>
+  return %y : tensor<10x3xf32>
+}
+)";
+  EXPECT_EQ(row_major_arguments(*compile(columns)), (std::vector<bool>{false, false}));
+  const std::string softmax = R"(
+func.func @main(%x: tensor<8x16xf32>, %b: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %e = stablehlo.exponential %x : tensor<8x16xf32>
+  %s = stablehlo.reduce(%e init: %z) applies stablehlo.add across dimensions = [1] : (tensor<8x16xf32>, tensor<f32>) -> tensor<8xf32>
+  %sb = stablehlo.broadcast_in_dim %s, dims = [0] : (tensor<8xf32>) -> tensor<8x16xf32>
+  %y = stablehlo.divide %e, %sb : tensor<8x16xf32>
+  %o = stablehlo.add %y, %b : tensor<8x16xf32>
+  return %o : tensor<8x16xf32>
+}
+)";
+  const std::vector<bool> soft = row_major_arguments(*compile(softmax));
+  EXPECT_TRUE(soft[0]);
+  const std::string elementwise = R"(
+func.func @main(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %y = stablehlo.negate %x : tensor<8x16xf32>
+  return %y : tensor<8x16xf32>
+}
+)";
+  EXPECT_EQ(row_major_arguments(*compile(elementwise)), (std::vector<bool>{false}));
+  EXPECT_EQ(row_major_arguments(*compile(kLoopReads)),
+            (std::vector<bool>{true, false, false, true}));
+  CompileOptions no_loops;
+  no_loops.loop_layouts = false;
+  EXPECT_EQ(row_major_arguments(*compile(kLoopReads, Device{}, no_loops)),
+            (std::vector<bool>{false, false, false, false}));
 }
 
 }  // namespace

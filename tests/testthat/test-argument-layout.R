@@ -1,0 +1,75 @@
+# Buffers a program reads by rows (an embedding table, a softmax input) made from R matrices,
+# which are column-major: from the second run on, runs read a dense row-major copy kept with
+# the buffer. Values never depend on it.
+
+copy_bytes <- function(b) pjrt:::ffi_buffer_row_major_copy_bytes(b)
+
+lookup_src <- function(rows, width, count) {
+  table <- sprintf("tensor<%dx%dxf32>", rows, width)
+  out <- sprintf("tensor<%dx%dxf32>", count, width)
+  idx <- sprintf("tensor<%dx1xi32>", count)
+  paste(c(
+    sprintf("func.func @main(%%table: %s, %%idx: %s) -> %s {", table, idx, out),
+    paste0("  %y = \"stablehlo.gather\"(%table, %idx) {dimension_numbers = #stablehlo.gather<",
+           "offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], ",
+           "index_vector_dim = 1>, slice_sizes = array<i64: 1, ", width, ">, ",
+           "indices_are_sorted = false} : (", table, ", ", idx, ") -> ", out),
+    sprintf("  return %%y : %s", out), "}"), collapse = "\n")
+}
+
+test_that("an embedding table from an R matrix is copied row-major at its second lookup", {
+  set.seed(1)
+  table <- matrix(round(rnorm(50 * 6), 3), 50, 6)
+  idx <- c(0L, 49L, 7L, 7L, 12L)
+  exe <- pjrt_compile(pjrt_program(lookup_src(50, 6, 5)))
+  tb <- pjrt_buffer(table, dtype = "f32")
+  ib <- pjrt_buffer(matrix(idx, 5, 1))
+  expected <- table[idx + 1, ]
+  expect_equal(as_array(pjrt_execute(exe, tb, ib)), expected, tolerance = 1e-6)
+  expect_identical(copy_bytes(tb), 0)  # read once: no copy
+  second <- as_array(pjrt_execute(exe, tb, ib))
+  expect_identical(copy_bytes(tb), 50 * 6 * 4)
+  third <- as_array(pjrt_execute(exe, tb, ib))
+  expect_identical(second, third)
+  expect_equal(second, expected, tolerance = 1e-6)
+  # The index buffer, a vector, is row-major already; the buffer itself reads as before.
+  expect_identical(copy_bytes(ib), 0)
+  expect_equal(as_array(tb), table, tolerance = 1e-6)
+})
+
+test_that("the copy is freed with its buffer and never made for a donated argument", {
+  skip_under_valgrind()
+  live <- function() pjrt:::ffi_buffer_memory_bytes()
+  table <- matrix(seq_len(512 * 512) / 1024, 512, 512)  # 1 MiB of f32
+  exe <- pjrt_compile(pjrt_program(lookup_src(512, 512, 4)))
+  ib <- pjrt_buffer(matrix(c(3L, 1L, 4L, 1L), 4, 1))
+  tb <- pjrt_buffer(table, dtype = "f32")
+  for (i in 1:3) got <- pjrt_execute(exe, tb, ib)
+  expect_identical(copy_bytes(tb), 2^20)
+  expect_identical(as_array(got), table[c(4, 2, 5, 2), ])
+  rm(got)
+  invisible(gc())
+  before <- live()
+  rm(tb)
+  invisible(gc())
+  expect_gte(before - live(), 2 * 2^20)  # the buffer and its copy
+  # A donated argument's memory may become the result's: it is passed as it is.
+  donating <- pjrt_compile(pjrt_program(paste(
+    "func.func @main(%x: tensor<64x64xf32> {tf.aliasing_output = 0 : i32}) -> tensor<64x64xf32> {",
+    "  %z = stablehlo.constant dense<0.0> : tensor<f32>",
+    "  %m = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [1] : (tensor<64x64xf32>, tensor<f32>) -> tensor<64xf32>",
+    "  %b = stablehlo.broadcast_in_dim %m, dims = [0] : (tensor<64xf32>) -> tensor<64x64xf32>",
+    "  %y = stablehlo.subtract %x, %b : tensor<64x64xf32>",
+    "  return %y : tensor<64x64xf32>", "}", sep = "\n")))
+  m <- matrix(seq_len(64 * 64) / 64, 64, 64)
+  x <- pjrt_buffer(m, dtype = "f32")
+  keep <- pjrt_execution_options(non_donatable_input_indices = 0L)
+  for (i in 1:3) {
+    y <- pjrt_execute(donating, x, execution_options = keep)
+    expect_equal(as_array(y), m - rowSums(m), tolerance = 1e-6)
+  }
+  expect_identical(copy_bytes(x), 0)
+  y <- pjrt_execute(donating, x)
+  expect_equal(as_array(y), m - rowSums(m), tolerance = 1e-6)
+  expect_error(as_array(x), "donated")
+})
