@@ -73,3 +73,24 @@ test_that("the copy is freed with its buffer and never made for a donated argume
   expect_equal(as_array(y), m - rowSums(m), tolerance = 1e-6)
   expect_error(as_array(x), "donated")
 })
+
+test_that("a batched product of R arrays gives the same values from the copies", {
+  set.seed(2)
+  a <- array(round(rnorm(4 * 3 * 5), 2), c(4, 3, 5))
+  b <- array(round(rnorm(4 * 5 * 2), 2), c(4, 5, 2))
+  exe <- pjrt_compile(pjrt_program(paste(
+    "func.func @main(%a: tensor<4x3x5xf64>, %b: tensor<4x5x2xf64>) -> tensor<4x3x2xf64> {",
+    paste("  %y = stablehlo.dot_general %a, %b, batching_dims = [0] x [0],",
+          "contracting_dims = [2] x [1] : (tensor<4x3x5xf64>, tensor<4x5x2xf64>) -> tensor<4x3x2xf64>"),
+    "  return %y : tensor<4x3x2xf64>", "}", sep = "\n")))
+  ab <- pjrt_buffer(a, dtype = "f64")
+  bb <- pjrt_buffer(b, dtype = "f64")
+  expected <- array(0, c(4, 3, 2))
+  for (k in 1:4) expected[k, , ] <- a[k, , ] %*% b[k, , ]
+  runs <- lapply(1:3, function(i) as_array(pjrt_execute(exe, ab, bb)))
+  expect_identical(copy_bytes(ab), 4 * 3 * 5 * 8)
+  expect_identical(copy_bytes(bb), 4 * 5 * 2 * 8)
+  expect_equal(runs[[1]], expected, tolerance = 1e-13)
+  expect_identical(runs[[2]], runs[[1]])
+  expect_identical(runs[[3]], runs[[1]])
+})

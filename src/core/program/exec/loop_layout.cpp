@@ -23,6 +23,25 @@ void mark_loop_reads(const Plan& plan, const RegionPlan& region, bool in_loop,
   }
 }
 
+// Which operands of one step read faster dense row-major (operand k: bit k).
+uint64_t row_major_operands(const Step& step) {
+  if (step.row_fused) return ~uint64_t{0};
+  if (step.fused) return 0;
+  switch (step.op->id) {
+    case OpId::kGather:
+      return gather_reads_whole_rows(*step.op) ? 1 : 0;
+    case OpId::kConvolution:
+      return 3;
+    case OpId::kDotGeneral:  // a batch of matrices strided by the batch dim must be packed
+      return step.op->operand_types[0].shape.size() > 2 ||
+                     step.op->operand_types[1].shape.size() > 2
+                 ? 3
+                 : 0;
+    default:
+      return 0;
+  }
+}
+
 }  // namespace
 
 std::vector<bool> args_read_in_loops(const Plan& plan, const Function& main) {
@@ -38,10 +57,9 @@ std::vector<bool> args_read_by_rows(const Plan& plan, const Function& main) {
   const RegionPlan& body = *plan.function(main).body;
   std::vector<bool> by_rows(static_cast<size_t>(main.num_values), false);
   for (const Step& step : body.steps) {
-    if (step.row_fused) {
-      for (int id : step.operands) by_rows[static_cast<size_t>(id)] = true;
-    } else if (!step.fused && step.op->id == OpId::kGather && gather_reads_whole_rows(*step.op)) {
-      by_rows[static_cast<size_t>(step.operands[0])] = true;
+    const uint64_t wanted = row_major_operands(step);
+    for (size_t k = 0; k < step.operands.size() && k < 64; ++k) {
+      if ((wanted >> k) & 1) by_rows[static_cast<size_t>(step.operands[k])] = true;
     }
   }
   std::vector<bool> args;

@@ -23,8 +23,10 @@ inline constexpr int64_t kLoopLayoutMaxBytes = int64_t{16} << 20;
 std::vector<bool> args_read_in_loops(const Plan& plan, const Function& main);
 
 // Per argument of `main`: whether a step of its body reads it faster dense row-major: a
-// gather of whole rows (gather_reads_whole_rows) takes it as its operand, or a cluster fused
-// through its reductions (row_fusion.hpp) reads it.
+// gather of whole rows (gather_reads_whole_rows) takes it as its operand, a cluster fused
+// through its reductions (row_fusion.hpp) reads it, a convolution, or a dot_general of
+// batches of matrices (a batch dim that varies fastest, as in an R array, makes every matrix
+// strided, to be packed each run).
 std::vector<bool> args_read_by_rows(const Plan& plan, const Function& main);
 
 // Whether `op` (a stablehlo.gather) takes whole rows of its operand (one start index into

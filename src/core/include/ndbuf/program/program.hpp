@@ -75,7 +75,8 @@ const Device& device(const Executable& executable);
 // Per argument of @main: whether the program reads it faster dense row-major than in another
 // layout (R's matrices are column-major): an argument a step inside a while loop reads (with
 // CompileOptions::loop_layouts), one whose rows a gather takes whole (an embedding table), one
-// a cluster fused through its reductions over trailing dims reads (softmax, layer norm). A
+// a cluster fused through its reductions over trailing dims reads (softmax, layer norm), the
+// operands of a convolution and of a dot_general of batches of matrices. A
 // caller that holds an argument for many runs may keep a dense row-major copy of it and pass
 // that; execute() itself copies only the loops' arguments, once per run.
 const std::vector<bool>& row_major_arguments(const Executable& executable);

@@ -173,6 +173,23 @@ func.func @main(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
 }
 )";
   EXPECT_EQ(row_major_arguments(*compile(elementwise)), (std::vector<bool>{false}));
+  // A batch of products reads its operands by rows; one product's operands go to the BLAS
+  // in either layout.
+  const std::string batched = R"(
+func.func @main(%a: tensor<4x3x5xf32>, %b: tensor<4x5x2xf32>, %c: tensor<3x5xf32>, %d: tensor<5x2xf32>) -> (tensor<4x3x2xf32>, tensor<3x2xf32>) {
+  %y = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<4x3x5xf32>, tensor<4x5x2xf32>) -> tensor<4x3x2xf32>
+  %z = stablehlo.dot_general %c, %d, contracting_dims = [1] x [0] : (tensor<3x5xf32>, tensor<5x2xf32>) -> tensor<3x2xf32>
+  return %y, %z : tensor<4x3x2xf32>, tensor<3x2xf32>
+}
+)";
+  EXPECT_EQ(row_major_arguments(*compile(batched)), (std::vector<bool>{true, true, false, false}));
+  const std::string convolution = R"(
+func.func @main(%x: tensor<1x5x5x2xf32>, %w: tensor<3x3x2x4xf32>) -> tensor<1x3x3x4xf32> {
+  %y = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x5x5x2xf32>, tensor<3x3x2x4xf32>) -> tensor<1x3x3x4xf32>
+  return %y : tensor<1x3x3x4xf32>
+}
+)";
+  EXPECT_EQ(row_major_arguments(*compile(convolution)), (std::vector<bool>{true, true}));
   EXPECT_EQ(row_major_arguments(*compile(kLoopReads)),
             (std::vector<bool>{true, false, false, true}));
   CompileOptions no_loops;
