@@ -81,7 +81,7 @@ test_that("dead large results are collected although R's heap does not count the
 
 test_that("a loop that drops its large results reuses their blocks instead of piling them up", {
   skip_under_valgrind()
-  withr::local_envvar(PJRT_RECYCLE_MB = "64")
+  withr::local_envvar(PJRT_RECYCLE_MB = "128")
   live <- function() pjrt:::ffi_buffer_memory_bytes()
   x <- pjrt_buffer(seq_len(2^20) / 4, dtype = "f32")  # 4 MiB
   exe <- pjrt_compile(pjrt_program(paste(
@@ -91,13 +91,13 @@ test_that("a loop that drops its large results reuses their blocks instead of pi
   invisible(gc())
   base <- live()
   peak <- 0
-  for (i in 1:64) {  # 256 MiB of results in all, each dropped at once
+  for (i in 1:128) {  # 512 MiB of results in all, each dropped at once
     y <- pjrt_execute(exe, x)
     peak <- max(peak, live() - base)
     rm(y)
   }
-  # A young collection runs once 32 MiB of blocks were handed out since the last one and no
+  # A young collection runs once 64 MiB of blocks were handed out since the last one and no
   # kept block fits: at most that much of dead results waits for it, plus the new result.
-  expect_lte(peak, 32 * 2^20 + 2 * 4 * 2^20)
+  expect_lte(peak, 64 * 2^20 + 2 * 4 * 2^20)
   expect_identical(as_array(pjrt_execute(exe, x))[2^20], -2^18)
 })
