@@ -18,12 +18,12 @@ constexpr int kRequestsBeforeCopy = 2;
 }  // namespace
 
 const ndbuf::Tensor& argument_tensor(SEXP buffer, bool read_by_rows) {
-  const ndbuf::Tensor& tensor = unwrap_buffer(buffer);
+  BufferHolder& holder = unwrap_buffer_holder(buffer);
+  const ndbuf::Tensor& tensor = holder.tensor;
   if (!read_by_rows || !ndbuf::is_host(tensor.device()) ||
       tensor.is_contiguous(ndbuf::Order::kRowMajor)) {
     return tensor;
   }
-  BufferHolder& holder = *find_buffer_holder(buffer);
   if (holder.row_major) return *holder.row_major;
   if (++holder.row_major_requests < kRequestsBeforeCopy || tensor.nbytes() > kMaxCopyBytes) {
     return tensor;

@@ -38,8 +38,9 @@ ExternalMemory& result_memory();
 size_t collect_garbage();
 // A collection of the young generation (gc(full = FALSE)), finalizers included.
 void collect_young_garbage();
-// Before allocating `nbytes` of host memory: a young collection where the allocation would
-// otherwise map fresh pages and much was mapped afresh since the last collection.
+// Before allocating `nbytes` of host memory: a young collection where no kept block would
+// serve the allocation (it would map fresh pages) and 64 MiB of large blocks were handed out
+// since the last collection.
 void collect_before_fresh_pages(size_t nbytes);
 
 }  // namespace pjrt

@@ -69,18 +69,20 @@ SEXP wrap_buffer(ndbuf::Tensor tensor) {
   return wrap_object(kBuffer, BufferHolder{std::move(tensor), std::nullopt, 0});
 }
 
-const ndbuf::Tensor& unwrap_buffer(SEXP x) {
-  const ndbuf::Tensor& tensor = unwrap_object<BufferHolder>(x, kBuffer).tensor;
-  ndbuf::check_mapping_intact(tensor.storage()->data());
-  return tensor;
+BufferHolder& unwrap_buffer_holder(SEXP x) {
+  BufferHolder& holder = unwrap_object<BufferHolder>(x, kBuffer);
+  ndbuf::check_mapping_intact(holder.tensor.storage()->data());
+  return holder;
 }
 
-const ndbuf::Tensor* find_buffer(SEXP x) {
-  const BufferHolder* holder = find_object<BufferHolder>(x, kBuffer);
-  return holder == nullptr ? nullptr : &holder->tensor;
-}
+const ndbuf::Tensor& unwrap_buffer(SEXP x) { return unwrap_buffer_holder(x).tensor; }
 
 BufferHolder* find_buffer_holder(SEXP x) { return find_object<BufferHolder>(x, kBuffer); }
+
+const ndbuf::Tensor* find_buffer(SEXP x) {
+  const BufferHolder* holder = find_buffer_holder(x);
+  return holder == nullptr ? nullptr : &holder->tensor;
+}
 
 void release_donated_buffer(SEXP x) { invalidate_object<BufferHolder>(x, kBuffer, kDonatedMark); }
 

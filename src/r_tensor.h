@@ -42,6 +42,8 @@ bool default_shape_of(SEXP data, ndbuf::Shape* shape);
 const ndbuf::Tensor* find_buffer(SEXP x);
 // The holder behind a live PJRTBuffer, or nullptr for anything else; never an error.
 BufferHolder* find_buffer_holder(SEXP x);
+// The holder behind a PJRTBuffer, with unwrap_buffer()'s errors.
+BufferHolder& unwrap_buffer_holder(SEXP x);
 
 // Made before a binding reads buffers and checked after: a file truncated under a mapped
 // buffer reads as zeros, and this turns that read into an error instead of a wrong result.

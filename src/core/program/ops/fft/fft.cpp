@@ -26,7 +26,8 @@ constexpr int64_t kColumns = 8;
 
 // Runs body(line, begin, end) over the items [0, count) in parallel, each block with its own
 // copy of one plan of length n. The first item runs on the calling thread with the plan itself,
-// which makes Eigen compute its twiddle factors once, before the copies are taken.
+// which makes the engine plan once (Eigen's twiddle factors, FFTW's plan), before the copies
+// are taken.
 template <class S, class Body>
 void run_lines(int64_t n, int64_t count, int64_t elements_per_item, const Body& body) {
   if (count == 0) return;

@@ -136,6 +136,14 @@ bool has_trsm(DType d) {
   return (d == DType::kF32 && single.strsm) || (d == DType::kC64 && single.ctrsm);
 }
 
+// The layout cholesky and triangular_solve work in: column-major for one matrix that arrives
+// column-major (an R matrix), which LAPACK then reads as it lies; row-major otherwise.
+Order lapack_layout(const Tensor& a) {
+  const bool column_major =
+      a.rank() == 2 && !a.is_contiguous(Order::kRowMajor) && a.is_contiguous(Order::kColumnMajor);
+  return column_major ? Order::kColumnMajor : Order::kRowMajor;
+}
+
 // The factor in A's own type, on a fresh row-major copy of A (the threaded copy, from any
 // layout), which LAPACK reads as M = A^T. potrf('U') factors M = U^H U reading M's upper
 // triangle, which is A's lower one, and leaves U there: read row-major that is L = U^T, and
@@ -148,9 +156,8 @@ template <class T>
 Tensor cholesky_in_place(const Tensor& a, bool lower) {
   const int64_t n = a.shape().back();
   const int order = linalg::lapack_size(n, "rows");
-  const bool as_lapack =
-      a.rank() == 2 && !a.is_contiguous(Order::kRowMajor) && a.is_contiguous(Order::kColumnMajor);
-  const Order layout = as_lapack ? Order::kColumnMajor : Order::kRowMajor;
+  const Order layout = lapack_layout(a);
+  const bool as_lapack = layout == Order::kColumnMajor;
   Tensor factor = Tensor::allocate(a.dtype(), a.shape(), layout);
   copy_to_dense(to_host(a), factor.data(), layout);
   Tensor info = Tensor::allocate(DType::kI32, Shape(a.shape().begin(), a.shape().end() - 2),
@@ -207,10 +214,7 @@ template <class T>
 Tensor solve_in_place(const Tensor& a, const Tensor& b, const TriangularSolveOptions& o) {
   const size_t r = b.shape().size();
   const int64_t m = b.shape()[r - 2], n = b.shape()[r - 1], k = a.shape()[r - 1];
-  const Order order =
-      a.rank() == 2 && !a.is_contiguous(Order::kRowMajor) && a.is_contiguous(Order::kColumnMajor)
-          ? Order::kColumnMajor
-          : Order::kRowMajor;
+  const Order order = lapack_layout(a);
   const Tensor da = make_dense(to_host(a), order);
   Tensor x = Tensor::allocate(b.dtype(), b.shape(), order);
   copy_to_dense(to_host(b), x.data(), order);
