@@ -13,9 +13,9 @@
 #include "ndbuf/memory/transfer.hpp"
 #include "program/exec/leaf_feed.hpp"
 #include "program/exec/row_fusion.hpp"
+#include "program/exec/row_span_call.hpp"
 #include "program/kernels/reduce_fast.hpp"
 #include "program/kernels/thread_workers.hpp"
-#include "program/ops/elementwise/span_kernels.hpp"
 
 namespace ndbuf::program {
 namespace {
@@ -27,71 +27,6 @@ std::atomic<int64_t> g_row_fused_runs{0};
 
 int64_t block_rows(const RowPlan& plan) {
   return std::clamp<int64_t>(kBlockElements / plan.cols, 1, std::max<int64_t>(1, plan.rows));
-}
-
-// A unit whose one op is a float span kernel (span_kernels.hpp) over registers and row
-// broadcasts: called directly on the registers, a broadcast row filled once per row, without
-// an element tile (the same kernels the tile would call, so the same bits).
-struct SpanCall {
-  DType dtype = DType::kF32;
-  SpanUnaryFn<float> unary_f32 = nullptr;
-  SpanUnaryFn<double> unary_f64 = nullptr;
-  SpanBinaryFn<float> binary_f32 = nullptr;
-  SpanBinaryFn<double> binary_f64 = nullptr;
-
-  bool usable() const {
-    return unary_f32 != nullptr || unary_f64 != nullptr || binary_f32 != nullptr ||
-           binary_f64 != nullptr;
-  }
-  template <class T>
-  SpanUnaryFn<T> unary() const {
-    if constexpr (std::is_same_v<T, float>) {
-      return unary_f32;
-    } else {
-      return unary_f64;
-    }
-  }
-  template <class T>
-  SpanBinaryFn<T> binary() const {
-    if constexpr (std::is_same_v<T, float>) {
-      return binary_f32;
-    } else {
-      return binary_f64;
-    }
-  }
-};
-
-SpanCall span_call_of_step(const ElementStep& step) {
-  SpanCall call;
-  call.dtype = step.dtype;
-  const bool f32 = step.dtype == DType::kF32;
-  if (step.op == ElementOp::kUnary) {
-    if (f32) {
-      call.unary_f32 = span_unary<float>(step.unary);
-    } else {
-      call.unary_f64 = span_unary<double>(step.unary);
-    }
-  } else if (step.op == ElementOp::kBinary) {
-    if (f32) {
-      call.binary_f32 = span_binary<float>(step.binary);
-    } else {
-      call.binary_f64 = span_binary<double>(step.binary);
-    }
-  }
-  return call;
-}
-
-SpanCall span_call_of(const RowUnit& unit) {
-  if (unit.kind != RowUnit::Kind::kElement || unit.program.steps.size() != unit.inputs.size() + 1) {
-    return {};
-  }
-  const ElementStep& step = unit.program.steps.back();
-  if (step.dtype != DType::kF32 && step.dtype != DType::kF64) return {};
-  for (size_t k = 0; k < unit.inputs.size(); ++k) {
-    if (unit.inputs[k].kind == RowInput::Kind::kOutside) return {};
-    if (unit.program.arguments[k] != step.dtype) return {};
-  }
-  return span_call_of_step(step);
 }
 
 // A plan with what its runs derive from it alone, found once: each unit's span call, and the
@@ -232,6 +167,16 @@ void run_span(const RowRun& run, RowWorker& worker, size_t u, int64_t first, int
   T* fills = reinterpret_cast<T*>(worker.spread[u].data());
   const int64_t pieces = by_row ? rows : 1;
   const int64_t count = by_row ? cols : unit.full ? rows * cols : rows;
+  if (const SpanScalarFn<T> f = call.scalar<T>()) {  // by_row: the scalar is the row's value
+    const int side = call.scalar_operand;
+    const auto input_reg = [&](int operand) {
+      return unit.inputs[static_cast<size_t>(step.operands[static_cast<size_t>(operand)])].reg;
+    };
+    const T* span = reinterpret_cast<const T*>(read_at(run, worker, input_reg(1 - side), first));
+    const T* values = reinterpret_cast<const T*>(read_at(run, worker, input_reg(side), first));
+    for (int64_t r = 0; r < rows; ++r) f(span + r * cols, values[r], out + r * cols, cols);
+    return;
+  }
   for (int64_t r = 0; r < pieces; ++r) {
     const int64_t row = by_row ? r : -1;
     const T* a = span_operand<T>(run, worker, unit, step.operands[0], first, row, fills);

@@ -11,6 +11,7 @@
 #include "ndbuf/memory/transfer.hpp"
 #include "program/kernels/compute_type.hpp"
 #include "program/kernels/fast_combine.hpp"
+#include "program/kernels/fold_lanes.hpp"
 
 namespace ndbuf::program {
 namespace {
@@ -49,13 +50,25 @@ A identity_of(FastBody body, bool pred) {
   }
 }
 
-// Folds n contiguous elements in lanes wide enough for the compiler to vectorise.
+// Folds n contiguous elements in lanes wide enough for the compiler to vectorise; f32 and
+// f64 fold the same lanes in AVX2 registers where the CPU has them (fold_lanes.hpp).
 template <class X, class A, class Combine>
-A fold_run(const X* x, int64_t n, A identity, Combine combine) {
+A fold_run(const X* x, int64_t n, A identity, Combine combine, FastBody body) {
   constexpr int kLanes = std::max<int>(4, 64 / static_cast<int>(sizeof(A)));
   A lanes[kLanes];
   std::fill(lanes, lanes + kLanes, identity);
   int64_t j = 0;
+  if constexpr (std::is_same_v<X, A> && (std::is_same_v<A, float> || std::is_same_v<A, double>)) {
+    if (detail::fold_lanes_avx2_usable()) {
+      if constexpr (std::is_same_v<A, float>) {
+        static_assert(kLanes == 16, "fold_lanes_f32_avx2 folds 16 lanes");
+        j = detail::fold_lanes_f32_avx2(body, x, n, lanes);
+      } else {
+        static_assert(kLanes == 8, "fold_lanes_f64_avx2 folds 8 lanes");
+        j = detail::fold_lanes_f64_avx2(body, x, n, lanes);
+      }
+    }
+  }
   for (; j + kLanes <= n; j += kLanes) {
 #pragma omp simd
     for (int l = 0; l < kLanes; ++l) lanes[l] = combine(lanes[l], load(x[j + l]));
@@ -93,9 +106,9 @@ ReduceCut cut_work(const ReduceView& v) {
 // Reduces rows [r0, r1) of columns [i0, i0 + width) of outer index o into dst.
 template <class X, class A, class Combine>
 void reduce_piece(const X* x, const ReduceView& v, int64_t o, int64_t r0, int64_t r1, int64_t i0,
-                  int64_t width, A* dst, A identity, Combine combine) {
+                  int64_t width, A* dst, A identity, Combine combine, FastBody body) {
   if (v.inner == 1) {
-    dst[0] = fold_run(x + o * v.count + r0, r1 - r0, identity, combine);
+    dst[0] = fold_run(x + o * v.count + r0, r1 - r0, identity, combine, body);
     return;
   }
   A acc[2048];
@@ -109,7 +122,8 @@ void reduce_piece(const X* x, const ReduceView& v, int64_t o, int64_t r0, int64_
 }
 
 template <class X, class A, class Combine>
-std::vector<A> reduce_view(const X* x, const ReduceView& v, A identity, Combine combine) {
+std::vector<A> reduce_view(const X* x, const ReduceView& v, A identity, Combine combine,
+                           FastBody body) {
   const ReduceCut cut = cut_work(v);
   const int64_t size = v.outer * v.inner;
   std::vector<A> partial(static_cast<size_t>(size * cut.chunks), identity);
@@ -124,7 +138,7 @@ std::vector<A> reduce_view(const X* x, const ReduceView& v, A identity, Combine 
           const int64_t r0 = std::min(v.count, c * rows), r1 = std::min(v.count, r0 + rows);
           const int64_t i0 = b * cut.width, width = std::min(cut.width, v.inner - i0);
           reduce_piece(x, v, o, r0, r1, i0, width, partial.data() + c * size + o * v.inner + i0,
-                       identity, combine);
+                       identity, combine, body);
         }
       },
       std::max<int64_t>(1, rows * cut.width));
@@ -161,7 +175,8 @@ std::vector<Group> memory_groups(const Shape& shape, const std::vector<bool>& re
 
 // Reduces the groups one reduced group at a time, innermost first; returns the accumulators.
 template <class T, class A, class Combine>
-std::vector<A> reduce_groups(const T* x, std::vector<Group> groups, A identity, Combine combine) {
+std::vector<A> reduce_groups(const T* x, std::vector<Group> groups, A identity, Combine combine,
+                             FastBody body) {
   std::vector<A> current;
   bool first = true;
   for (size_t g = groups.size(); g-- > 0;) {
@@ -169,8 +184,8 @@ std::vector<A> reduce_groups(const T* x, std::vector<Group> groups, A identity, 
     ReduceView v{1, groups[g].size, 1};
     for (size_t k = 0; k < g; ++k) v.outer *= groups[k].size;
     for (size_t k = g + 1; k < groups.size(); ++k) v.inner *= groups[k].size;
-    current = first ? reduce_view(x, v, identity, combine)
-                    : reduce_view(current.data(), v, identity, combine);
+    current = first ? reduce_view(x, v, identity, combine, body)
+                    : reduce_view(current.data(), v, identity, combine, body);
     first = false;
     groups.erase(groups.begin() + static_cast<std::ptrdiff_t>(g));
   }
@@ -194,7 +209,7 @@ Tensor reduce_typed(const Tensor& source, bool reversed, const std::vector<bool>
     const A identity = identity_of<A>(body, D == DType::kPred);
     const std::vector<A> acc =
         reduce_groups(static_cast<const T*>(source.data()),
-                      memory_groups(source.shape(), reduced, reversed), identity, combine);
+                      memory_groups(source.shape(), reduced, reversed), identity, combine, body);
     const A init_acc = load(init_value);
     for (int64_t e = 0; e < result.numel(); ++e) out[e] = store<T>(combine(init_acc, acc[e]));
   });
@@ -213,7 +228,7 @@ bool fold_rows_typed(FastBody body, const void* rows, int64_t count, int64_t col
     const T* x = static_cast<const T*>(rows);
     T* dst = static_cast<T*>(out);
     for (int64_t r = 0; r < count; ++r) {
-      dst[r] = store<T>(combine(init_acc, fold_run(x + r * cols, cols, identity, combine)));
+      dst[r] = store<T>(combine(init_acc, fold_run(x + r * cols, cols, identity, combine, body)));
     }
     folded = true;
   });

@@ -35,20 +35,35 @@ void unary_span(const T* x, T* out, int64_t n) {
     const Fn f{};                                                                   \
     _Pragma("omp simd") for (int64_t i = 0; i < n; ++i) out[i] = f(lhs[i], rhs[i]); \
   }
+#define NDBUF_SCALAR_SPANS(name, T, Fn)                                              \
+  NDBUF_SPAN_CLONES void name##_right(const T* span, T scalar, T* out, int64_t n) {  \
+    const Fn f{};                                                                    \
+    _Pragma("omp simd") for (int64_t i = 0; i < n; ++i) out[i] = f(span[i], scalar); \
+  }                                                                                  \
+  NDBUF_SPAN_CLONES void name##_left(const T* span, T scalar, T* out, int64_t n) {   \
+    const Fn f{};                                                                    \
+    _Pragma("omp simd") for (int64_t i = 0; i < n; ++i) out[i] = f(scalar, span[i]); \
+  }
 #define NDBUF_UNARY_SPAN(name, T, Fn)                                     \
   NDBUF_SPAN_CLONES void name(const T* x, T* out, int64_t n) {            \
     const Fn f{};                                                         \
     _Pragma("omp simd") for (int64_t i = 0; i < n; ++i) out[i] = f(x[i]); \
   }
-#define NDBUF_ARITHMETIC_SPANS(T, suffix)             \
-  NDBUF_BINARY_SPAN(add_##suffix, T, AddFn)           \
-  NDBUF_BINARY_SPAN(subtract_##suffix, T, SubtractFn) \
-  NDBUF_BINARY_SPAN(multiply_##suffix, T, MultiplyFn) \
-  NDBUF_BINARY_SPAN(divide_##suffix, T, DivideFn)     \
-  NDBUF_BINARY_SPAN(maximum_##suffix, T, MaximumFn)   \
-  NDBUF_BINARY_SPAN(minimum_##suffix, T, MinimumFn)   \
-  NDBUF_UNARY_SPAN(negate_##suffix, T, NegateFn)      \
-  NDBUF_UNARY_SPAN(abs_##suffix, T, AbsFn)            \
+#define NDBUF_ARITHMETIC_SPANS(T, suffix)              \
+  NDBUF_BINARY_SPAN(add_##suffix, T, AddFn)            \
+  NDBUF_BINARY_SPAN(subtract_##suffix, T, SubtractFn)  \
+  NDBUF_BINARY_SPAN(multiply_##suffix, T, MultiplyFn)  \
+  NDBUF_BINARY_SPAN(divide_##suffix, T, DivideFn)      \
+  NDBUF_BINARY_SPAN(maximum_##suffix, T, MaximumFn)    \
+  NDBUF_BINARY_SPAN(minimum_##suffix, T, MinimumFn)    \
+  NDBUF_SCALAR_SPANS(add_##suffix, T, AddFn)           \
+  NDBUF_SCALAR_SPANS(subtract_##suffix, T, SubtractFn) \
+  NDBUF_SCALAR_SPANS(multiply_##suffix, T, MultiplyFn) \
+  NDBUF_SCALAR_SPANS(divide_##suffix, T, DivideFn)     \
+  NDBUF_SCALAR_SPANS(maximum_##suffix, T, MaximumFn)   \
+  NDBUF_SCALAR_SPANS(minimum_##suffix, T, MinimumFn)   \
+  NDBUF_UNARY_SPAN(negate_##suffix, T, NegateFn)       \
+  NDBUF_UNARY_SPAN(abs_##suffix, T, AbsFn)             \
   NDBUF_UNARY_SPAN(square_##suffix, T, SquareFn)
 
 NDBUF_ARITHMETIC_SPANS(float, f32)
@@ -59,6 +74,13 @@ NDBUF_ARITHMETIC_SPANS(double, f64)
     return name##_f32;                      \
   } else {                                  \
     return name##_f64;                      \
+  }
+
+#define NDBUF_SCALAR_SPANS_OF(name)                          \
+  if constexpr (std::is_same_v<T, float>) {                  \
+    return scalar_left ? name##_f32_left : name##_f32_right; \
+  } else {                                                   \
+    return scalar_left ? name##_f64_left : name##_f64_right; \
   }
 
 template <class T>
@@ -120,9 +142,33 @@ SpanBinaryFn<T> span_binary(BinaryOp op) {
   }
 }
 
+template <class T>
+SpanScalarFn<T> span_binary_scalar(BinaryOp op, bool scalar_left) {
+  // Ops the vector math library computes have no scalar form: the caller fills a span.
+  if (vector_binary<T>(op) != nullptr) return nullptr;
+  switch (op) {
+    case BinaryOp::kAdd:
+      NDBUF_SCALAR_SPANS_OF(add)
+    case BinaryOp::kSubtract:
+      NDBUF_SCALAR_SPANS_OF(subtract)
+    case BinaryOp::kMultiply:
+      NDBUF_SCALAR_SPANS_OF(multiply)
+    case BinaryOp::kDivide:
+      NDBUF_SCALAR_SPANS_OF(divide)
+    case BinaryOp::kMaximum:
+      NDBUF_SCALAR_SPANS_OF(maximum)
+    case BinaryOp::kMinimum:
+      NDBUF_SCALAR_SPANS_OF(minimum)
+    default:
+      return nullptr;
+  }
+}
+
 template SpanUnaryFn<float> span_unary<float>(UnaryOp);
 template SpanUnaryFn<double> span_unary<double>(UnaryOp);
 template SpanBinaryFn<float> span_binary<float>(BinaryOp);
 template SpanBinaryFn<double> span_binary<double>(BinaryOp);
+template SpanScalarFn<float> span_binary_scalar<float>(BinaryOp, bool);
+template SpanScalarFn<double> span_binary_scalar<double>(BinaryOp, bool);
 
 }  // namespace ndbuf::program

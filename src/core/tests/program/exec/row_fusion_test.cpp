@@ -234,6 +234,50 @@ TEST(RowFusion, MaximumOfAnArgumentKeepsTiesAndNanPayloads) {
   }
 }
 
+// Each op of a row's value and a row (both sides of subtract, divide, maximum, minimum, add and
+// multiply) runs on the row's one value, with the plain run's bits, f32 and f64.
+TEST(RowFusion, RowValuesOnEitherSideOfAnOp) {
+  const int64_t rows = 21, cols = 37;
+  for (const std::string dtype : {"f32", "f64"}) {
+    const std::string m = type_of({rows, cols}, dtype), v = type_of({rows}, dtype);
+    const std::string ninf = dtype == "f32" ? "0xFF800000" : "0xFFF0000000000000";
+    const auto op = [&](const std::string& out, const std::string& name, const std::string& a,
+                        const std::string& b) {
+      return "  %" + out + " = stablehlo." + name + " %" + a + ", %" + b + " : " + m + "\n";
+    };
+    const std::string text = "func.func @main(%x: " + m + ") -> " + m + " {\n" +
+                             "  %ninf = stablehlo.constant dense<" + ninf + "> : tensor<" + dtype +
+                             ">\n" + reduce_line("top", "x", "ninf", "1", "maximum", m, v, dtype) +
+                             broadcast_line("tb", "top", "0", v, m) +
+                             op("a", "subtract", "tb", "x") + op("b", "divide", "a", "tb") +
+                             op("c", "divide", "tb", "b") + op("d", "maximum", "tb", "c") +
+                             op("e", "minimum", "d", "tb") + op("f", "add", "tb", "e") +
+                             op("g", "multiply", "tb", "f") + op("h", "subtract", "g", "tb") +
+                             "  return %h : " + m + "\n}\n";
+    std::vector<double> x(rows * cols);
+    for (size_t k = 0; k < x.size(); ++k) x[k] = std::cos(0.7 * static_cast<double>(k)) * 3 + 0.5;
+    const Tensor input = dtype == "f32" ? f32({rows, cols}, std::vector<float>(x.begin(), x.end()))
+                                        : f64({rows, cols}, x);
+    const auto out = expect_row_fusion_exact(text, {input});
+    const std::vector<double> y = dtype == "f32" ? [&] {
+      const std::vector<float> f = values<float>(out[0]);
+      return std::vector<double>(f.begin(), f.end());
+    }()
+                                                 : values<double>(out[0]);
+    for (int64_t r = 0; r < rows; ++r) {
+      double top = -INFINITY;
+      for (int64_t c = 0; c < cols; ++c) top = std::max(top, x[r * cols + c]);
+      for (int64_t c = 0; c < cols; c += 5) {
+        const double a = top - x[r * cols + c], b = a / top, cc = top / b;
+        const double e = std::min(std::max(top, cc), top);
+        const double expect = top * (top + e) - top;
+        EXPECT_NEAR(y[r * cols + c], expect, 1e-4 * (1 + std::fabs(expect)))
+            << dtype << " " << r << "," << c;
+      }
+    }
+  }
+}
+
 // Results never depend on the thread count: a long sum (its chunks), a row-fused cluster.
 TEST(RowFusion, ResultsDoNotDependOnTheThreadCount) {
   const int64_t n = 1000003;
