@@ -50,25 +50,27 @@ A identity_of(FastBody body, bool pred) {
   }
 }
 
-// Folds n contiguous elements in lanes wide enough for the compiler to vectorise; f32 and
-// f64 fold the same lanes in AVX2 registers where the CPU has them (fold_lanes.hpp).
-template <class X, class A, class Combine>
-A fold_run(const X* x, int64_t n, A identity, Combine combine, FastBody body) {
-  constexpr int kLanes = std::max<int>(4, 64 / static_cast<int>(sizeof(A)));
-  A lanes[kLanes];
-  std::fill(lanes, lanes + kLanes, identity);
-  int64_t j = 0;
+// A fold's lane count: wide enough for the compiler to vectorise.
+template <class A>
+constexpr int kFoldLanes = std::max<int>(4, 64 / static_cast<int>(sizeof(A)));
+
+// Whether x's elements fold in AVX2 registers (fold_lanes.hpp): f32 and f64, on CPUs with AVX2.
+template <class X, class A>
+bool avx2_folds() {
   if constexpr (std::is_same_v<X, A> && (std::is_same_v<A, float> || std::is_same_v<A, double>)) {
-    if (detail::fold_lanes_avx2_usable()) {
-      if constexpr (std::is_same_v<A, float>) {
-        static_assert(kLanes == 16, "fold_lanes_f32_avx2 folds 16 lanes");
-        j = detail::fold_lanes_f32_avx2(body, x, n, lanes);
-      } else {
-        static_assert(kLanes == 8, "fold_lanes_f64_avx2 folds 8 lanes");
-        j = detail::fold_lanes_f64_avx2(body, x, n, lanes);
-      }
-    }
+    static_assert(kFoldLanes<A> == (std::is_same_v<A, float> ? 16 : 8),
+                  "the AVX2 folds keep 16 f32 or 8 f64 lanes");
+    return detail::fold_lanes_avx2_usable();
+  } else {
+    return false;
   }
+}
+
+// Folds the lanes of n elements of x from element j on (a multiple of the lane count), then the
+// lanes in order, then the last elements.
+template <class X, class A, class Combine>
+A finish_fold(const X* x, int64_t j, int64_t n, A* lanes, A identity, Combine combine) {
+  constexpr int kLanes = kFoldLanes<A>;
   for (; j + kLanes <= n; j += kLanes) {
 #pragma omp simd
     for (int l = 0; l < kLanes; ++l) lanes[l] = combine(lanes[l], load(x[j + l]));
@@ -77,6 +79,42 @@ A fold_run(const X* x, int64_t n, A identity, Combine combine, FastBody body) {
   for (int l = 0; l < kLanes; ++l) acc = combine(acc, lanes[l]);
   for (; j < n; ++j) acc = combine(acc, load(x[j]));
   return acc;
+}
+
+// Folds n contiguous elements in kFoldLanes lanes; f32 and f64 fold the same lanes in AVX2
+// registers where the CPU has them.
+template <class X, class A, class Combine>
+A fold_run(const X* x, int64_t n, A identity, Combine combine, FastBody body) {
+  A lanes[kFoldLanes<A>];
+  std::fill(lanes, lanes + kFoldLanes<A>, identity);
+  int64_t j = 0;
+  if constexpr (std::is_same_v<X, A> && (std::is_same_v<A, float> || std::is_same_v<A, double>)) {
+    if (avx2_folds<X, A>()) {
+      j = std::is_same_v<A, float>
+              ? detail::fold_lanes_f32_avx2(body, reinterpret_cast<const float*>(x), n,
+                                            reinterpret_cast<float*>(lanes))
+              : detail::fold_lanes_f64_avx2(body, reinterpret_cast<const double*>(x), n,
+                                            reinterpret_cast<double*>(lanes));
+    }
+  }
+  return finish_fold(x, j, n, lanes, identity, combine);
+}
+
+// out[r] = fold of row r (of `cols` elements) for four rows at once, as fold_run folds each.
+template <class A, class Combine>
+void fold_four_rows(const A* x, int64_t cols, A identity, Combine combine, FastBody body, A* out) {
+  constexpr int kLanes = kFoldLanes<A>;
+  A lanes[4 * kLanes];
+  std::fill(lanes, lanes + 4 * kLanes, identity);
+  const int64_t j =
+      std::is_same_v<A, float>
+          ? detail::fold_four_rows_f32_avx2(body, reinterpret_cast<const float*>(x), cols, cols,
+                                            reinterpret_cast<float*>(lanes))
+          : detail::fold_four_rows_f64_avx2(body, reinterpret_cast<const double*>(x), cols, cols,
+                                            reinterpret_cast<double*>(lanes));
+  for (int r = 0; r < 4; ++r) {
+    out[r] = finish_fold(x + r * cols, j, cols, lanes + r * kLanes, identity, combine);
+  }
 }
 
 // One [outer, count, inner] reduction: dst[o * inner + i] = fold over r of
@@ -227,7 +265,16 @@ bool fold_rows_typed(FastBody body, const void* rows, int64_t count, int64_t col
     const A init_acc = load(*static_cast<const T*>(init));
     const T* x = static_cast<const T*>(rows);
     T* dst = static_cast<T*>(out);
-    for (int64_t r = 0; r < count; ++r) {
+    int64_t r = 0;
+    if constexpr (std::is_same_v<T, A> && (std::is_same_v<A, float> || std::is_same_v<A, double>)) {
+      if (avx2_folds<T, A>()) {
+        for (A folds[4]; r + 4 <= count; r += 4) {
+          fold_four_rows(x + r * cols, cols, identity, combine, body, folds);
+          for (int k = 0; k < 4; ++k) dst[r + k] = store<T>(combine(init_acc, folds[k]));
+        }
+      }
+    }
+    for (; r < count; ++r) {
       dst[r] = store<T>(combine(init_acc, fold_run(x + r * cols, cols, identity, combine, body)));
     }
     folded = true;

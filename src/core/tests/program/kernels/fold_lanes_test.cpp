@@ -1,6 +1,7 @@
-// The AVX2 lane folds (fold_lanes.hpp) against a scalar lane fold written here from the rules
-// reductions follow (fast_combine.hpp): the same lane values, bit for bit, for every body, with
-// NaNs of different payloads, signed zeros and infinities, at every length up to three runs.
+// The AVX2 lane folds (fold_lanes.hpp), of one row and of four, against a scalar lane fold
+// written here from the rules reductions follow (fast_combine.hpp): the same lane values, bit
+// for bit, for every body, with NaNs of different payloads, signed zeros and infinities, at
+// every length up to three runs.
 #include "program/kernels/fold_lanes.hpp"
 
 #include <gtest/gtest.h>
@@ -91,6 +92,40 @@ void check_folds(int64_t (*fold)(FastBody, const T*, int64_t, T*)) {
       }
     }
   }
+}
+
+// Four rows `stride` apart: each row's lanes as the scalar fold leaves them.
+template <class T, int kLanes>
+void check_four_rows(int64_t (*fold)(FastBody, const T*, int64_t, int64_t, T*)) {
+  if (!fold_lanes_avx2_usable()) GTEST_SKIP() << "this CPU or build has no AVX2 folds";
+  std::mt19937 rng(43);
+  for (FastBody body :
+       {FastBody::kAdd, FastBody::kMultiply, FastBody::kMaximum, FastBody::kMinimum}) {
+    for (int64_t n : {int64_t{0}, int64_t{kLanes - 1}, int64_t{kLanes}, int64_t{5 * kLanes + 3}}) {
+      const int64_t stride = n + 7;
+      const std::vector<T> x = sample<T>(rng, 4 * stride, true);
+      std::vector<T> expect = sample<T>(rng, 4 * kLanes, true);
+      std::vector<T> lanes = expect;
+      const int64_t done = fold(body, x.data(), stride, n, lanes.data());
+      ASSERT_EQ(done, n / kLanes * kLanes) << n;
+      for (int r = 0; r < 4; ++r) {
+        for (int64_t j = 0; j < done; j += kLanes) {
+          for (int l = 0; l < kLanes; ++l) {
+            expect[r * kLanes + l] = step(body, expect[r * kLanes + l], x[r * stride + j + l]);
+          }
+        }
+      }
+      EXPECT_TRUE(same_bits(lanes, expect)) << "body " << static_cast<int>(body) << ", n " << n;
+    }
+  }
+}
+
+TEST(FoldLanes, FourRowsOfF32MatchTheScalarFoldBitForBit) {
+  check_four_rows<float, 16>(&fold_four_rows_f32_avx2);
+}
+
+TEST(FoldLanes, FourRowsOfF64MatchTheScalarFoldBitForBit) {
+  check_four_rows<double, 8>(&fold_four_rows_f64_avx2);
 }
 
 TEST(FoldLanes, F32LanesMatchTheScalarFoldBitForBit) {
