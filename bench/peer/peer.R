@@ -7,7 +7,8 @@
 #
 # Run from the repository root: Rscript bench/peer/peer.R
 # Environment: PEER_ROUNDS (3), PEER_THREADS (all cores), PEER_ITERATIONS (10),
-# PEER_SCALE (1; larger divides the big dims for a quick run), PEER_PYTHON (/usr/bin/python3).
+# PEER_SCALE (1; larger divides the big dims for a quick run), PEER_PYTHON (/usr/bin/python3),
+# PEER_CASES (a regular expression: only the cases whose names match it; default all).
 source(file.path("bench", "helpers.R"))
 source(file.path("bench", "peer", "cases.R"))
 
@@ -22,6 +23,8 @@ if (system2(python, c("-c", shQuote("import torch")), stdout = FALSE, stderr = F
 pjrt_threads(threads)
 
 cases <- peer_cases(scale)
+pattern <- Sys.getenv("PEER_CASES", "")
+if (nzchar(pattern)) cases <- Filter(function(case) grepl(pattern, case$name), cases)
 folder <- tempfile("peer")
 dir.create(folder)
 on.exit(unlink(folder, recursive = TRUE), add = TRUE)

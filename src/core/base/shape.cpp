@@ -17,10 +17,10 @@ int64_t checked_numel(const Shape& shape) {
                                             ".");
     }
   }
+  // __builtin_mul_overflow, not a division per dim: tensors are made in every op of a loop.
   for (int64_t dim : shape) {
     if (dim == 0) return 0;  // an empty shape is valid whatever its other dims are
-    if (numel > std::numeric_limits<int64_t>::max() / dim) overflow = true;
-    numel *= overflow ? 1 : dim;
+    if (!overflow && __builtin_mul_overflow(numel, dim, &numel)) overflow = true;
   }
   if (overflow) {
     fail(ErrorKind::kInvalidArgument,
