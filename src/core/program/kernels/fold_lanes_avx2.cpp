@@ -79,10 +79,35 @@ int64_t fold_pd(const double* x, int64_t n, double* lanes) {
   return j;
 }
 
+// maximum / minimum of four rows while no element is NaN: _mm256_max_ps(x, acc) is
+// x > acc ? x : acc (min: x < acc ? x : acc), which is pick_ps's answer unless x is NaN, in one
+// instruction instead of six. False when an element was NaN (the lanes are then unspecified).
+template <FastBody B>
+bool fold_ps_rows_without_nan(const float* x, int64_t stride, int64_t n, float* lanes) {
+  __m256 acc[8];
+  __m256 nan = _mm256_setzero_ps();
+  for (int k = 0; k < 8; ++k) acc[k] = _mm256_loadu_ps(lanes + 8 * k);
+  for (int64_t j = 0; j + 16 <= n; j += 16) {
+    for (int k = 0; k < 8; ++k) {
+      const __m256 v = _mm256_loadu_ps(x + (k / 2) * stride + j + 8 * (k % 2));
+      acc[k] = B == FastBody::kMaximum ? _mm256_max_ps(v, acc[k]) : _mm256_min_ps(v, acc[k]);
+      nan = _mm256_or_ps(nan, _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
+    }
+  }
+  for (int k = 0; k < 8; ++k) _mm256_storeu_ps(lanes + 8 * k, acc[k]);
+  return _mm256_movemask_ps(nan) == 0;
+}
+
 // Four rows at once, `stride` elements apart: four independent chains hide the latency of
 // each lane's one chain of adds (or picks), and every row's lanes fold as fold_ps's do.
 template <FastBody B>
 int64_t fold_ps_rows(const float* x, int64_t stride, int64_t n, float* lanes) {
+  if constexpr (B == FastBody::kMaximum || B == FastBody::kMinimum) {
+    float start[64];
+    for (int k = 0; k < 64; ++k) start[k] = lanes[k];
+    if (fold_ps_rows_without_nan<B>(x, stride, n, lanes)) return n / 16 * 16;
+    for (int k = 0; k < 64; ++k) lanes[k] = start[k];
+  }
   __m256 acc[8];
   for (int k = 0; k < 8; ++k) acc[k] = _mm256_loadu_ps(lanes + 8 * k);
   int64_t j = 0;

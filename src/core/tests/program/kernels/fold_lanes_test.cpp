@@ -53,10 +53,12 @@ bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
 }
 
+// Values from [-3, 3); with `specials`, also NaNs (unless `nan` is false), signed zeros and
+// infinities.
 template <class T>
-std::vector<T> sample(std::mt19937& rng, int64_t n, bool specials) {
+std::vector<T> sample(std::mt19937& rng, int64_t n, bool specials, bool nan = true) {
   std::uniform_real_distribution<double> value(-3, 3);
-  std::uniform_int_distribution<int> pick(0, 15);
+  std::uniform_int_distribution<int> pick(nan ? 0 : 1, 15);
   std::vector<T> x(static_cast<size_t>(n));
   for (int64_t k = 0; k < n; ++k) {
     const int p = specials ? pick(rng) : 15;
@@ -102,21 +104,39 @@ void check_four_rows(int64_t (*fold)(FastBody, const T*, int64_t, int64_t, T*)) 
   for (FastBody body :
        {FastBody::kAdd, FastBody::kMultiply, FastBody::kMaximum, FastBody::kMinimum}) {
     for (int64_t n : {int64_t{0}, int64_t{kLanes - 1}, int64_t{kLanes}, int64_t{5 * kLanes + 3}}) {
-      const int64_t stride = n + 7;
-      const std::vector<T> x = sample<T>(rng, 4 * stride, true);
-      std::vector<T> expect = sample<T>(rng, 4 * kLanes, true);
-      std::vector<T> lanes = expect;
-      const int64_t done = fold(body, x.data(), stride, n, lanes.data());
-      ASSERT_EQ(done, n / kLanes * kLanes) << n;
-      for (int r = 0; r < 4; ++r) {
-        for (int64_t j = 0; j < done; j += kLanes) {
-          for (int l = 0; l < kLanes; ++l) {
-            expect[r * kLanes + l] = step(body, expect[r * kLanes + l], x[r * stride + j + l]);
+      for (bool nan : {false, true}) {
+        const int64_t stride = n + 7;
+        // Without NaNs maximum and minimum take a quicker path; signed zeros still tie.
+        const std::vector<T> x = sample<T>(rng, 4 * stride, true, nan);
+        std::vector<T> expect = sample<T>(rng, 4 * kLanes, true, nan);
+        std::vector<T> lanes = expect;
+        const int64_t done = fold(body, x.data(), stride, n, lanes.data());
+        ASSERT_EQ(done, n / kLanes * kLanes) << n;
+        for (int r = 0; r < 4; ++r) {
+          for (int64_t j = 0; j < done; j += kLanes) {
+            for (int l = 0; l < kLanes; ++l) {
+              expect[r * kLanes + l] = step(body, expect[r * kLanes + l], x[r * stride + j + l]);
+            }
           }
         }
+        EXPECT_TRUE(same_bits(lanes, expect))
+            << "body " << static_cast<int>(body) << ", n " << n << ", NaNs " << nan;
       }
-      EXPECT_TRUE(same_bits(lanes, expect)) << "body " << static_cast<int>(body) << ", n " << n;
     }
+  }
+}
+
+// A NaN already in a lane stays there, payload and all, when no element is NaN.
+TEST(FoldLanes, FourRowsKeepANanLaneThroughNumbers) {
+  if (!fold_lanes_avx2_usable()) GTEST_SKIP() << "this CPU or build has no AVX2 folds";
+  const std::vector<float> x(4 * 32, 1.5f);
+  for (FastBody body : {FastBody::kMaximum, FastBody::kMinimum}) {
+    std::vector<float> lanes(64, 0.0f);
+    lanes[19] = nan_with<float>(19);
+    ASSERT_EQ(fold_four_rows_f32_avx2(body, x.data(), 32, 32, lanes.data()), 32);
+    std::vector<float> expect(64, body == FastBody::kMaximum ? 1.5f : 0.0f);
+    expect[19] = nan_with<float>(19);
+    EXPECT_TRUE(same_bits(lanes, expect)) << static_cast<int>(body);
   }
 }
 
