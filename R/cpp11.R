@@ -92,6 +92,10 @@ ffi_device_memory <- function(spec) {
   .Call(`_pjrt_ffi_device_memory`, spec)
 }
 
+ffi_devices_equal <- function(a, b) {
+  .Call(`_pjrt_ffi_devices_equal`, a, b)
+}
+
 ffi_dispatcher_new <- function(capacity, compile, finish, static_names, backend, move_inputs, default_device, extractor, context) {
   .Call(`_pjrt_ffi_dispatcher_new`, capacity, compile, finish, static_names, backend, move_inputs, default_device, extractor, context)
 }

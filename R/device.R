@@ -85,8 +85,11 @@ pjrt_device <- function(device = NULL, ...) {
 #' @export
 device <- function(x, ...) {
   # A buffer's device, the common call (once per op in generated code), answers without S3
-  # dispatch: 1.7 -> 1.05 us a call.
-  if (inherits(x, "PJRTBuffer")) return(buffer_device(x))
+  # dispatch or a second closure call (buffer_device()'s body, inlined): 1.7 -> 0.9 us a call.
+  if (inherits(x, "PJRTBuffer")) {
+    found <- .Call(`_pjrt_ffi_buffer_device`, x, device_cache)
+    return(if (is.environment(found)) found else new_device(with_core(found)))
+  }
   UseMethod("device")
 }
 
@@ -129,23 +132,18 @@ format.PJRTDevice <- function(x, ...) paste0("<", as.character(x), ">")
 #' @export
 print.PJRTDevice <- function(x, ...) print_formatted(x)
 
-# `==` and `!=` answer without the group generic's checks: the same device is the same R
-# object, and fields decide for a device read back from a file.
+# `==` and `!=` answer without the group generic's checks, in one call to C: the same device is
+# the same R object, and fields decide for a device read back from a file.
 #' @export
-`==.PJRTDevice` <- function(e1, e2) identical(e1, e2) || same_device(e1, e2)
+`==.PJRTDevice` <- function(e1, e2) .Call(`_pjrt_ffi_devices_equal`, e1, e2)
 
 #' @export
-`!=.PJRTDevice` <- function(e1, e2) !(identical(e1, e2) || same_device(e1, e2))
-
-same_device <- function(e1, e2) {
-  inherits(e1, "PJRTDevice") && inherits(e2, "PJRTDevice") &&
-    identical(e1$platform, e2$platform) && identical(e1$id, e2$id)
-}
+`!=.PJRTDevice` <- function(e1, e2) !.Call(`_pjrt_ffi_devices_equal`, e1, e2)
 
 #' @export
 Ops.PJRTDevice <- function(e1, e2) {
   check_equality_operator(.Generic, "Devices")
-  same <- same_device(e1, e2)
+  same <- .Call(`_pjrt_ffi_devices_equal`, e1, e2)
   if (.Generic == "==") same else !same
 }
 

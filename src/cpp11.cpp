@@ -166,6 +166,13 @@ extern "C" SEXP _pjrt_ffi_device_memory(SEXP spec) {
     return cpp11::as_sexp(ffi_device_memory(cpp11::as_cpp<cpp11::decay_t<std::string>>(spec)));
   END_CPP11
 }
+// r_device.cpp
+SEXP ffi_devices_equal(SEXP a, SEXP b);
+extern "C" SEXP _pjrt_ffi_devices_equal(SEXP a, SEXP b) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_devices_equal(cpp11::as_cpp<cpp11::decay_t<SEXP>>(a), cpp11::as_cpp<cpp11::decay_t<SEXP>>(b)));
+  END_CPP11
+}
 // r_dispatch.cpp
 SEXP ffi_dispatcher_new(double capacity, SEXP compile, SEXP finish, cpp11::strings static_names, std::string backend, bool move_inputs, SEXP default_device, SEXP extractor, SEXP context);
 extern "C" SEXP _pjrt_ffi_dispatcher_new(SEXP capacity, SEXP compile, SEXP finish, SEXP static_names, SEXP backend, SEXP move_inputs, SEXP default_device, SEXP extractor, SEXP context) {
@@ -604,6 +611,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pjrt_ffi_device_memory",               (DL_FUNC) &_pjrt_ffi_device_memory,               1},
     {"_pjrt_ffi_device_resolve",              (DL_FUNC) &_pjrt_ffi_device_resolve,              1},
     {"_pjrt_ffi_devices",                     (DL_FUNC) &_pjrt_ffi_devices,                     1},
+    {"_pjrt_ffi_devices_equal",               (DL_FUNC) &_pjrt_ffi_devices_equal,               2},
     {"_pjrt_ffi_dispatch_run",                (DL_FUNC) &_pjrt_ffi_dispatch_run,                2},
     {"_pjrt_ffi_dispatcher_new",              (DL_FUNC) &_pjrt_ffi_dispatcher_new,              9},
     {"_pjrt_ffi_dispatcher_size",             (DL_FUNC) &_pjrt_ffi_dispatcher_size,             1},

@@ -37,3 +37,28 @@
         {static_cast<double>(free_bytes), static_cast<double>(total_bytes)});
   });
 }
+
+namespace {
+
+// A field of a device object (an environment), or R_NilValue.
+SEXP device_field(SEXP device, const char* name) {
+  const SEXP value = Rf_findVarInFrame3(device, Rf_install(name), TRUE);
+  return value == R_UnboundValue ? R_NilValue : value;
+}
+
+bool is_device_object(SEXP x) { return TYPEOF(x) == ENVSXP && Rf_inherits(x, "PJRTDevice"); }
+
+}  // namespace
+
+// `==` on devices in one call (identical() is a closure with defaults, most of a call's time):
+// the same R object (an interned device), or two device objects with the same platform and id
+// (a device read back from a file). Anything else is not equal.
+[[cpp11::register]] SEXP ffi_devices_equal(SEXP a, SEXP b) {
+  if (a == b) return Rf_ScalarLogical(TRUE);
+  if (!is_device_object(a) || !is_device_object(b)) return Rf_ScalarLogical(FALSE);
+  const SEXP platform_a = device_field(a, "platform"), platform_b = device_field(b, "platform");
+  const SEXP id_a = device_field(a, "id"), id_b = device_field(b, "id");
+  const bool same = R_compute_identical(platform_a, platform_b, IDENT_USE_CLOENV) != FALSE &&
+                    R_compute_identical(id_a, id_b, IDENT_USE_CLOENV) != FALSE;
+  return Rf_ScalarLogical(same ? TRUE : FALSE);
+}
