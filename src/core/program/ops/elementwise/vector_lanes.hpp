@@ -1,4 +1,5 @@
-// The span loops of vector_math.cpp (SSE2) and vector_math_avx2.cpp (AVX2): a SLEEF vector
+// The span loops of vector_math.cpp (SSE2), vector_math_avx2.cpp (AVX2) and
+// vector_math_avx512.cpp (AVX-512F): a SLEEF vector
 // function applied to a span one vector at a time, the last partial vector through a padded
 // copy (the same lanes, so the same bits as anywhere else in the span), and the set of spans
 // (kSleefSet) of the including file's instruction set. That file defines, before including
@@ -76,6 +77,24 @@ struct AvxF64 {
   static constexpr int64_t kWidth = 4;
   static V load(const T* p) { return _mm256_loadu_pd(p); }
   static void store(T* p, V v) { _mm256_storeu_pd(p, v); }
+};
+#endif
+
+#ifdef __AVX512F__
+struct Avx512F32 {
+  using T = float;
+  using V = __m512;
+  static constexpr int64_t kWidth = 16;
+  static V load(const T* p) { return _mm512_loadu_ps(p); }
+  static void store(T* p, V v) { _mm512_storeu_ps(p, v); }
+};
+
+struct Avx512F64 {
+  using T = double;
+  using V = __m512d;
+  static constexpr int64_t kWidth = 8;
+  static V load(const T* p) { return _mm512_loadu_pd(p); }
+  static void store(T* p, V v) { _mm512_storeu_pd(p, v); }
 };
 #endif
 

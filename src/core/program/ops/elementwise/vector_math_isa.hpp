@@ -15,5 +15,8 @@ struct VectorMathSet {
 // The AVX2 (with FMA) set, or nullptr where this build has none (no SLEEF, or a compiler that
 // does not take -mavx2). Its code runs only on CPUs that have both.
 const VectorMathSet* vector_math_avx2();
+// The AVX-512F set, or nullptr where this build has none. Its code runs only on CPUs with
+// AVX-512F.
+const VectorMathSet* vector_math_avx512();
 
 }  // namespace ndbuf::program::detail

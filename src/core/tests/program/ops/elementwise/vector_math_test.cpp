@@ -1,8 +1,9 @@
-// The SLEEF vector math (vector_math.hpp): the error bound of every function, in ULP of the
-// result's type, against a reference one precision up (double for f32, long double for f64)
-// over the whole range (bit patterns spread over all floats: NaNs, infinities, subnormals and
-// both zeros included); special values and overflow edges; results that do not depend on where
-// an element sits in a span; and the tensor kernels computing the same bits as the spans.
+// The SLEEF vector math (vector_math.hpp), in each instruction set the machine runs: the error
+// bound of every function, in ULP of the result's type, against a reference one precision up
+// (double for f32, long double for f64) over the whole range (bit patterns spread over all floats:
+// NaNs, infinities, subnormals and both zeros included); special values and overflow edges; results
+// that do not depend on where an element sits in a span; and the tensor kernels computing the same
+// bits as the spans.
 #include "program/ops/elementwise/vector_math.hpp"
 
 #include <gtest/gtest.h>
@@ -16,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "ndbuf/base/error.hpp"
 #include "program/ops/elementwise/elementwise.hpp"
 #include "tests/program/kernel_tensors.hpp"
 #include "tests/program/ops/elementwise/float_patterns.hpp"
@@ -27,6 +29,21 @@ bool have_vector_math() { return std::string(vector_math_backend()) != "libm"; }
 
 #define NDBUF_NEED_VECTOR_MATH() \
   if (!have_vector_math()) GTEST_SKIP() << "built without SLEEF"
+
+// Runs `check` with each SLEEF instruction set this machine runs (AVX-512F, AVX2, SSE2), the
+// CPU's best restored afterwards.
+template <class F>
+void on_every_backend(F check) {
+  struct Restore {
+    ~Restore() { use_vector_math_backend(""); }
+  } restore;
+  for (const std::string& name : vector_math_backends()) {
+    SCOPED_TRACE(name);
+    use_vector_math_backend(name);
+    ASSERT_EQ(std::string(vector_math_backend()), name);
+    check();
+  }
+}
 
 std::vector<float> spread_floats(uint32_t step) { return testing::spread_float_patterns(step); }
 
@@ -127,65 +144,71 @@ void expect_within_bound(const Function& fn, const std::vector<T>& x, Reference 
 
 TEST(VectorMath, EveryF32FunctionWithinItsBoundOverTheWholeRange) {
   NDBUF_NEED_VECTOR_MATH();
-  const std::vector<float> x = spread_floats(4099);
-  for (const Function& fn : kFunctions) {
-    if (fn.op == UnaryOp::kTanh) {  // Eigen's (tanh_kernel_test.cpp)
-      EXPECT_EQ(vector_unary<float>(fn.op), nullptr);
-      continue;
+  on_every_backend([&] {
+    const std::vector<float> x = spread_floats(4099);
+    for (const Function& fn : kFunctions) {
+      if (fn.op == UnaryOp::kTanh) {  // Eigen's (tanh_kernel_test.cpp)
+        EXPECT_EQ(vector_unary<float>(fn.op), nullptr);
+        continue;
+      }
+      expect_within_bound<float>(fn, x, fn.f32_reference);
     }
-    expect_within_bound<float>(fn, x, fn.f32_reference);
-  }
+  });
 }
 
 TEST(VectorMath, EveryF64FunctionWithinItsBoundOverTheWholeRange) {
   NDBUF_NEED_VECTOR_MATH();
-  const std::vector<double> x = spread_doubles(1 << 17);
-  for (const Function& fn : kFunctions) {
-    expect_within_bound<double>(fn, x, [&](double v) { return fn.f64_reference(v); });
-  }
+  on_every_backend([&] {
+    const std::vector<double> x = spread_doubles(1 << 17);
+    for (const Function& fn : kFunctions) {
+      expect_within_bound<double>(fn, x, [&](double v) { return fn.f64_reference(v); });
+    }
+  });
 }
 
 // pow and atan2 over a grid of spread values and exponents (negative bases with integer and
 // fractional exponents, zeros, infinities and NaNs among them).
 TEST(VectorMath, PowAndAtan2WithinOneUlp) {
   NDBUF_NEED_VECTOR_MATH();
-  const std::vector<float> base = spread_floats(65537 * 7);
-  const float inf = std::numeric_limits<float>::infinity();
-  const std::vector<float> second = {-inf, -100.5f, -3.0f, -2.5f, -1.0f, -0.5f,  -0.0f, 0.0f,
-                                     0.5f, 1.0f,    2.0f,  3.0f,  10.3f, 127.0f, inf,   NAN};
-  std::vector<float> a, b;
-  for (float u : base) {
-    for (float v : second) a.push_back(u), b.push_back(v);
-  }
-  std::vector<float> y(a.size());
-  struct Binary {
-    const char* name;
-    BinaryOp op;
-    double (*reference)(double, double);
-  };
-  for (const Binary& fn :
-       {Binary{"pow", BinaryOp::kPower, ::pow}, Binary{"atan2", BinaryOp::kAtan2, ::atan2}}) {
-    const SpanBinaryFn<float> span = vector_binary<float>(fn.op);
-    ASSERT_NE(span, nullptr) << fn.name;
-    span(a.data(), b.data(), y.data(), static_cast<int64_t>(a.size()));
-    for (size_t i = 0; i < a.size(); ++i) {
-      ASSERT_LE(ulp_error<float>(y[i], fn.reference(a[i], b[i])), 1.0 + kReferenceSlack)
-          << fn.name << "(" << a[i] << ", " << b[i] << ") = " << y[i];
+  on_every_backend([&] {
+    const std::vector<float> base = spread_floats(65537 * 7);
+    const float inf = std::numeric_limits<float>::infinity();
+    const std::vector<float> second = {-inf, -100.5f, -3.0f, -2.5f, -1.0f, -0.5f,  -0.0f, 0.0f,
+                                       0.5f, 1.0f,    2.0f,  3.0f,  10.3f, 127.0f, inf,   NAN};
+    std::vector<float> a, b;
+    for (float u : base) {
+      for (float v : second) a.push_back(u), b.push_back(v);
     }
-    // The same in f64, against long double.
-    const SpanBinaryFn<double> wide = vector_binary<double>(fn.op);
-    ASSERT_NE(wide, nullptr) << fn.name;
-    const std::vector<double> u(a.begin(), a.end()), v(b.begin(), b.end());
-    std::vector<double> z(u.size());
-    wide(u.data(), v.data(), z.data(), static_cast<int64_t>(u.size()));
-    for (size_t i = 0; i < u.size(); ++i) {
-      const long double ref = fn.op == BinaryOp::kPower
-                                  ? std::pow(static_cast<long double>(u[i]), v[i])
-                                  : std::atan2(static_cast<long double>(u[i]), v[i]);
-      ASSERT_LE(ulp_error<double>(z[i], ref), 1.0 + kReferenceSlack)
-          << fn.name << "(" << u[i] << ", " << v[i] << ") = " << z[i];
+    std::vector<float> y(a.size());
+    struct Binary {
+      const char* name;
+      BinaryOp op;
+      double (*reference)(double, double);
+    };
+    for (const Binary& fn :
+         {Binary{"pow", BinaryOp::kPower, ::pow}, Binary{"atan2", BinaryOp::kAtan2, ::atan2}}) {
+      const SpanBinaryFn<float> span = vector_binary<float>(fn.op);
+      ASSERT_NE(span, nullptr) << fn.name;
+      span(a.data(), b.data(), y.data(), static_cast<int64_t>(a.size()));
+      for (size_t i = 0; i < a.size(); ++i) {
+        ASSERT_LE(ulp_error<float>(y[i], fn.reference(a[i], b[i])), 1.0 + kReferenceSlack)
+            << fn.name << "(" << a[i] << ", " << b[i] << ") = " << y[i];
+      }
+      // The same in f64, against long double.
+      const SpanBinaryFn<double> wide = vector_binary<double>(fn.op);
+      ASSERT_NE(wide, nullptr) << fn.name;
+      const std::vector<double> u(a.begin(), a.end()), v(b.begin(), b.end());
+      std::vector<double> z(u.size());
+      wide(u.data(), v.data(), z.data(), static_cast<int64_t>(u.size()));
+      for (size_t i = 0; i < u.size(); ++i) {
+        const long double ref = fn.op == BinaryOp::kPower
+                                    ? std::pow(static_cast<long double>(u[i]), v[i])
+                                    : std::atan2(static_cast<long double>(u[i]), v[i]);
+        ASSERT_LE(ulp_error<double>(z[i], ref), 1.0 + kReferenceSlack)
+            << fn.name << "(" << u[i] << ", " << v[i] << ") = " << z[i];
+      }
     }
-  }
+  });
 }
 
 float apply(UnaryOp op, float x) {
@@ -196,75 +219,91 @@ float apply(UnaryOp op, float x) {
 
 TEST(VectorMath, SpecialValuesAsC99Defines) {
   NDBUF_NEED_VECTOR_MATH();
-  const float inf = std::numeric_limits<float>::infinity();
-  EXPECT_TRUE(std::isnan(apply(UnaryOp::kExponential, NAN)));
-  EXPECT_EQ(apply(UnaryOp::kExponential, inf), inf);
-  EXPECT_EQ(apply(UnaryOp::kExponential, -inf), 0.0f);
-  EXPECT_EQ(apply(UnaryOp::kExponential, -0.0f), 1.0f);
-  EXPECT_EQ(apply(UnaryOp::kLog, 0.0f), -inf);
-  EXPECT_EQ(apply(UnaryOp::kLog, -0.0f), -inf);
-  EXPECT_TRUE(std::isnan(apply(UnaryOp::kLog, -1.0f)));
-  EXPECT_EQ(apply(UnaryOp::kLog, inf), inf);
-  EXPECT_EQ(apply(UnaryOp::kLogPlusOne, -1.0f), -inf);
-  EXPECT_EQ(apply(UnaryOp::kExponentialMinusOne, -inf), -1.0f);
-  EXPECT_TRUE(std::isnan(apply(UnaryOp::kSine, inf)));
-  EXPECT_TRUE(std::isnan(apply(UnaryOp::kCosine, -inf)));
-  EXPECT_EQ(apply(UnaryOp::kErf, -inf), -1.0f);
-  EXPECT_EQ(apply(UnaryOp::kErfc, inf), 0.0f);
-  EXPECT_EQ(apply(UnaryOp::kCbrt, -8.0f), -2.0f);
-  EXPECT_EQ(apply(UnaryOp::kLogistic, inf), 1.0f);
-  EXPECT_EQ(apply(UnaryOp::kLogistic, -inf), 0.0f);
-  EXPECT_EQ(apply(UnaryOp::kLogistic, 0.0f), 0.5f);
-  EXPECT_TRUE(std::isnan(apply(UnaryOp::kLogistic, NAN)));
-  // Signed zeros survive the odd functions.
-  for (UnaryOp op : {UnaryOp::kSine, UnaryOp::kTan, UnaryOp::kAsinh, UnaryOp::kAtan, UnaryOp::kErf,
-                     UnaryOp::kExponentialMinusOne, UnaryOp::kLogPlusOne}) {
-    const float y = apply(op, -0.0f);
-    EXPECT_TRUE(y == 0 && std::signbit(y)) << static_cast<int>(op);
-  }
-  // exp's overflow edge: the largest float's log rounds down to 88.72283, the next float up
-  // overflows; and a subnormal result keeps its digits.
-  const float near_top = apply(UnaryOp::kExponential, 88.72283f);
-  EXPECT_TRUE(std::isfinite(near_top) && near_top > 3.40e38f) << near_top;
-  EXPECT_EQ(apply(UnaryOp::kExponential, std::nextafter(88.72284f, 100.0f)), inf);
-  EXPECT_NEAR(apply(UnaryOp::kExponential, -100.0f), std::exp(-100.0), 2e-45);
-  // logistic of a large negative number is the subnormal e^x, not 0.
-  EXPECT_GT(apply(UnaryOp::kLogistic, -100.0f), 0.0f);
-  double edge = 0;
-  double y = 0;
-  edge = 709.78;
-  vector_unary<double>(UnaryOp::kExponential)(&edge, &y, 1);
-  EXPECT_TRUE(std::isfinite(y));
-  edge = 709.79;
-  vector_unary<double>(UnaryOp::kExponential)(&edge, &y, 1);
-  EXPECT_EQ(y, std::numeric_limits<double>::infinity());
+  on_every_backend([&] {
+    const float inf = std::numeric_limits<float>::infinity();
+    EXPECT_TRUE(std::isnan(apply(UnaryOp::kExponential, NAN)));
+    EXPECT_EQ(apply(UnaryOp::kExponential, inf), inf);
+    EXPECT_EQ(apply(UnaryOp::kExponential, -inf), 0.0f);
+    EXPECT_EQ(apply(UnaryOp::kExponential, -0.0f), 1.0f);
+    EXPECT_EQ(apply(UnaryOp::kLog, 0.0f), -inf);
+    EXPECT_EQ(apply(UnaryOp::kLog, -0.0f), -inf);
+    EXPECT_TRUE(std::isnan(apply(UnaryOp::kLog, -1.0f)));
+    EXPECT_EQ(apply(UnaryOp::kLog, inf), inf);
+    EXPECT_EQ(apply(UnaryOp::kLogPlusOne, -1.0f), -inf);
+    EXPECT_EQ(apply(UnaryOp::kExponentialMinusOne, -inf), -1.0f);
+    EXPECT_TRUE(std::isnan(apply(UnaryOp::kSine, inf)));
+    EXPECT_TRUE(std::isnan(apply(UnaryOp::kCosine, -inf)));
+    EXPECT_EQ(apply(UnaryOp::kErf, -inf), -1.0f);
+    EXPECT_EQ(apply(UnaryOp::kErfc, inf), 0.0f);
+    EXPECT_EQ(apply(UnaryOp::kCbrt, -8.0f), -2.0f);
+    EXPECT_EQ(apply(UnaryOp::kLogistic, inf), 1.0f);
+    EXPECT_EQ(apply(UnaryOp::kLogistic, -inf), 0.0f);
+    EXPECT_EQ(apply(UnaryOp::kLogistic, 0.0f), 0.5f);
+    EXPECT_TRUE(std::isnan(apply(UnaryOp::kLogistic, NAN)));
+    // Signed zeros survive the odd functions.
+    for (UnaryOp op : {UnaryOp::kSine, UnaryOp::kTan, UnaryOp::kAsinh, UnaryOp::kAtan,
+                       UnaryOp::kErf, UnaryOp::kExponentialMinusOne, UnaryOp::kLogPlusOne}) {
+      const float y = apply(op, -0.0f);
+      EXPECT_TRUE(y == 0 && std::signbit(y)) << static_cast<int>(op);
+    }
+    // exp's overflow edge: the largest float's log rounds down to 88.72283, the next float up
+    // overflows; and a subnormal result keeps its digits.
+    const float near_top = apply(UnaryOp::kExponential, 88.72283f);
+    EXPECT_TRUE(std::isfinite(near_top) && near_top > 3.40e38f) << near_top;
+    EXPECT_EQ(apply(UnaryOp::kExponential, std::nextafter(88.72284f, 100.0f)), inf);
+    EXPECT_NEAR(apply(UnaryOp::kExponential, -100.0f), std::exp(-100.0), 2e-45);
+    // logistic of a large negative number is the subnormal e^x, not 0.
+    EXPECT_GT(apply(UnaryOp::kLogistic, -100.0f), 0.0f);
+    double edge = 0;
+    double y = 0;
+    edge = 709.78;
+    vector_unary<double>(UnaryOp::kExponential)(&edge, &y, 1);
+    EXPECT_TRUE(std::isfinite(y));
+    edge = 709.79;
+    vector_unary<double>(UnaryOp::kExponential)(&edge, &y, 1);
+    EXPECT_EQ(y, std::numeric_limits<double>::infinity());
+  });
 }
 
 // Every length up to two vectors and a tail, at unaligned starts, in place and out of place:
 // an element's bits are the same wherever it sits.
 TEST(VectorMath, ResultsDoNotDependOnPositionInTheSpan) {
   NDBUF_NEED_VECTOR_MATH();
-  std::vector<float> x(40);
-  for (size_t i = 0; i < x.size(); ++i) x[i] = -7.3f + 0.41f * static_cast<float>(i);
-  for (UnaryOp op : {UnaryOp::kExponential, UnaryOp::kLog, UnaryOp::kSine, UnaryOp::kLogistic}) {
-    const SpanUnaryFn<float> span = vector_unary<float>(op);
-    std::vector<float> whole(x.size());
-    span(x.data(), whole.data(), static_cast<int64_t>(x.size()));
-    for (int64_t start = 0; start < 3; ++start) {
-      for (int64_t n = 0; n <= 19; ++n) {
-        std::vector<float> out(x.size(), 7.0f), in_place(x);
-        span(x.data() + start, out.data() + start, n);
-        span(in_place.data() + start, in_place.data() + start, n);
-        for (int64_t i = 0; i < static_cast<int64_t>(x.size()); ++i) {
-          const bool inside = i >= start && i < start + n;
-          const float expect = inside ? whole[i] : 7.0f;
-          ASSERT_EQ(std::memcmp(&out[i], &expect, 4), 0) << start << " " << n << " " << i;
-          const float kept = inside ? whole[i] : x[i];
-          ASSERT_EQ(std::memcmp(&in_place[i], &kept, 4), 0) << start << " " << n << " " << i;
+  on_every_backend([&] {
+    std::vector<float> x(40);
+    for (size_t i = 0; i < x.size(); ++i) x[i] = -7.3f + 0.41f * static_cast<float>(i);
+    for (UnaryOp op : {UnaryOp::kExponential, UnaryOp::kLog, UnaryOp::kSine, UnaryOp::kLogistic}) {
+      const SpanUnaryFn<float> span = vector_unary<float>(op);
+      std::vector<float> whole(x.size());
+      span(x.data(), whole.data(), static_cast<int64_t>(x.size()));
+      for (int64_t start = 0; start < 3; ++start) {
+        for (int64_t n = 0; n <= 19; ++n) {
+          std::vector<float> out(x.size(), 7.0f), in_place(x);
+          span(x.data() + start, out.data() + start, n);
+          span(in_place.data() + start, in_place.data() + start, n);
+          for (int64_t i = 0; i < static_cast<int64_t>(x.size()); ++i) {
+            const bool inside = i >= start && i < start + n;
+            const float expect = inside ? whole[i] : 7.0f;
+            ASSERT_EQ(std::memcmp(&out[i], &expect, 4), 0) << start << " " << n << " " << i;
+            const float kept = inside ? whole[i] : x[i];
+            ASSERT_EQ(std::memcmp(&in_place[i], &kept, 4), 0) << start << " " << n << " " << i;
+          }
         }
       }
     }
-  }
+  });
+}
+
+// The sets this machine runs come best first, the CPU's best is the one in use, and a set the
+// process cannot run is an error.
+TEST(VectorMath, BackendsBestFirst) {
+  NDBUF_NEED_VECTOR_MATH();
+  const std::vector<std::string> names = vector_math_backends();
+  ASSERT_FALSE(names.empty());
+  EXPECT_EQ(names.back(), "sleef-sse2");
+  EXPECT_EQ(std::string(vector_math_backend()), names.front());
+  EXPECT_THROW(use_vector_math_backend("sleef-neon"), Error);
+  EXPECT_EQ(std::string(vector_math_backend()), names.front());
 }
 
 // The whole-tensor kernels (a column-major operand included) compute the spans' bits.
