@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "memory/element_cell.hpp"
+#include "memory/stream_store.hpp"
 #include "ndbuf/memory/parallel.hpp"
 #include "ndbuf/memory/transfer.hpp"
 #include "program/exec/leaf_feed.hpp"
@@ -23,7 +24,12 @@ namespace {
 // Elements of a full register: whole rows, about as many as an element-wise kernel's block.
 constexpr int64_t kBlockElements = 16384;
 
+// Results this large (all of a run's together) are written around the caches: they do not fit
+// them, and a plain store reads each line from memory first (stream_store.hpp).
+constexpr int64_t kStreamedOutputBytes = int64_t{8} << 20;
+
 std::atomic<int64_t> g_row_fused_runs{0};
+std::atomic<int64_t> g_streamed_runs{0};
 
 int64_t block_rows(const RowPlan& plan) {
   return std::clamp<int64_t>(kBlockElements / plan.cols, 1, std::max<int64_t>(1, plan.rows));
@@ -58,7 +64,8 @@ struct RowRun {
   // [unit]: a column-major operand a reduction folds front to back from its own memory.
   std::vector<std::optional<Tensor>> column_sources;
   std::vector<Tensor> outputs;
-  std::vector<int> output_of;  // [register] -> index into outputs, or -1
+  std::vector<int> output_of;   // [register] -> index into outputs, or -1
+  bool stream_outputs = false;  // span units write full output rows with stream_copy()
 };
 
 // One thread's registers and element tiles.
@@ -69,6 +76,7 @@ struct RowWorker {
   // [register]: where a loaded operand's lanes are this block (in place in the operand, or in
   // the register's own memory); nullptr for the others.
   std::vector<const unsigned char*> loaded;
+  std::vector<unsigned char> staged_row;  // a row on its way to a streamed output
 };
 
 int64_t lanes_of(const RowRun& run, bool full) {
@@ -106,6 +114,7 @@ RowWorker make_worker(const RowRun& run) {
     worker.registers.emplace_back(bytes);
     worker.loaded.push_back(nullptr);
   }
+  if (run.stream_outputs) worker.staged_row.resize(static_cast<size_t>(plan.cols) * sizeof(double));
   return worker;
 }
 
@@ -165,8 +174,14 @@ void run_span(const RowRun& run, RowWorker& worker, size_t u, int64_t first, int
   });
   const int64_t cols = run.plan.cols;
   T* fills = reinterpret_cast<T*>(worker.spread[u].data());
-  const int64_t pieces = by_row ? rows : 1;
-  const int64_t count = by_row ? cols : unit.full ? rows * cols : rows;
+  // A streamed output gets each row through the worker's staged row.
+  const bool stream =
+      unit.full && run.stream_outputs && run.output_of[static_cast<size_t>(unit.out)] >= 0;
+  T* staged = reinterpret_cast<T*>(worker.staged_row.data());
+  const auto row_out = [&](int64_t r) { return stream ? staged : out + r * cols; };
+  const auto row_done = [&](int64_t r) {
+    if (stream) stream_copy(out + r * cols, staged, static_cast<size_t>(cols) * sizeof(T));
+  };
   if (const SpanScalarFn<T> f = call.scalar<T>()) {  // by_row: the scalar is the row's value
     const int side = call.scalar_operand;
     const auto input_reg = [&](int operand) {
@@ -174,19 +189,26 @@ void run_span(const RowRun& run, RowWorker& worker, size_t u, int64_t first, int
     };
     const T* span = reinterpret_cast<const T*>(read_at(run, worker, input_reg(1 - side), first));
     const T* values = reinterpret_cast<const T*>(read_at(run, worker, input_reg(side), first));
-    for (int64_t r = 0; r < rows; ++r) f(span + r * cols, values[r], out + r * cols, cols);
+    for (int64_t r = 0; r < rows; ++r) {
+      f(span + r * cols, values[r], row_out(r), cols);
+      row_done(r);
+    }
     return;
   }
+  const bool per_row = by_row || stream;
+  const int64_t pieces = per_row ? rows : 1;
+  const int64_t count = per_row ? cols : unit.full ? rows * cols : rows;
   for (int64_t r = 0; r < pieces; ++r) {
-    const int64_t row = by_row ? r : -1;
+    const int64_t row = per_row ? r : -1;
     const T* a = span_operand<T>(run, worker, unit, step.operands[0], first, row, fills);
-    T* dst = by_row ? out + r * cols : out;
+    T* dst = per_row ? row_out(r) : out;
     if (const SpanUnaryFn<T> f = call.unary<T>()) {
       f(a, dst, count);
     } else {
       const T* b = span_operand<T>(run, worker, unit, step.operands[1], first, row, fills + cols);
       call.binary<T>()(a, b, dst, count);
     }
+    if (per_row) row_done(r);
   }
 }
 
@@ -276,12 +298,15 @@ RowRun prepare(const RowProgram& program, const Values& args) {
     }
   }
   run.output_of.assign(plan.registers.size(), -1);
+  int64_t output_bytes = 0;
   for (size_t k = 0; k < plan.results.size(); ++k) {
     const RowRegister& reg = plan.registers[static_cast<size_t>(plan.results[k])];
     run.output_of[static_cast<size_t>(plan.results[k])] = static_cast<int>(k);
     run.outputs.push_back(
         Tensor::allocate(reg.dtype, reg.full ? plan.full_shape : plan.row_shape, Order::kRowMajor));
+    output_bytes += run.outputs.back().nbytes();
   }
+  run.stream_outputs = output_bytes >= kStreamedOutputBytes;
   return run;
 }
 
@@ -296,8 +321,10 @@ Values run_rows(const RowProgram& program, const Values& args) {
           const int64_t rows = std::min(run.block, end - first);
           for (size_t u = 0; u < plan.units.size(); ++u) run_unit(run, worker, u, first, rows);
         }
+        if (run.stream_outputs) stream_fence();
       });
   g_row_fused_runs.fetch_add(1, std::memory_order_relaxed);
+  if (run.stream_outputs) g_streamed_runs.fetch_add(1, std::memory_order_relaxed);
   Values results;
   for (const Tensor& out : run.outputs) results.emplace_back(out);
   return results;
@@ -311,5 +338,7 @@ OpFn row_fused_run(RowPlan plan) {
 }
 
 int64_t row_fused_runs() { return g_row_fused_runs.load(std::memory_order_relaxed); }
+
+int64_t row_fused_streamed_runs() { return g_streamed_runs.load(std::memory_order_relaxed); }
 
 }  // namespace ndbuf::program

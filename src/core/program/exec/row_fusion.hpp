@@ -65,8 +65,10 @@ struct RowPlan {
 // The run function of a row-fused step; its operands are those the leaves and inits name.
 OpFn row_fused_run(RowPlan plan);
 
-// How many row-fused steps have run (for tests).
+// How many row-fused steps have run, and how many of them wrote their results around the
+// caches (results of 8 MiB or more) (for tests).
 int64_t row_fused_runs();
+int64_t row_fused_streamed_runs();
 
 // Finds the clusters of `region` (one step per op in `steps`, the terminator excluded) and
 // replaces each by one row-fused step at its last op's index (fate kTaken); its other ops, and
