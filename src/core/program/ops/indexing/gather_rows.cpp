@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "memory/element_cell.hpp"
+#include "memory/stream_store.hpp"
 #include "ndbuf/memory/parallel.hpp"
 #include "program/exec/loop_layout.hpp"
 #include "program/ir/attr_access.hpp"
@@ -64,6 +65,9 @@ bool rows_contiguous(const Tensor& t) {
   return stride == 0 || stride == 1;
 }
 
+// Results this large are written around the caches (stream_store.hpp).
+constexpr int64_t kStreamedGatherBytes = int64_t{8} << 20;
+
 template <class Cell>
 void copy_whole_rows(const Tensor& operand, const std::vector<int64_t>& rows, int64_t width,
                      Tensor& result) {
@@ -71,12 +75,18 @@ void copy_whole_rows(const Tensor& operand, const std::vector<int64_t>& rows, in
   auto* out = static_cast<Cell*>(result.data());
   const int64_t row_stride = operand.strides()[0];
   const auto bytes = static_cast<int64_t>(2 * sizeof(Cell)) * width;
+  const bool stream = result.nbytes() >= kStreamedGatherBytes;
   for_each_block(
       static_cast<int64_t>(rows.size()), bytes,
       [&](int64_t begin, int64_t end) {
         for (int64_t p = begin; p < end; ++p) {
-          std::memcpy(out + p * width, in + rows[p] * row_stride, sizeof(Cell) * width);
+          if (stream) {
+            stream_copy(out + p * width, in + rows[p] * row_stride, sizeof(Cell) * width);
+          } else {
+            std::memcpy(out + p * width, in + rows[p] * row_stride, sizeof(Cell) * width);
+          }
         }
+        if (stream) stream_fence();
       },
       width);
 }

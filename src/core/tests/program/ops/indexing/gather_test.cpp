@@ -169,6 +169,29 @@ TEST(ProgramGather, RowGathersOfTwoAndSixteenByteElements) {
             (std::vector<double>{4, 5, 6}));
 }
 
+// A row gather whose result is 8 MiB or more writes it around the caches: the same rows, odd
+// row lengths (unaligned row starts) and a row read twice included.
+TEST(ProgramGather, LargeRowGathersCopyEveryRow) {
+  for (const int64_t width : {int64_t{1024}, int64_t{1023}}) {
+    const int64_t table_rows = 300, count = 2100;  // 2100 x 1023 f32 is 8.2 MiB
+    std::vector<float> table(table_rows * width);
+    for (size_t k = 0; k < table.size(); ++k) table[k] = static_cast<float>(k % 100003) * 0.5f;
+    std::vector<int32_t> rows(count);
+    for (int64_t p = 0; p < count; ++p) rows[p] = static_cast<int32_t>((p * 37 + 11) % table_rows);
+    rows[5] = rows[6];
+    const Tensor r = gather(f32({table_rows, width}, table), i32({count}, rows),
+                            {{1}, {0}, {}, {}, {0}, 1}, {1, width});
+    ASSERT_GE(r.nbytes(), int64_t{8} << 20);
+    const std::vector<float> got = values<float>(r);
+    for (int64_t p = 0; p < count; ++p) {
+      for (int64_t c = 0; c < width; c += 31) {
+        ASSERT_EQ(got[p * width + c], table[rows[p] * width + c]) << width << " " << p << "," << c;
+      }
+      ASSERT_EQ(got[p * width + width - 1], table[rows[p] * width + width - 1]) << p;
+    }
+  }
+}
+
 TEST(ProgramGather, AnyElementTypeAndIndexType) {
   using C = std::complex<double>;
   GatherDimensions g{{}, {0}, {}, {}, {0}, 1};
