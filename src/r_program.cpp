@@ -107,11 +107,7 @@ SEXP execute_program(const ndbuf::program::Executable& program, SEXP buffers,
   };
   std::vector<ndbuf::Tensor> results = ndbuf::program::execute(program, std::move(inputs), options);
   reads.done();
-  cpp11::writable::list out(static_cast<R_xlen_t>(results.size()));
-  for (size_t k = 0; k < results.size(); ++k) {
-    out[static_cast<R_xlen_t>(k)] = pjrt::wrap_buffer(std::move(results[k]));
-  }
-  return out;
+  return pjrt::wrap_buffers(std::move(results));
 }
 
 }  // namespace pjrt

@@ -5,6 +5,7 @@
 
 #include <cpp11.hpp>
 #include <optional>
+#include <vector>
 
 #include "ndbuf/convert/buffer.hpp"
 #include "ndbuf/io/mapped_file.hpp"
@@ -23,6 +24,8 @@ struct BufferHolder {
 
 // Wraps a tensor as a PJRTBuffer; the finalizer frees the tensor when R collects it.
 SEXP wrap_buffer(ndbuf::Tensor tensor);
+// Wraps tensors as an unnamed list of PJRTBuffers.
+SEXP wrap_buffers(std::vector<ndbuf::Tensor> tensors);
 // The tensor behind a PJRTBuffer; an R error for anything else, a cleared pointer, or a
 // buffer whose mapped file changed on disk since it was loaded.
 const ndbuf::Tensor& unwrap_buffer(SEXP x);
