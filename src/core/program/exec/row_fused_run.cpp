@@ -24,10 +24,6 @@ namespace {
 // Elements of a full register: whole rows, about as many as an element-wise kernel's block.
 constexpr int64_t kBlockElements = 16384;
 
-// Results this large (all of a run's together) are written around the caches: they do not fit
-// them, and a plain store reads each line from memory first (stream_store.hpp).
-constexpr int64_t kStreamedOutputBytes = int64_t{8} << 20;
-
 std::atomic<int64_t> g_row_fused_runs{0};
 std::atomic<int64_t> g_streamed_runs{0};
 
@@ -306,7 +302,7 @@ RowRun prepare(const RowProgram& program, const Values& args) {
         Tensor::allocate(reg.dtype, reg.full ? plan.full_shape : plan.row_shape, Order::kRowMajor));
     output_bytes += run.outputs.back().nbytes();
   }
-  run.stream_outputs = output_bytes >= kStreamedOutputBytes;
+  run.stream_outputs = output_bytes >= kStreamedResultBytes;  // all results together
   return run;
 }
 

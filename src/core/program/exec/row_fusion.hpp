@@ -66,7 +66,7 @@ struct RowPlan {
 OpFn row_fused_run(RowPlan plan);
 
 // How many row-fused steps have run, and how many of them wrote their results around the
-// caches (results of 8 MiB or more) (for tests).
+// caches (kStreamedResultBytes or more) (for tests).
 int64_t row_fused_runs();
 int64_t row_fused_streamed_runs();
 

@@ -65,9 +65,6 @@ bool rows_contiguous(const Tensor& t) {
   return stride == 0 || stride == 1;
 }
 
-// Results this large are written around the caches (stream_store.hpp).
-constexpr int64_t kStreamedGatherBytes = int64_t{8} << 20;
-
 template <class Cell>
 void copy_whole_rows(const Tensor& operand, const std::vector<int64_t>& rows, int64_t width,
                      Tensor& result) {
@@ -75,7 +72,7 @@ void copy_whole_rows(const Tensor& operand, const std::vector<int64_t>& rows, in
   auto* out = static_cast<Cell*>(result.data());
   const int64_t row_stride = operand.strides()[0];
   const auto bytes = static_cast<int64_t>(2 * sizeof(Cell)) * width;
-  const bool stream = result.nbytes() >= kStreamedGatherBytes;
+  const bool stream = result.nbytes() >= kStreamedResultBytes;
   for_each_block(
       static_cast<int64_t>(rows.size()), bytes,
       [&](int64_t begin, int64_t end) {
