@@ -17,14 +17,13 @@ bool fold_lanes_avx2_usable();
 // that is a multiple of the lane count, and returns j: lanes[l] = combine(lanes[l], x[j + l]).
 // Returns 0, leaving `lanes` alone, for a body other than add, multiply, maximum, minimum.
 // Call only while fold_lanes_avx2_usable().
-int64_t fold_lanes_f32_avx2(FastBody body, const float* x, int64_t n, float* lanes);
-int64_t fold_lanes_f64_avx2(FastBody body, const double* x, int64_t n, double* lanes);
+int64_t fold_lanes_avx2(FastBody body, const float* x, int64_t n, float* lanes);
+int64_t fold_lanes_avx2(FastBody body, const double* x, int64_t n, double* lanes);
 
 // The same for four rows of n elements, row r at x + r * stride, its lanes at lanes + r * L:
 // each row's lanes as the one-row fold leaves them (four chains in flight instead of one).
-int64_t fold_four_rows_f32_avx2(FastBody body, const float* x, int64_t stride, int64_t n,
-                                float* lanes);
-int64_t fold_four_rows_f64_avx2(FastBody body, const double* x, int64_t stride, int64_t n,
-                                double* lanes);
+int64_t fold_four_rows_avx2(FastBody body, const float* x, int64_t stride, int64_t n, float* lanes);
+int64_t fold_four_rows_avx2(FastBody body, const double* x, int64_t stride, int64_t n,
+                            double* lanes);
 
 }  // namespace ndbuf::program::detail

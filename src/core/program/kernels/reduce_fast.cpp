@@ -54,17 +54,13 @@ A identity_of(FastBody body, bool pred) {
 template <class A>
 constexpr int kFoldLanes = std::max<int>(4, 64 / static_cast<int>(sizeof(A)));
 
-// Whether x's elements fold in AVX2 registers (fold_lanes.hpp): f32 and f64, on CPUs with AVX2.
+// Whether X elements folded in A lanes have AVX2 folds (fold_lanes.hpp): f32 and f64, whose
+// kFoldLanes are the 16 and 8 lanes those keep.
 template <class X, class A>
-bool avx2_folds() {
-  if constexpr (std::is_same_v<X, A> && (std::is_same_v<A, float> || std::is_same_v<A, double>)) {
-    static_assert(kFoldLanes<A> == (std::is_same_v<A, float> ? 16 : 8),
-                  "the AVX2 folds keep 16 f32 or 8 f64 lanes");
-    return detail::fold_lanes_avx2_usable();
-  } else {
-    return false;
-  }
-}
+constexpr bool kHasAvx2Fold = std::is_same_v<X, A> &&
+                              (std::is_same_v<A, float> || std::is_same_v<A, double>);
+static_assert(kFoldLanes<float> == 16 && kFoldLanes<double> == 8,
+              "the AVX2 folds keep 16 f32 or 8 f64 lanes");
 
 // Folds the lanes of n elements of x from element j on (a multiple of the lane count), then the
 // lanes in order, then the last elements.
@@ -88,14 +84,8 @@ A fold_run(const X* x, int64_t n, A identity, Combine combine, FastBody body) {
   A lanes[kFoldLanes<A>];
   std::fill(lanes, lanes + kFoldLanes<A>, identity);
   int64_t j = 0;
-  if constexpr (std::is_same_v<X, A> && (std::is_same_v<A, float> || std::is_same_v<A, double>)) {
-    if (avx2_folds<X, A>()) {
-      j = std::is_same_v<A, float>
-              ? detail::fold_lanes_f32_avx2(body, reinterpret_cast<const float*>(x), n,
-                                            reinterpret_cast<float*>(lanes))
-              : detail::fold_lanes_f64_avx2(body, reinterpret_cast<const double*>(x), n,
-                                            reinterpret_cast<double*>(lanes));
-    }
+  if constexpr (kHasAvx2Fold<X, A>) {
+    if (detail::fold_lanes_avx2_usable()) j = detail::fold_lanes_avx2(body, x, n, lanes);
   }
   return finish_fold(x, j, n, lanes, identity, combine);
 }
@@ -106,12 +96,7 @@ void fold_four_rows(const A* x, int64_t cols, A identity, Combine combine, FastB
   constexpr int kLanes = kFoldLanes<A>;
   A lanes[4 * kLanes];
   std::fill(lanes, lanes + 4 * kLanes, identity);
-  const int64_t j =
-      std::is_same_v<A, float>
-          ? detail::fold_four_rows_f32_avx2(body, reinterpret_cast<const float*>(x), cols, cols,
-                                            reinterpret_cast<float*>(lanes))
-          : detail::fold_four_rows_f64_avx2(body, reinterpret_cast<const double*>(x), cols, cols,
-                                            reinterpret_cast<double*>(lanes));
+  const int64_t j = detail::fold_four_rows_avx2(body, x, cols, cols, lanes);
   for (int r = 0; r < 4; ++r) {
     out[r] = finish_fold(x + r * cols, j, cols, lanes + r * kLanes, identity, combine);
   }
@@ -266,8 +251,8 @@ bool fold_rows_typed(FastBody body, const void* rows, int64_t count, int64_t col
     const T* x = static_cast<const T*>(rows);
     T* dst = static_cast<T*>(out);
     int64_t r = 0;
-    if constexpr (std::is_same_v<T, A> && (std::is_same_v<A, float> || std::is_same_v<A, double>)) {
-      if (avx2_folds<T, A>()) {
+    if constexpr (kHasAvx2Fold<T, A>) {
+      if (detail::fold_lanes_avx2_usable()) {
         for (A folds[4]; r + 4 <= count; r += 4) {
           fold_four_rows(x + r * cols, cols, identity, combine, body, folds);
           for (int k = 0; k < 4; ++k) dst[r + k] = store<T>(combine(init_acc, folds[k]));

@@ -133,7 +133,7 @@ TEST(FoldLanes, FourRowsKeepANanLaneThroughNumbers) {
   for (FastBody body : {FastBody::kMaximum, FastBody::kMinimum}) {
     std::vector<float> lanes(64, 0.0f);
     lanes[19] = nan_with<float>(19);
-    ASSERT_EQ(fold_four_rows_f32_avx2(body, x.data(), 32, 32, lanes.data()), 32);
+    ASSERT_EQ(fold_four_rows_avx2(body, x.data(), 32, 32, lanes.data()), 32);
     std::vector<float> expect(64, body == FastBody::kMaximum ? 1.5f : 0.0f);
     expect[19] = nan_with<float>(19);
     EXPECT_TRUE(same_bits(lanes, expect)) << static_cast<int>(body);
@@ -141,25 +141,21 @@ TEST(FoldLanes, FourRowsKeepANanLaneThroughNumbers) {
 }
 
 TEST(FoldLanes, FourRowsOfF32MatchTheScalarFoldBitForBit) {
-  check_four_rows<float, 16>(&fold_four_rows_f32_avx2);
+  check_four_rows<float, 16>(&fold_four_rows_avx2);
 }
 
 TEST(FoldLanes, FourRowsOfF64MatchTheScalarFoldBitForBit) {
-  check_four_rows<double, 8>(&fold_four_rows_f64_avx2);
+  check_four_rows<double, 8>(&fold_four_rows_avx2);
 }
 
-TEST(FoldLanes, F32LanesMatchTheScalarFoldBitForBit) {
-  check_folds<float, 16>(&fold_lanes_f32_avx2);
-}
+TEST(FoldLanes, F32LanesMatchTheScalarFoldBitForBit) { check_folds<float, 16>(&fold_lanes_avx2); }
 
-TEST(FoldLanes, F64LanesMatchTheScalarFoldBitForBit) {
-  check_folds<double, 8>(&fold_lanes_f64_avx2);
-}
+TEST(FoldLanes, F64LanesMatchTheScalarFoldBitForBit) { check_folds<double, 8>(&fold_lanes_avx2); }
 
 TEST(FoldLanes, OtherBodiesFoldNothing) {
   if (!fold_lanes_avx2_usable()) GTEST_SKIP() << "this CPU or build has no AVX2 folds";
   std::vector<float> x(64, 1.0f), lanes(16, 2.0f);
-  EXPECT_EQ(fold_lanes_f32_avx2(FastBody::kReplace, x.data(), 64, lanes.data()), 0);
+  EXPECT_EQ(fold_lanes_avx2(FastBody::kReplace, x.data(), 64, lanes.data()), 0);
   EXPECT_EQ(lanes, std::vector<float>(16, 2.0f));
 }
 
