@@ -45,32 +45,32 @@ struct NamedSet {
   const detail::VectorMathSet* set;
 };
 
-// The sets this build has and this CPU runs, best first.
-std::vector<NamedSet> usable_sets() {
-  std::vector<NamedSet> sets;
+// The sets this build has and this CPU runs, best first; found once.
+const std::vector<NamedSet>& usable_sets() {
+  static const std::vector<NamedSet> sets = [] {
+    std::vector<NamedSet> found;
 #ifdef NDBUF_HAVE_SLEEF
-  if (detail::vector_math_avx512() != nullptr && cpu_has_avx512f()) {
-    sets.push_back({"sleef-avx512", detail::vector_math_avx512()});
-  }
-  if (detail::vector_math_avx2() != nullptr && cpu_has_avx2_fma()) {
-    sets.push_back({"sleef-avx2", detail::vector_math_avx2()});
-  }
-  sets.push_back({"sleef-sse2", &detail::kSleefSet});
+    if (detail::vector_math_avx512() != nullptr && cpu_has_avx512f()) {
+      found.push_back({"sleef-avx512", detail::vector_math_avx512()});
+    }
+    if (detail::vector_math_avx2() != nullptr && cpu_has_avx2_fma()) {
+      found.push_back({"sleef-avx2", detail::vector_math_avx2()});
+    }
+    found.push_back({"sleef-sse2", &detail::kSleefSet});
 #endif
+    return found;
+  }();
   return sets;
 }
 
 // The set in use: the CPU's best unless use_vector_math_backend() chose another.
 std::atomic<const NamedSet*> g_chosen{nullptr};
 
-const NamedSet* best_set() {
-  static const std::vector<NamedSet> sets = usable_sets();
-  return sets.empty() ? nullptr : &sets.front();
-}
-
 const NamedSet* chosen_set() {
   const NamedSet* chosen = g_chosen.load(std::memory_order_acquire);
-  return chosen != nullptr ? chosen : best_set();
+  if (chosen != nullptr) return chosen;
+  const std::vector<NamedSet>& sets = usable_sets();
+  return sets.empty() ? nullptr : &sets.front();
 }
 
 const detail::VectorMathSet* active_set() {
@@ -271,12 +271,11 @@ std::vector<std::string> vector_math_backends() {
 }
 
 void use_vector_math_backend(const std::string& backend) {
-  static const std::vector<NamedSet> sets = usable_sets();
   if (backend.empty()) {
     g_chosen.store(nullptr, std::memory_order_release);
     return;
   }
-  for (const NamedSet& set : sets) {
+  for (const NamedSet& set : usable_sets()) {
     if (backend == set.name) {
       g_chosen.store(&set, std::memory_order_release);
       return;
