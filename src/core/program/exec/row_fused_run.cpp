@@ -178,7 +178,8 @@ void run_span(const RowRun& run, RowWorker& worker, size_t u, int64_t first, int
   const auto row_done = [&](int64_t r) {
     if (stream) stream_copy(out + r * cols, staged, static_cast<size_t>(cols) * sizeof(T));
   };
-  if (const SpanScalarFn<T> f = call.scalar<T>()) {  // by_row: the scalar is the row's value
+  const SpanKernels<T>& kernels = call.kernels<T>();
+  if (const SpanScalarFn<T> f = kernels.scalar) {  // by_row: the scalar is the row's value
     const int side = call.scalar_operand;
     const auto input_reg = [&](int operand) {
       return unit.inputs[static_cast<size_t>(step.operands[static_cast<size_t>(operand)])].reg;
@@ -198,11 +199,11 @@ void run_span(const RowRun& run, RowWorker& worker, size_t u, int64_t first, int
     const int64_t row = per_row ? r : -1;
     const T* a = span_operand<T>(run, worker, unit, step.operands[0], first, row, fills);
     T* dst = per_row ? row_out(r) : out;
-    if (const SpanUnaryFn<T> f = call.unary<T>()) {
+    if (const SpanUnaryFn<T> f = kernels.unary) {
       f(a, dst, count);
     } else {
       const T* b = span_operand<T>(run, worker, unit, step.operands[1], first, row, fills + cols);
-      call.binary<T>()(a, b, dst, count);
+      kernels.binary(a, b, dst, count);
     }
     if (per_row) row_done(r);
   }

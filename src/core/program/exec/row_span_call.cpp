@@ -4,29 +4,18 @@
 namespace ndbuf::program {
 namespace {
 
-SpanCall span_call_of_step(const ElementStep& step) {
-  SpanCall call;
-  call.dtype = step.dtype;
-  const bool f32 = step.dtype == DType::kF32;
+// The kernels of `step` in T; the scalar kernel where one operand is a row broadcast and the
+// other a register (setting `scalar_operand`).
+template <class T>
+SpanKernels<T> kernels_of(const RowUnit& unit, const ElementStep& step, int& scalar_operand) {
+  SpanKernels<T> kernels;
   if (step.op == ElementOp::kUnary) {
-    if (f32) {
-      call.unary_f32 = span_unary<float>(step.unary);
-    } else {
-      call.unary_f64 = span_unary<double>(step.unary);
-    }
-  } else if (step.op == ElementOp::kBinary) {
-    if (f32) {
-      call.binary_f32 = span_binary<float>(step.binary);
-    } else {
-      call.binary_f64 = span_binary<double>(step.binary);
-    }
+    kernels.unary = span_unary<T>(step.unary);
+    return kernels;
   }
-  return call;
-}
-
-// Sets the scalar kernel of a binary step that reads one register and one row broadcast.
-void add_scalar_kernel(const RowUnit& unit, const ElementStep& step, SpanCall& call) {
-  if (step.op != ElementOp::kBinary) return;
+  if (step.op != ElementOp::kBinary) return kernels;
+  kernels.binary = span_binary<T>(step.binary);
+  if (kernels.binary == nullptr) return kernels;
   const auto kind_of = [&](int operand) {
     return unit.inputs[static_cast<size_t>(step.operands[static_cast<size_t>(operand)])].kind;
   };
@@ -35,14 +24,10 @@ void add_scalar_kernel(const RowUnit& unit, const ElementStep& step, SpanCall& c
         kind_of(1 - side) != RowInput::Kind::kRegister) {
       continue;
     }
-    const bool left = side == 0;
-    if (step.dtype == DType::kF32) {
-      call.scalar_f32 = span_binary_scalar<float>(step.binary, left);
-    } else {
-      call.scalar_f64 = span_binary_scalar<double>(step.binary, left);
-    }
-    if (call.scalar_f32 != nullptr || call.scalar_f64 != nullptr) call.scalar_operand = side;
+    kernels.scalar = span_binary_scalar<T>(step.binary, side == 0);
+    if (kernels.scalar != nullptr) scalar_operand = side;
   }
+  return kernels;
 }
 
 }  // namespace
@@ -57,8 +42,13 @@ SpanCall span_call_of(const RowUnit& unit) {
     if (unit.inputs[k].kind == RowInput::Kind::kOutside) return {};
     if (unit.program.arguments[k] != step.dtype) return {};
   }
-  SpanCall call = span_call_of_step(step);
-  if (call.usable()) add_scalar_kernel(unit, step, call);
+  SpanCall call;
+  call.dtype = step.dtype;
+  if (step.dtype == DType::kF32) {
+    call.f32 = kernels_of<float>(unit, step, call.scalar_operand);
+  } else {
+    call.f64 = kernels_of<double>(unit, step, call.scalar_operand);
+  }
   return call;
 }
 

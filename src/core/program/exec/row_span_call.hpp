@@ -10,47 +10,35 @@
 
 namespace ndbuf::program {
 
+// The span kernels of one element type a unit may call.
+template <class T>
+struct SpanKernels {
+  SpanUnaryFn<T> unary = nullptr;
+  SpanBinaryFn<T> binary = nullptr;
+  // A binary op of a register and a row broadcast: the kernel taking the row's one value.
+  SpanScalarFn<T> scalar = nullptr;
+};
+
 // A unit whose one op is a float span kernel (span_kernels.hpp) over registers and row
-// broadcasts: called directly on the registers, a broadcast row filled once per row, without
-// an element tile (the same kernels the tile would call, so the same bits).
+// broadcasts: called directly on the registers, a broadcast row filled once per row (or its
+// one value passed to the scalar kernel), without an element tile (the same kernels the tile
+// would call, so the same bits).
 struct SpanCall {
   DType dtype = DType::kF32;
-  SpanUnaryFn<float> unary_f32 = nullptr;
-  SpanUnaryFn<double> unary_f64 = nullptr;
-  SpanBinaryFn<float> binary_f32 = nullptr;
-  SpanBinaryFn<double> binary_f64 = nullptr;
-  // A binary op of a register and a row broadcast: the kernel taking the row's one value, and
-  // which operand of the step that value is (-1: none, fill a row instead).
-  SpanScalarFn<float> scalar_f32 = nullptr;
-  SpanScalarFn<double> scalar_f64 = nullptr;
-  int scalar_operand = -1;
+  SpanKernels<float> f32;
+  SpanKernels<double> f64;
+  int scalar_operand = -1;  // which operand of the step the scalar kernel's value is
 
   bool usable() const {
-    return unary_f32 != nullptr || unary_f64 != nullptr || binary_f32 != nullptr ||
-           binary_f64 != nullptr;
+    return f32.unary != nullptr || f32.binary != nullptr || f64.unary != nullptr ||
+           f64.binary != nullptr;
   }
   template <class T>
-  SpanUnaryFn<T> unary() const {
+  const SpanKernels<T>& kernels() const {
     if constexpr (std::is_same_v<T, float>) {
-      return unary_f32;
+      return f32;
     } else {
-      return unary_f64;
-    }
-  }
-  template <class T>
-  SpanBinaryFn<T> binary() const {
-    if constexpr (std::is_same_v<T, float>) {
-      return binary_f32;
-    } else {
-      return binary_f64;
-    }
-  }
-  template <class T>
-  SpanScalarFn<T> scalar() const {
-    if constexpr (std::is_same_v<T, float>) {
-      return scalar_f32;
-    } else {
-      return scalar_f64;
+      return f64;
     }
   }
 };
