@@ -69,32 +69,11 @@ SEXP wrap_buffer(ndbuf::Tensor tensor) {
   return wrap_object(kBuffer, BufferHolder{std::move(tensor), std::nullopt, 0});
 }
 
-// As wrap_object() does for one, in one unwind_protect for the list (not three per buffer: a
-// program's 12 results spent about a third of their wrapping there). The holders are made
-// first, where C++ may throw; R's calls come after, and an R error between them leaves the
-// holders not yet taken to `holders`, the ones taken to their objects' finalizers.
 SEXP wrap_buffers(std::vector<ndbuf::Tensor> tensors) {
-  std::vector<std::unique_ptr<BufferHolder>> holders;
+  std::vector<BufferHolder> holders;
   holders.reserve(tensors.size());
-  for (ndbuf::Tensor& tensor : tensors) {
-    holders.push_back(
-        std::make_unique<BufferHolder>(BufferHolder{std::move(tensor), std::nullopt, 0}));
-  }
-  const SEXP tag = class_tag(kBuffer);
-  const SEXP classes = class_vector(kBuffer);
-  return cpp11::unwind_protect([&] {
-    const auto count = static_cast<R_xlen_t>(holders.size());
-    const SEXP out = PROTECT(Rf_allocVector(VECSXP, count));
-    for (R_xlen_t k = 0; k < count; ++k) {
-      const SEXP object = R_MakeExternalPtr(nullptr, tag, R_NilValue);
-      SET_VECTOR_ELT(out, k, object);
-      R_RegisterCFinalizerEx(object, &delete_object<BufferHolder>, TRUE);
-      Rf_setAttrib(object, R_ClassSymbol, classes);
-      R_SetExternalPtrAddr(object, holders[static_cast<size_t>(k)].release());
-    }
-    UNPROTECT(1);
-    return out;
-  });
+  for (ndbuf::Tensor& tensor : tensors) holders.push_back({std::move(tensor), std::nullopt, 0});
+  return wrap_objects(kBuffer, std::move(holders));
 }
 
 BufferHolder& unwrap_buffer_holder(SEXP x) {
