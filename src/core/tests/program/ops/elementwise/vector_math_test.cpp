@@ -144,8 +144,8 @@ void expect_within_bound(const Function& fn, const std::vector<T>& x, Reference 
 
 TEST(VectorMath, EveryF32FunctionWithinItsBoundOverTheWholeRange) {
   NDBUF_NEED_VECTOR_MATH();
+  const std::vector<float> x = spread_floats(4099);
   on_every_backend([&] {
-    const std::vector<float> x = spread_floats(4099);
     for (const Function& fn : kFunctions) {
       if (fn.op == UnaryOp::kTanh) {  // Eigen's (tanh_kernel_test.cpp)
         EXPECT_EQ(vector_unary<float>(fn.op), nullptr);
@@ -158,8 +158,8 @@ TEST(VectorMath, EveryF32FunctionWithinItsBoundOverTheWholeRange) {
 
 TEST(VectorMath, EveryF64FunctionWithinItsBoundOverTheWholeRange) {
   NDBUF_NEED_VECTOR_MATH();
+  const std::vector<double> x = spread_doubles(1 << 17);
   on_every_backend([&] {
-    const std::vector<double> x = spread_doubles(1 << 17);
     for (const Function& fn : kFunctions) {
       expect_within_bound<double>(fn, x, [&](double v) { return fn.f64_reference(v); });
     }
@@ -170,16 +170,16 @@ TEST(VectorMath, EveryF64FunctionWithinItsBoundOverTheWholeRange) {
 // fractional exponents, zeros, infinities and NaNs among them).
 TEST(VectorMath, PowAndAtan2WithinOneUlp) {
   NDBUF_NEED_VECTOR_MATH();
+  const std::vector<float> base = spread_floats(65537 * 7);
+  const float inf = std::numeric_limits<float>::infinity();
+  const std::vector<float> second = {-inf, -100.5f, -3.0f, -2.5f, -1.0f, -0.5f,  -0.0f, 0.0f,
+                                     0.5f, 1.0f,    2.0f,  3.0f,  10.3f, 127.0f, inf,   NAN};
+  std::vector<float> a, b;
+  for (float u : base) {
+    for (float v : second) a.push_back(u), b.push_back(v);
+  }
+  std::vector<float> y(a.size());
   on_every_backend([&] {
-    const std::vector<float> base = spread_floats(65537 * 7);
-    const float inf = std::numeric_limits<float>::infinity();
-    const std::vector<float> second = {-inf, -100.5f, -3.0f, -2.5f, -1.0f, -0.5f,  -0.0f, 0.0f,
-                                       0.5f, 1.0f,    2.0f,  3.0f,  10.3f, 127.0f, inf,   NAN};
-    std::vector<float> a, b;
-    for (float u : base) {
-      for (float v : second) a.push_back(u), b.push_back(v);
-    }
-    std::vector<float> y(a.size());
     struct Binary {
       const char* name;
       BinaryOp op;
@@ -269,9 +269,9 @@ TEST(VectorMath, SpecialValuesAsC99Defines) {
 // an element's bits are the same wherever it sits.
 TEST(VectorMath, ResultsDoNotDependOnPositionInTheSpan) {
   NDBUF_NEED_VECTOR_MATH();
+  std::vector<float> x(40);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = -7.3f + 0.41f * static_cast<float>(i);
   on_every_backend([&] {
-    std::vector<float> x(40);
-    for (size_t i = 0; i < x.size(); ++i) x[i] = -7.3f + 0.41f * static_cast<float>(i);
     for (UnaryOp op : {UnaryOp::kExponential, UnaryOp::kLog, UnaryOp::kSine, UnaryOp::kLogistic}) {
       const SpanUnaryFn<float> span = vector_unary<float>(op);
       std::vector<float> whole(x.size());
