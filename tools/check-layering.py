@@ -19,9 +19,10 @@ ALLOWED = {
     "verify": {"ir", "registry"},
     "passes": {"ir", "registry"},
     "kernels": set(),
+    "spmd": set(),  # the process grid and its rendezvous: no program stage below it
     "element": {"ir", "kernels", "ops"},
-    "exec": {"ir", "registry", "text", "verify", "passes", "element", "kernels", "ops"},
-    "ops": {"ir", "registry", "text", "verify", "element", "kernels", "exec", "ops"},
+    "exec": {"ir", "registry", "text", "verify", "passes", "element", "kernels", "spmd", "ops"},
+    "ops": {"ir", "registry", "text", "verify", "element", "kernels", "spmd", "exec", "ops"},
 }
 
 # What element/ and exec/ may read of ops/: the element-wise kernels only.

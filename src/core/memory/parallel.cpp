@@ -28,7 +28,18 @@ bool in_forked_child() { return g_forked_child.load(); }
 
 void set_interrupt_poll(InterruptPoll poll) { g_interrupt_poll.store(poll); }
 
+namespace {
+thread_local const std::atomic<bool>* t_cancelled = nullptr;
+}  // namespace
+
+CancelScope::CancelScope(const std::atomic<bool>& cancelled) noexcept : previous_(t_cancelled) {
+  t_cancelled = &cancelled;
+}
+
+CancelScope::~CancelScope() { t_cancelled = previous_; }
+
 bool interrupt_pending() {
+  if (t_cancelled != nullptr) return t_cancelled->load(std::memory_order_relaxed);
   const InterruptPoll poll = g_interrupt_poll.load();
   return poll != nullptr && poll();
 }

@@ -6,6 +6,7 @@
 #include "ndbuf/memory/device.hpp"
 #include "ndbuf/memory/storage_pool.hpp"
 #include "program/kernels/result_memory.hpp"
+#include "program/spmd/rendezvous.hpp"
 
 namespace ndbuf::program {
 
@@ -19,6 +20,11 @@ struct ExecContext {
   // The storages this execution's loops hand from one iteration to the next: a while loop
   // runs its iterations in a PoolScope of it (ndbuf/memory/storage_pool.hpp).
   StoragePool pool;
+  // The many-device run this execution is process `process` of (launch_processes()), where
+  // its collectives meet their peers; null for a run on one device (a 1 x 1 grid, in which a
+  // collective's group is the process alone).
+  Rendezvous* rendezvous = nullptr;
+  int process = 0;
 };
 
 }  // namespace ndbuf::program

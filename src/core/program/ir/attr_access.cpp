@@ -101,6 +101,24 @@ std::vector<int64_t> field_ints(const Op& op, const Attribute& s, const std::str
   op_error(op, "field '" + key + "' must be a list of integers");
 }
 
+std::vector<std::vector<int64_t>> attr_int_rows(const Op& op, const std::string& key) {
+  const Attribute* attr = find_attr(op.attrs, key);
+  if (attr == nullptr) return {};
+  if (attr->kind != Attribute::Kind::kDense || !attr->dense || !is_integer(attr->dense->dtype()) ||
+      attr->dense->rank() != 2) {
+    op_error(op, "attribute '" + key + "' must be a 2-d integer tensor");
+  }
+  const std::vector<int64_t> values = tensor_ints(*attr->dense);
+  const auto rows = static_cast<size_t>(attr->dense->shape()[0]);
+  const auto columns = static_cast<size_t>(attr->dense->shape()[1]);
+  std::vector<std::vector<int64_t>> out(rows);
+  for (size_t r = 0; r < rows; ++r) {
+    out[r].assign(values.begin() + static_cast<std::ptrdiff_t>(r * columns),
+                  values.begin() + static_cast<std::ptrdiff_t>((r + 1) * columns));
+  }
+  return out;
+}
+
 std::vector<std::pair<int64_t, int64_t>> attr_padding(const Op& op, const std::string& key,
                                                       size_t rank) {
   const Attribute* attr = find_attr(op.attrs, key);

@@ -51,6 +51,8 @@ auto at_op(const Op& op, F f) {
     fail_at(op.loc, std::string("'") + op.name + "' " + e.what());
   }
 }
+// The rows of a 2-d integer dense<...> attribute (replica_groups); empty when absent.
+std::vector<std::vector<int64_t>> attr_int_rows(const Op& op, const std::string& key);
 // A dense<[[lo, hi], ...]> : tensor<Nx2xi64> padding attribute; `rank` zero pairs if absent.
 std::vector<std::pair<int64_t, int64_t>> attr_padding(const Op& op, const std::string& key,
                                                       size_t rank);

@@ -31,7 +31,8 @@ enum class OpKind : uint8_t {
   kCustom,       // custom_call
   kLinalg,       // cholesky, triangular_solve, rng_bit_generator
   kFft,
-  kCheck,  // the interpreter's test dialect
+  kCheck,       // the interpreter's test dialect
+  kCollective,  // ops of a process grid: collectives, process ids, tokens (never merged or removed)
 };
 
 // How the parser reads an op's pretty form: kItems is the common `op %a, key = v : types`;

@@ -38,8 +38,23 @@ void check_interrupt();
 // (a count of iterations between polls would wait seconds where each is slow).
 inline constexpr int64_t kInterruptPollNs = 20'000'000;
 void check_interrupt_periodically();
-// The installed poll's answer, without throwing (false when none is installed).
+// The installed poll's answer, without throwing (false when none is installed). On a thread
+// inside a CancelScope it is that scope's flag instead: the poll (R's) may only run on the
+// thread that installed it.
 bool interrupt_pending();
+// While it lives, interrupt_pending() on the constructing thread reads `cancelled` instead of
+// asking the installed poll: the worker threads of a many-process run (program/spmd) stop when
+// the thread that launched them, which alone may poll, sets the flag.
+class CancelScope {
+ public:
+  explicit CancelScope(const std::atomic<bool>& cancelled) noexcept;
+  ~CancelScope();
+  CancelScope(const CancelScope&) = delete;
+  CancelScope& operator=(const CancelScope&) = delete;
+
+ private:
+  const std::atomic<bool>* previous_;
+};
 // Throws Error(kInterrupted) (after interrupt_pending() answered true).
 [[noreturn]] void throw_interrupted();
 

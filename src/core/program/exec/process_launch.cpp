@@ -1,0 +1,149 @@
+// The threads of a many-device run (process_launch.hpp).
+#include "program/exec/process_launch.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstdlib>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+#include "ndbuf/base/error.hpp"
+#include "ndbuf/memory/parallel.hpp"
+#include "program/exec/interpreter.hpp"
+#include "program/spmd/rendezvous.hpp"
+
+namespace ndbuf::program {
+namespace {
+
+constexpr std::chrono::milliseconds kInterruptPoll{20};
+
+// What the processes report to the waiting thread.
+struct Outcome {
+  std::mutex mutex;
+  std::condition_variable finished;
+  int running = 0;
+  int first_failed = -1;
+  std::vector<std::exception_ptr> errors;
+  std::vector<Values> results;
+};
+
+std::string failure_text(std::exception_ptr error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::exception& e) {
+    return e.what();
+  } catch (...) {
+    return "unknown error";
+  }
+}
+
+[[noreturn]] void rethrow_for(const ProcessGrid& grid, int process, std::exception_ptr error) {
+  const std::string where = "process " + grid.name(process) + ": ";
+  try {
+    std::rethrow_exception(error);
+  } catch (const Error& e) {
+    if (e.kind() == ErrorKind::kInterrupted) throw;
+    throw Error(e.kind(), where + e.what());
+  }
+}
+
+void run_one(const Plan& plan, Rendezvous& rendezvous, const std::atomic<bool>& cancelled,
+             int threads, int process, ProcessRun run, Outcome& outcome) {
+  std::exception_ptr error;
+  Values results;
+  try {
+    const CancelScope cancel(cancelled);
+    const ThreadReservation share(std::max(0, max_threads() - threads));
+    const DeviceScope on_device(run.device);
+    Interpreter interpreter(plan, run.device);
+    interpreter.context().rendezvous = &rendezvous;
+    interpreter.context().process = process;
+    results = interpreter.call(*run.function, std::move(run.args));
+  } catch (...) {
+    error = std::current_exception();
+  }
+  if (error) {
+    {
+      // Recorded before the peers learn of it: their own errors then come second.
+      std::lock_guard<std::mutex> lock(outcome.mutex);
+      outcome.errors[static_cast<size_t>(process)] = error;
+      if (outcome.first_failed < 0) outcome.first_failed = process;
+    }
+    rendezvous.abandon(process, failure_text(error));
+  }
+  std::lock_guard<std::mutex> lock(outcome.mutex);
+  if (!error) outcome.results[static_cast<size_t>(process)] = std::move(results);
+  --outcome.running;
+  outcome.finished.notify_all();
+}
+
+// Waits for every process; a user interrupt meanwhile sets `cancelled`.
+void wait_for_all(Outcome& outcome, std::atomic<bool>& cancelled) {
+  std::unique_lock<std::mutex> lock(outcome.mutex);
+  while (outcome.running > 0) {
+    outcome.finished.wait_for(lock, kInterruptPoll);
+    if (!cancelled.load() && outcome.running > 0) {
+      lock.unlock();
+      if (interrupt_pending()) cancelled.store(true);
+      lock.lock();
+    }
+  }
+}
+
+}  // namespace
+
+std::chrono::milliseconds default_collective_timeout() {
+  if (const char* text = std::getenv("PJRT_COLLECTIVE_TIMEOUT")) {
+    char* end = nullptr;
+    const double seconds = std::strtod(text, &end);
+    if (end != text && *end == '\0' && seconds > 0 && seconds < 1e7) {
+      return std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000));
+    }
+  }
+  return std::chrono::milliseconds(60'000);
+}
+
+std::vector<Values> launch_processes(const Plan& plan, const ProcessGrid& grid,
+                                     std::vector<ProcessRun> runs,
+                                     std::chrono::milliseconds timeout) {
+  std::atomic<bool> cancelled{false};
+  Rendezvous rendezvous(grid, timeout, cancelled);
+  Outcome outcome;
+  const size_t count = runs.size();
+  outcome.errors.resize(count);
+  outcome.results.resize(count);
+  // The cores are shared out: each process's parallel loops get an equal part.
+  const int threads = std::max(1, max_threads() / static_cast<int>(std::max<size_t>(1, count)));
+  std::vector<std::thread> workers;
+  workers.reserve(count);
+  std::exception_ptr start_failure;
+  for (size_t k = 0; k < count && !start_failure; ++k) {
+    {
+      std::lock_guard<std::mutex> lock(outcome.mutex);
+      ++outcome.running;
+    }
+    try {
+      workers.emplace_back(run_one, std::cref(plan), std::ref(rendezvous), std::cref(cancelled),
+                           threads, static_cast<int>(k), std::move(runs[k]), std::ref(outcome));
+    } catch (...) {
+      // No thread for this process: the ones started must still end before we leave.
+      start_failure = std::current_exception();
+      std::lock_guard<std::mutex> lock(outcome.mutex);
+      --outcome.running;
+      cancelled.store(true);
+    }
+  }
+  wait_for_all(outcome, cancelled);
+  for (std::thread& worker : workers) worker.join();
+  if (start_failure) std::rethrow_exception(start_failure);
+  if (cancelled.load()) throw_interrupted();
+  if (outcome.first_failed >= 0) {
+    rethrow_for(grid, outcome.first_failed,
+                outcome.errors[static_cast<size_t>(outcome.first_failed)]);
+  }
+  return std::move(outcome.results);
+}
+
+}  // namespace ndbuf::program

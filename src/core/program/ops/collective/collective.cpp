@@ -1,0 +1,61 @@
+// Shared pieces of the collective ops (collective.hpp).
+#include "program/ops/collective/collective.hpp"
+
+#include <cstring>
+
+#include "ndbuf/memory/transfer.hpp"
+#include "program/ir/attr_access.hpp"
+
+namespace ndbuf::program {
+
+IdGroups attr_id_groups(const Op& op, const std::string& key) {
+  IdGroups groups;
+  for (const std::vector<int64_t>& row : attr_int_rows(op, key)) {
+    std::vector<int64_t> ids;
+    for (int64_t id : row) {
+      if (id != -1) ids.push_back(id);
+    }
+    if (!ids.empty()) groups.push_back(std::move(ids));
+  }
+  return groups;
+}
+
+int64_t channel_id(const Op& op) {
+  if (const Attribute* handle = find_attr(op.attrs, "channel_handle")) {
+    const std::vector<int64_t> id = field_ints(op, *handle, "handle");
+    return id.empty() ? 0 : id[0];
+  }
+  return attr_int_or(op, "channel_id", 0);
+}
+
+ProcessGrid grid_of(const ExecContext& context) {
+  return context.rendezvous != nullptr ? context.rendezvous->grid() : ProcessGrid{};
+}
+
+std::vector<int> my_group(const ExecContext& context, const GroupSpec& spec) {
+  return group_of(grid_of(context), spec.strategy, spec.ids, context.process);
+}
+
+CollectiveParts exchange(ExecContext& context, const std::vector<int>& group, CollectivePart mine) {
+  if (context.rendezvous == nullptr) {
+    return std::make_shared<const std::vector<CollectivePart>>(1, std::move(mine));
+  }
+  return context.rendezvous->exchange(context.process, group, std::move(mine));
+}
+
+std::string collective_signature(const Op& op) {
+  return "'" + op.name + "' (" + types_to_string(op.operand_types) + ")";
+}
+
+Tensor on_this_device(const Tensor& t) {
+  const Device here = current_device();
+  return t.device() == here ? t : copy_to(t, here, Order::kRowMajor);
+}
+
+Tensor zeros_of(const Type& type) {
+  Tensor zeros = Tensor::allocate(type.dtype, type.shape, Order::kRowMajor);
+  std::memset(zeros.data(), 0, static_cast<size_t>(zeros.nbytes()));
+  return zeros;
+}
+
+}  // namespace ndbuf::program

@@ -1,0 +1,52 @@
+// What the collective ops share: their process groups decoded at plan time, the exchange of
+// parts with the peers at run time (through the execution's Rendezvous, or the process alone on
+// one device), and errors that carry the op's line:column and keep their kind.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "program/exec/interpreter.hpp"
+#include "program/ir/module.hpp"
+#include "program/spmd/process_grid.hpp"
+#include "program/spmd/rendezvous.hpp"
+
+namespace ndbuf::program {
+
+struct GroupSpec {
+  GroupStrategy strategy = GroupStrategy::kCrossReplica;
+  IdGroups ids;
+};
+
+// The groups of attribute `key` (replica_groups, a 2-d si64 tensor; -1 pads ragged groups).
+IdGroups attr_id_groups(const Op& op, const std::string& key);
+// channel_handle's handle (or a channel_id integer); 0 when absent.
+int64_t channel_id(const Op& op);
+
+// The grid of this execution (1 x 1 on one device) and this process's number in it.
+ProcessGrid grid_of(const ExecContext& context);
+// The group `spec` puts this process in; empty when it is in none.
+std::vector<int> my_group(const ExecContext& context, const GroupSpec& spec);
+// Every member's part, in group order (the process alone without a rendezvous).
+CollectiveParts exchange(ExecContext& context, const std::vector<int>& group, CollectivePart mine);
+// "'stablehlo.all_reduce' (tensor<4xi64>)": what the peers of a collective must agree on.
+std::string collective_signature(const Op& op);
+// `t` when it lives on this thread's current device, else a copy there (a peer's part received).
+Tensor on_this_device(const Tensor& t);
+// A dense zero tensor of a tensor type (what a process outside every group receives).
+Tensor zeros_of(const Type& type);
+
+// Runs f(), re-raising an ndbuf::Error with the op's "line:column: 'name'" in front, of the same
+// kind (a peer's failure stays a device error); interrupts pass through unchanged.
+template <class F>
+auto in_collective(const Op& op, F f) {
+  try {
+    return f();
+  } catch (const Error& e) {
+    if (e.kind() == ErrorKind::kInterrupted) throw;
+    throw Error(e.kind(), std::to_string(op.loc.line) + ":" + std::to_string(op.loc.column) +
+                              ": '" + op.name + "' " + e.what());
+  }
+}
+
+}  // namespace ndbuf::program

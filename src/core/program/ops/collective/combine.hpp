@@ -1,0 +1,24 @@
+// A collective's computation region applied element by element to two whole tensors: the
+// step of all_reduce, reduce_scatter and collective_reduce that folds in one more peer's part.
+#pragma once
+
+#include "program/exec/builders.hpp"
+#include "program/exec/region_patterns.hpp"
+
+namespace ndbuf::program {
+
+class Combine {
+ public:
+  Combine(const Region& body, DType dtype, const Planning& planning);
+  // body(a[i], b[i]) for every i; a and b of one shape and of the region's element type.
+  Tensor operator()(Interpreter& in, const Tensor& a, const Tensor& b) const;
+  // The parts in order, folded from the left: ((p0 . p1) . p2) ... , the same order on every
+  // member of a group, so they all hold the same bits.
+  Tensor fold(Interpreter& in, const std::vector<Tensor>& parts) const;
+
+ private:
+  BodyCall body_;
+  DType dtype_;
+};
+
+}  // namespace ndbuf::program
