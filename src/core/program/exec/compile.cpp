@@ -7,6 +7,7 @@
 #include "ndbuf/program/program.hpp"
 #include "program/exec/builders.hpp"
 #include "program/exec/donation.hpp"
+#include "program/exec/executable.hpp"
 #include "program/exec/loop_layout.hpp"
 #include "program/text/parser.hpp"
 #include "program/verify/verifier.hpp"
@@ -30,43 +31,27 @@ PlannedModule compile_module(std::string_view text, bool require_main,
   return out;
 }
 
-class Executable {
- public:
-  PlannedModule program;  // immutable: executions share it
-  const Function* main = nullptr;
-  const FunctionPlan* main_plan = nullptr;
-  Signature signature;
-  Device device;
-  std::vector<bool> loop_read_args;  // per argument: copied to loop_layout() (loop_layout.hpp)
-  std::vector<bool> row_major_args;  // per argument: read faster dense row-major
-};
-
 namespace {
 
 std::atomic<int64_t> g_result_copies{0};
 
 TensorType tensor_type(const Type& t) { return TensorType{t.dtype, t.shape}; }
 
-std::string nth(size_t k) { return "argument " + std::to_string(k + 1); }
-
-void check_input(const Executable& e, size_t k, const Tensor& input) {
-  const TensorType& want = e.signature.inputs[k];
-  if (input.device() != e.device) {
-    fail(ErrorKind::kInvalidArgument, nth(k) + " is on device " + device_spec(input.device()) +
-                                          ", but the program was compiled for device " +
-                                          device_spec(e.device));
-  }
-  if (input.dtype() != want.dtype) {
-    fail(ErrorKind::kInvalidArgument, nth(k) + " of @main must have element type " +
-                                          element_type_name(want.dtype) + ", not " +
-                                          element_type_name(input.dtype()));
-  }
-  if (input.shape() != want.shape) {
-    fail(ErrorKind::kInvalidArgument, nth(k) + " of @main must have shape " +
-                                          shape_to_tuple(want.shape) + ", not shape " +
-                                          shape_to_tuple(input.shape()));
-  }
+// The module's process grid: mhlo.num_replicas x mhlo.num_partitions, each 1 when absent.
+ProcessGrid declared_grid(const Module& module) {
+  const auto count = [&](const char* key) {
+    const Attribute* attr = find_attr(module.attrs, key);
+    if (attr == nullptr) return 1;
+    if (attr->kind != Attribute::Kind::kInt || attr->integer < 1 || attr->integer > 4096) {
+      fail(ErrorKind::kInvalidArgument,
+           std::string("module attribute ") + key + " must be an integer from 1 to 4096");
+    }
+    return static_cast<int>(attr->integer);
+  };
+  return ProcessGrid{count("mhlo.num_replicas"), count("mhlo.num_partitions")};
 }
+
+std::string nth(size_t k) { return "argument " + std::to_string(k + 1); }
 
 }  // namespace
 
@@ -96,6 +81,7 @@ std::shared_ptr<const Executable> compile(std::string_view text, Device device,
   e->main = e->program.module->find("main");
   e->main_plan = &e->program.plan->function(*e->main);
   e->device = device;
+  e->grid = declared_grid(*e->program.module);
   if (options.loop_layouts) {
     e->loop_read_args = args_read_in_loops(*e->program.plan, *e->main);
   }
@@ -138,26 +124,45 @@ std::vector<bool> donated_arguments(const Executable& e, const ExecuteOptions& o
 
 int64_t result_copy_count() { return g_result_copies.load(std::memory_order_relaxed); }
 
-namespace {
+namespace {}  // namespace
+
+void check_input(const Executable& e, size_t k, const Tensor& input, const Device& device) {
+  const TensorType& want = e.signature.inputs[k];
+  if (input.device() != device) {
+    fail(ErrorKind::kInvalidArgument, nth(k) + " is on device " + device_spec(input.device()) +
+                                          ", but the program was compiled for device " +
+                                          device_spec(device));
+  }
+  if (input.dtype() != want.dtype) {
+    fail(ErrorKind::kInvalidArgument, nth(k) + " of @main must have element type " +
+                                          element_type_name(want.dtype) + ", not " +
+                                          element_type_name(input.dtype()));
+  }
+  if (input.shape() != want.shape) {
+    fail(ErrorKind::kInvalidArgument, nth(k) + " of @main must have shape " +
+                                          shape_to_tuple(want.shape) + ", not shape " +
+                                          shape_to_tuple(input.shape()));
+  }
+}
 
 // Results are handed out as they are when nothing else holds their memory and it is dense on
 // the executable's device, row-major or column-major (a row gather of an R matrix: R reads it
 // back without a transpose); otherwise (a constant, an input the caller holds, a value
 // returned twice, a strided view such as an iota or a reshape of a strided value) they are
 // copied.
-std::vector<Tensor> hand_out(const Executable& e, Values results) {
+std::vector<Tensor> hand_out(Values results, const Device& device) {
   std::vector<Tensor> out;
   out.reserve(results.size());
   for (Value& v : results) {
     const Tensor& t = v.get();
     const bool dense = t.is_contiguous(Order::kRowMajor) || t.is_contiguous(Order::kColumnMajor);
     const bool sole = dense && t.offset() == 0 && t.storage().use_count() == 1 &&
-                      !t.storage()->read_only() && t.device() == e.device;
+                      !t.storage()->read_only() && t.device() == device;
     if (sole) {
       out.push_back(std::move(*v.tensor));
       continue;
     }
-    Tensor fresh = Tensor::allocate(t.dtype(), t.shape(), Order::kRowMajor, e.device);
+    Tensor fresh = Tensor::allocate(t.dtype(), t.shape(), Order::kRowMajor, device);
     copy_to_dense(t, fresh.data(), Order::kRowMajor);
     g_result_copies.fetch_add(1, std::memory_order_relaxed);
     out.push_back(fresh);
@@ -165,16 +170,20 @@ std::vector<Tensor> hand_out(const Executable& e, Values results) {
   return out;
 }
 
-}  // namespace
-
 std::vector<Tensor> execute(const Executable& e, std::vector<Tensor> inputs,
                             const ExecuteOptions& options) {
+  if (e.grid.size() > 1) {
+    fail(ErrorKind::kInvalidArgument, "the program declares " + std::to_string(e.grid.size()) +
+                                          " processes (" + std::to_string(e.grid.replicas) +
+                                          " replica(s) x " + std::to_string(e.grid.partitions) +
+                                          " partition(s)): run it on as many devices at once");
+  }
   if (inputs.size() != e.signature.inputs.size()) {
     fail(ErrorKind::kInvalidArgument, "@main takes " + std::to_string(e.signature.inputs.size()) +
                                           " arguments but " + std::to_string(inputs.size()) +
                                           " were given");
   }
-  for (size_t k = 0; k < inputs.size(); ++k) check_input(e, k, inputs[k]);
+  for (size_t k = 0; k < inputs.size(); ++k) check_input(e, k, inputs[k], e.device);
   for (size_t k = 0; k < e.loop_read_args.size(); ++k) {
     if (e.loop_read_args[k]) inputs[k] = loop_layout(inputs[k]);
   }
@@ -202,7 +211,7 @@ std::vector<Tensor> execute(const Executable& e, std::vector<Tensor> inputs,
   Values results = interpreter.call(*e.main_plan, std::move(args));
   interpreter.context().pool.clear();  // the results are then held by themselves
   for (size_t k = 0; k < donated.size(); ++k) release(k);
-  return hand_out(e, std::move(results));
+  return hand_out(std::move(results), e.device);
 }
 
 }  // namespace ndbuf::program

@@ -51,6 +51,7 @@ struct Function {
 };
 
 struct Module {
+  AttrDict attrs;  // `module attributes {...}`: mhlo.num_replicas, mhlo.num_partitions, ...
   std::vector<Function> functions;
   std::map<std::string, size_t> by_name;
 

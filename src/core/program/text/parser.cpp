@@ -102,7 +102,7 @@ Module Parser::parse_module() {
     } else if (at_word("module") && !braced) {
       next();
       if (peek().kind == Tok::kSymbol) next();
-      if (accept_word("attributes")) parse_attr_dict();
+      if (accept_word("attributes")) module.attrs = parse_attr_dict();
       expect("{", "to open the module");
       braced = true;
     } else if (at_word("func.func")) {

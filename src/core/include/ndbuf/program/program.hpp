@@ -118,6 +118,26 @@ std::vector<bool> donated_arguments(const Executable& executable, const ExecuteO
 std::vector<Tensor> execute(const Executable& executable, std::vector<Tensor> inputs,
                             const ExecuteOptions& options = {});
 
+// The process grid the program declares (its module's mhlo.num_replicas and
+// mhlo.num_partitions, 1 each when absent): execute_processes() runs it on that many devices.
+int num_replicas(const Executable& executable);
+int num_partitions(const Executable& executable);
+
+// Runs @main once per process of the program's grid, concurrently, process k (replica-major:
+// k = replica * num_partitions + partition) on devices[k] with inputs[k]; its collectives
+// (all_reduce, all_gather, ...) meet across the processes. Returns each process's results, in
+// the same order. Devices must be distinct CPU devices, one per process; each input list is
+// checked as execute() checks its inputs, against its process's device. Nothing is donated in
+// such a run (aliasing marks are ignored). When a process fails, the others' collectives fail
+// too instead of waiting, and the error thrown is the first failure's, prefixed with its
+// process ("process (1, 0): ..."). A collective whose peers do not arrive within
+// `collective_timeout_ms` (0: the environment variable PJRT_COLLECTIVE_TIMEOUT in seconds, else
+// 60 s) fails every member.
+std::vector<std::vector<Tensor>> execute_processes(const Executable& executable,
+                                                   std::vector<std::vector<Tensor>> inputs,
+                                                   const std::vector<Device>& devices,
+                                                   int64_t collective_timeout_ms = 0);
+
 // How many results execute() has copied (from every thread) to hand them out because they
 // shared memory or lay on another device than the executable's; for tests.
 int64_t result_copy_count();

@@ -1,0 +1,32 @@
+// The compiled program behind ndbuf::program::Executable, shared by the files that run it
+// (compile.cpp: one device; execute_processes.cpp: a process grid).
+#pragma once
+
+#include <vector>
+
+#include "ndbuf/program/program.hpp"
+#include "program/exec/compile.hpp"
+#include "program/spmd/process_grid.hpp"
+
+namespace ndbuf::program {
+
+class Executable {
+ public:
+  PlannedModule program;  // immutable: executions share it
+  const Function* main = nullptr;
+  const FunctionPlan* main_plan = nullptr;
+  Signature signature;
+  Device device;
+  std::vector<bool> loop_read_args;  // per argument: copied to loop_layout() (loop_layout.hpp)
+  std::vector<bool> row_major_args;  // per argument: read faster dense row-major
+  ProcessGrid grid;                  // mhlo.num_replicas x mhlo.num_partitions (1 x 1 if absent)
+};
+
+// Argument k of @main (0-based) against its declared type and the device it must be on; errors
+// name the 1-based argument.
+void check_input(const Executable& e, size_t k, const Tensor& input, const Device& device);
+// @main's results as the caller receives them on `device`: moved out when nothing else holds
+// their memory and it is dense there, else copied (result_copy_count()).
+std::vector<Tensor> hand_out(Values results, const Device& device);
+
+}  // namespace ndbuf::program

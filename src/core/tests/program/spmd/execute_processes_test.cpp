@@ -1,0 +1,319 @@
+// Programs run on a grid of CPU devices (execute_processes()): a data-parallel SGD step against
+// the same step on the whole batch computed here, every collective at every element type against
+// values worked out here, and the failures: a peer that fails, disagrees, never arrives, and a
+// user interrupt while the processes wait.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <optional>
+#include <string>
+
+#include "ndbuf/base/error.hpp"
+#include "ndbuf/memory/parallel.hpp"
+#include "ndbuf/program/program.hpp"
+#include "tests/program/kernel_tensors.hpp"
+
+namespace ndbuf::program {
+namespace {
+
+using testing::f64;
+using testing::values;
+
+// Four CPU devices for the grid's processes.
+class ExecuteProcesses : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (const char* value = std::getenv("PJRT_CPU_DEVICE_COUNT")) saved_ = value;
+    setenv("PJRT_CPU_DEVICE_COUNT", "4", 1);
+  }
+  void TearDown() override {
+    set_interrupt_poll(nullptr);
+    if (saved_) {
+      setenv("PJRT_CPU_DEVICE_COUNT", saved_->c_str(), 1);
+    } else {
+      unsetenv("PJRT_CPU_DEVICE_COUNT");
+    }
+  }
+  static std::vector<Device> devices(int n) {
+    std::vector<Device> out;
+    for (int k = 0; k < n; ++k) out.push_back(Device{Platform::kCpu, k});
+    return out;
+  }
+  std::optional<std::string> saved_;
+};
+
+std::string header(int replicas, int partitions) {
+  return "module @m attributes {mhlo.num_replicas = " + std::to_string(replicas) +
+         " : i32, mhlo.num_partitions = " + std::to_string(partitions) + " : i32} {\n";
+}
+
+// One SGD step of least squares on a shard of `rows` rows: the gradient X'(Xw - y) summed over
+// the devices by all_reduce, then w - 0.01 * gradient.
+std::string sgd_step(int devices, int rows) {
+  const std::string b = std::to_string(rows);
+  return header(devices, 1) + "func.func @main(%w: tensor<3xf64>, %x: tensor<" + b +
+         "x3xf64>, %y: tensor<" + b +
+         "xf64>) -> tensor<3xf64> {\n"
+         "%p = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<" +
+         b + "x3xf64>, tensor<3xf64>) -> tensor<" + b +
+         "xf64>\n"
+         "%r = stablehlo.subtract %p, %y : tensor<" +
+         b +
+         "xf64>\n"
+         "%g = stablehlo.dot_general %r, %x, contracting_dims = [0] x [0] : (tensor<" +
+         b + "xf64>, tensor<" + b +
+         "x3xf64>) -> tensor<3xf64>\n"
+         "%s = \"stablehlo.all_reduce\"(%g) ({\n"
+         "^bb0(%a: tensor<f64>, %c: tensor<f64>):\n"
+         "  %0 = stablehlo.add %a, %c : tensor<f64>\n"
+         "  stablehlo.return %0 : tensor<f64>\n"
+         "}) : (tensor<3xf64>) -> tensor<3xf64>\n"
+         "%lr = stablehlo.constant dense<0.01> : tensor<3xf64>\n"
+         "%d = stablehlo.multiply %s, %lr : tensor<3xf64>\n"
+         "%n = stablehlo.subtract %w, %d : tensor<3xf64>\n"
+         "return %n : tensor<3xf64>\n}\n}\n";
+}
+
+TEST_F(ExecuteProcesses, DataParallelSgdEqualsTheWholeBatchStep) {
+  constexpr int kBatch = 24;
+  std::vector<double> x(kBatch * 3), y(kBatch);
+  for (int i = 0; i < kBatch; ++i) {
+    for (int j = 0; j < 3; ++j) x[static_cast<size_t>(i * 3 + j)] = std::sin(i * 1.3 + j);
+    y[static_cast<size_t>(i)] = std::cos(i * 0.7);
+  }
+  const std::vector<double> w{0.5, -0.25, 0.125};
+  // The step on the whole batch, computed here.
+  std::vector<double> want = w;
+  for (int j = 0; j < 3; ++j) {
+    double g = 0;
+    for (int i = 0; i < kBatch; ++i) {
+      double p = 0;
+      for (int k = 0; k < 3; ++k)
+        p += x[static_cast<size_t>(i * 3 + k)] * w[static_cast<size_t>(k)];
+      g += (p - y[static_cast<size_t>(i)]) * x[static_cast<size_t>(i * 3 + j)];
+    }
+    want[static_cast<size_t>(j)] -= 0.01 * g;
+  }
+  for (int n : {2, 4}) {
+    const int rows = kBatch / n;
+    const auto exe = compile(sgd_step(n, rows));
+    EXPECT_EQ(num_replicas(*exe), n);
+    EXPECT_EQ(num_partitions(*exe), 1);
+    std::vector<std::vector<Tensor>> inputs;
+    for (int d = 0; d < n; ++d) {
+      const auto first = x.begin() + d * rows * 3;
+      inputs.push_back({copy_to(f64({3}, w), Device{Platform::kCpu, d}, Order::kRowMajor),
+                        copy_to(f64({rows, 3}, {first, first + rows * 3}),
+                                Device{Platform::kCpu, d}, Order::kRowMajor),
+                        copy_to(f64({rows}, {y.begin() + d * rows, y.begin() + (d + 1) * rows}),
+                                Device{Platform::kCpu, d}, Order::kRowMajor)});
+    }
+    const auto results = execute_processes(*exe, std::move(inputs), devices(n));
+    ASSERT_EQ(results.size(), static_cast<size_t>(n));
+    for (int d = 0; d < n; ++d) {
+      EXPECT_EQ(results[static_cast<size_t>(d)][0].device(), (Device{Platform::kCpu, d}));
+      const std::vector<double> got = values<double>(results[static_cast<size_t>(d)][0]);
+      for (int j = 0; j < 3; ++j) {
+        EXPECT_NEAR(got[static_cast<size_t>(j)], want[static_cast<size_t>(j)], 1e-13) << n;
+      }
+      // Every device holds the same bits: the sum runs in one order everywhere.
+      EXPECT_EQ(got, values<double>(results[0][0]));
+    }
+  }
+}
+
+// v = 10 * replica + iota(4) in `dtype`, through each collective on 2 replicas, each result read
+// back as f64: all_reduce (sum), all_gather, all_to_all, collective_permute (a swap),
+// collective_broadcast (from replica 1) and reduce_scatter (sum).
+std::string every_collective(const std::string& dtype, bool complex) {
+  const auto t = [&](const std::string& shape) { return "tensor<" + shape + dtype + ">"; };
+  // `%oN = ` the f64 values of `v` (the real parts of a complex value).
+  const std::string part = dtype == "complex<f32>" ? "f32" : "f64";
+  const auto back = [&](const std::string& out, const std::string& v, const std::string& shape) {
+    if (!complex) {
+      return out + " = stablehlo.convert " + v + " : (" + t(shape) + ") -> tensor<" + shape +
+             "f64>\n";
+    }
+    return out + "re = stablehlo.real " + v + " : (" + t(shape) + ") -> tensor<" + shape + part +
+           ">\n" + out + " = stablehlo.convert " + out + "re : (tensor<" + shape + part +
+           ">) -> tensor<" + shape + "f64>\n";
+  };
+  const std::string add_region = "({\n^bb0(%a: " + t("") + ", %b: " + t("") +
+                                 "):\n  %0 = stablehlo.add %a, %b : " + t("") +
+                                 "\n  stablehlo.return %0 : " + t("") + "\n})";
+  return header(2, 1) +
+         "func.func @main() -> (tensor<4xf64>, tensor<8xf64>, tensor<4xf64>, tensor<4xf64>, "
+         "tensor<4xf64>, tensor<2xf64>) {\n"
+         "%id = stablehlo.replica_id : tensor<ui32>\n"
+         "%r = stablehlo.convert %id : (tensor<ui32>) -> tensor<i32>\n"
+         "%ten = stablehlo.constant dense<10> : tensor<i32>\n"
+         "%s = stablehlo.multiply %r, %ten : tensor<i32>\n"
+         "%sb = stablehlo.broadcast_in_dim %s, dims = [] : (tensor<i32>) -> tensor<4xi32>\n"
+         "%i = stablehlo.iota dim = 0 : tensor<4xi32>\n"
+         "%v32 = stablehlo.add %sb, %i : tensor<4xi32>\n"
+         "%v = stablehlo.convert %v32 : (tensor<4xi32>) -> " +
+         t("4x") +
+         "\n"
+         "%sum = \"stablehlo.all_reduce\"(%v) " +
+         add_region + " {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (" + t("4x") +
+         ") -> " + t("4x") +
+         "\n"
+         "%all = \"stablehlo.all_gather\"(%v) {all_gather_dim = 0 : i64, replica_groups = "
+         "dense<[[0, 1]]> : tensor<1x2xi64>} : (" +
+         t("4x") + ") -> " + t("8x") +
+         "\n"
+         "%a2a = \"stablehlo.all_to_all\"(%v) {split_dimension = 0 : i64, concat_dimension = 0 : "
+         "i64, split_count = 2 : i64, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (" +
+         t("4x") + ") -> " + t("4x") +
+         "\n"
+         "%swap = \"stablehlo.collective_permute\"(%v) {source_target_pairs = dense<[[0, 1], [1, "
+         "0]]> : tensor<2x2xi64>} : (" +
+         t("4x") + ") -> " + t("4x") +
+         "\n"
+         "%bc = \"stablehlo.collective_broadcast\"(%v) {replica_groups = dense<[[1, 0]]> : "
+         "tensor<1x2xi64>} : (" +
+         t("4x") + ") -> " + t("4x") +
+         "\n"
+         "%rs = \"stablehlo.reduce_scatter\"(%v) " +
+         add_region +
+         " {scatter_dimension = 0 : i64, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (" +
+         t("4x") + ") -> " + t("2x") + "\n" + back("%o1", "%sum", "4x") +
+         back("%o2", "%all", "8x") + back("%o3", "%a2a", "4x") + back("%o4", "%swap", "4x") +
+         back("%o5", "%bc", "4x") + back("%o6", "%rs", "2x") +
+         "return %o1, %o2, %o3, %o4, %o5, %o6 : tensor<4xf64>, tensor<8xf64>, tensor<4xf64>, "
+         "tensor<4xf64>, tensor<4xf64>, tensor<2xf64>\n}\n}\n";
+}
+
+TEST_F(ExecuteProcesses, EveryCollectiveAtEveryElementType) {
+  using V = std::vector<double>;
+  // Replica r holds [10r, 10r + 1, 10r + 2, 10r + 3].
+  const V sum{10, 12, 14, 16}, gathered{0, 1, 2, 3, 10, 11, 12, 13};
+  const std::vector<V> to_all{{0, 1, 10, 11}, {2, 3, 12, 13}};
+  const std::vector<V> swapped{{10, 11, 12, 13}, {0, 1, 2, 3}};
+  const std::vector<V> scattered{{10, 12}, {14, 16}};
+  const V broadcast{10, 11, 12, 13};
+  for (const char* dtype : {"i8", "i16", "i32", "i64", "ui8", "ui16", "ui32", "ui64", "f16", "bf16",
+                            "f32", "f64", "complex<f32>", "complex<f64>"}) {
+    const bool complex = std::string(dtype).rfind("complex", 0) == 0;
+    SCOPED_TRACE(dtype);
+    const auto exe = compile(every_collective(dtype, complex));
+    const auto results = execute_processes(*exe, {{}, {}}, devices(2));
+    for (size_t r = 0; r < 2; ++r) {
+      EXPECT_EQ(values<double>(results[r][0]), sum);
+      EXPECT_EQ(values<double>(results[r][1]), gathered);
+      EXPECT_EQ(values<double>(results[r][2]), to_all[r]);
+      EXPECT_EQ(values<double>(results[r][3]), swapped[r]);
+      EXPECT_EQ(values<double>(results[r][4]), broadcast);
+      EXPECT_EQ(values<double>(results[r][5]), scattered[r]);
+    }
+  }
+}
+
+// A program whose replica 1 stops (a failed check) before the all_reduce replica 0 waits in.
+std::string failing_peer() {
+  return header(2, 1) +
+         "func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {\n"
+         "%id = stablehlo.replica_id : tensor<ui32>\n"
+         "check.expect_eq_const %id, dense<0> : tensor<ui32>\n"
+         "%s = \"stablehlo.all_reduce\"(%x) ({\n^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+         "  %0 = stablehlo.add %a, %b : tensor<f32>\n  stablehlo.return %0 : tensor<f32>\n"
+         "}) : (tensor<2xf32>) -> tensor<2xf32>\n"
+         "return %s : tensor<2xf32>\n}\n}\n";
+}
+
+std::vector<std::vector<Tensor>> two_inputs() {
+  return {{testing::f32({2}, {1, 2})},
+          {copy_to(testing::f32({2}, {3, 4}), Device{Platform::kCpu, 1}, Order::kRowMajor)}};
+}
+
+std::string failure(const Executable& exe, std::vector<std::vector<Tensor>> inputs,
+                    const std::vector<Device>& on, int64_t timeout_ms = 0) {
+  try {
+    execute_processes(exe, std::move(inputs), on, timeout_ms);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST_F(ExecuteProcesses, AFailedPeerFailsTheRunWithItsOwnError) {
+  const auto exe = compile(failing_peer());
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(failure(*exe, two_inputs(), devices(2), 60000),
+            "process (1, 0): check.expect_eq_const failed at index (): got 1, expected 0");
+  // Replica 0 learnt of it at once instead of waiting out its 60 s.
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+}
+
+// Replica 1 returns at once; replica 0's all_gather waits for it.
+std::string absent_peer() {
+  return header(2, 1) +
+         "func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {\n"
+         "%id = stablehlo.replica_id : tensor<ui32>\n"
+         "%zero = stablehlo.constant dense<0> : tensor<ui32>\n"
+         "%first = stablehlo.compare EQ, %id, %zero : (tensor<ui32>, tensor<ui32>) -> tensor<i1>\n"
+         "%r = \"stablehlo.if\"(%first) ({\n"
+         "  %g = \"stablehlo.all_gather\"(%x) {all_gather_dim = 0 : i64} : (tensor<2xf32>) -> "
+         "tensor<4xf32>\n"
+         "  %h = stablehlo.slice %g [0:2] : (tensor<4xf32>) -> tensor<2xf32>\n"
+         "  stablehlo.return %h : tensor<2xf32>\n"
+         "}, {\n  stablehlo.return %x : tensor<2xf32>\n"
+         "}) : (tensor<i1>) -> tensor<2xf32>\n"
+         "return %r : tensor<2xf32>\n}\n}\n";
+}
+
+TEST_F(ExecuteProcesses, APeerThatNeverArrivesIsAnErrorAfterTheTimeout) {
+  const auto exe = compile(absent_peer());
+  const std::string error = failure(*exe, two_inputs(), devices(2), 200);
+  EXPECT_NE(error.find("process (0, 0): "), std::string::npos) << error;
+  EXPECT_NE(error.find("'stablehlo.all_gather' a collective of process (0, 0) waited 200 ms for "
+                       "process (1, 0), which never arrived"),
+            std::string::npos)
+      << error;
+}
+
+TEST_F(ExecuteProcesses, WrongDevicesAndArgumentsAreErrors) {
+  const auto exe = compile(failing_peer());
+  EXPECT_EQ(failure(*exe, two_inputs(), devices(3)),
+            "the program runs on 2 devices (2 replica(s) x 1 partition(s)), but 3 were given");
+  EXPECT_EQ(failure(*exe, two_inputs(), {Device{Platform::kCpu, 1}, Device{Platform::kCpu, 1}}),
+            "device cpu:1 is given for two processes; each needs its own");
+  EXPECT_EQ(failure(*exe, two_inputs(), {Device{Platform::kCpu, 1}, Device{Platform::kCpu, 0}}),
+            "argument 1 is on device cpu:0, but the program was compiled for device cpu:1");
+  try {
+    execute(*exe, {testing::f32({2}, {1, 2})});
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(),
+                 "the program declares 2 processes (2 replica(s) x 1 partition(s)): run it on as "
+                 "many devices at once");
+  }
+  EXPECT_EQ(failure(*exe, {{testing::f32({2}, {1, 2})}, {}}, devices(2)),
+            "@main takes 1 arguments but process (1, 0) was given 0");
+}
+
+std::atomic<int> g_polls{0};
+bool poll_fires_later() { return ++g_polls > 5; }
+
+TEST_F(ExecuteProcesses, AnInterruptWhileWaitingCancelsEveryProcess) {
+  // Replica 0 would wait 600 s for its absent peer: the user's interrupt ends the run instead.
+  const auto exe = compile(absent_peer());
+  g_polls = 0;
+  set_interrupt_poll(&poll_fires_later);
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    execute_processes(*exe, two_inputs(), devices(2), 600000);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kInterrupted);
+    EXPECT_STREQ(e.what(), "Interrupted by the user.");
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+  EXPECT_GT(g_polls.load(), 5);
+}
+
+}  // namespace
+}  // namespace ndbuf::program
