@@ -200,6 +200,14 @@ ffi_buffer_format_literal <- function(buffer) {
   .Call(`_pjrt_ffi_buffer_format_literal`, buffer)
 }
 
+ffi_executable_grid <- function(executable) {
+  .Call(`_pjrt_ffi_executable_grid`, executable)
+}
+
+ffi_program_execute_processes <- function(executable, lists, devices, timeout_ms) {
+  .Call(`_pjrt_ffi_program_execute_processes`, executable, lists, devices, timeout_ms)
+}
+
 ffi_program_read_file <- function(path) {
   .Call(`_pjrt_ffi_program_read_file`, path)
 }

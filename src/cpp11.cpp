@@ -355,6 +355,20 @@ extern "C" SEXP _pjrt_ffi_buffer_format_literal(SEXP buffer) {
     return cpp11::as_sexp(ffi_buffer_format_literal(cpp11::as_cpp<cpp11::decay_t<SEXP>>(buffer)));
   END_CPP11
 }
+// r_processes.cpp
+SEXP ffi_executable_grid(SEXP executable);
+extern "C" SEXP _pjrt_ffi_executable_grid(SEXP executable) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_executable_grid(cpp11::as_cpp<cpp11::decay_t<SEXP>>(executable)));
+  END_CPP11
+}
+// r_processes.cpp
+SEXP ffi_program_execute_processes(SEXP executable, cpp11::list lists, cpp11::strings devices, double timeout_ms);
+extern "C" SEXP _pjrt_ffi_program_execute_processes(SEXP executable, SEXP lists, SEXP devices, SEXP timeout_ms) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_program_execute_processes(cpp11::as_cpp<cpp11::decay_t<SEXP>>(executable), cpp11::as_cpp<cpp11::decay_t<cpp11::list>>(lists), cpp11::as_cpp<cpp11::decay_t<cpp11::strings>>(devices), cpp11::as_cpp<cpp11::decay_t<double>>(timeout_ms)));
+  END_CPP11
+}
 // r_program.cpp
 SEXP ffi_program_read_file(std::string path);
 extern "C" SEXP _pjrt_ffi_program_read_file(SEXP path) {
@@ -618,6 +632,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pjrt_ffi_dtype_table",                 (DL_FUNC) &_pjrt_ffi_dtype_table,                 0},
     {"_pjrt_ffi_executable_aliasing",         (DL_FUNC) &_pjrt_ffi_executable_aliasing,         1},
     {"_pjrt_ffi_executable_device",           (DL_FUNC) &_pjrt_ffi_executable_device,           1},
+    {"_pjrt_ffi_executable_grid",             (DL_FUNC) &_pjrt_ffi_executable_grid,             1},
     {"_pjrt_ffi_executable_plan",             (DL_FUNC) &_pjrt_ffi_executable_plan,             1},
     {"_pjrt_ffi_executable_signature",        (DL_FUNC) &_pjrt_ffi_executable_signature,        1},
     {"_pjrt_ffi_harray_clone",                (DL_FUNC) &_pjrt_ffi_harray_clone,                1},
@@ -638,6 +653,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pjrt_ffi_program_compile",             (DL_FUNC) &_pjrt_ffi_program_compile,             2},
     {"_pjrt_ffi_program_execute",             (DL_FUNC) &_pjrt_ffi_program_execute,             3},
     {"_pjrt_ffi_program_execute_common",      (DL_FUNC) &_pjrt_ffi_program_execute_common,      2},
+    {"_pjrt_ffi_program_execute_processes",   (DL_FUNC) &_pjrt_ffi_program_execute_processes,   4},
     {"_pjrt_ffi_program_read_file",           (DL_FUNC) &_pjrt_ffi_program_read_file,           1},
     {"_pjrt_ffi_program_result_copies",       (DL_FUNC) &_pjrt_ffi_program_result_copies,       0},
     {"_pjrt_ffi_recycled_bytes",              (DL_FUNC) &_pjrt_ffi_recycled_bytes,              0},
