@@ -33,8 +33,7 @@ const ndbuf::program::Executable& live_executable(SEXP x) {
 // `lists`: one list of PJRTBuffers per process (checked in R); `devices`: one spec each.
 // Returns one list of result buffers per process.
 [[cpp11::register]] SEXP ffi_program_execute_processes(SEXP executable, cpp11::list lists,
-                                                       cpp11::strings devices,
-                                                       double timeout_ms) {
+                                                       cpp11::strings devices, double timeout_ms) {
   return pjrt::call_core([&]() -> SEXP {
     const auto& program = live_executable(executable);
     const pjrt::MappedReadCheck reads;
