@@ -68,6 +68,22 @@ Tensor Combine::operator()(Interpreter& in, const Tensor& a, const Tensor& b) co
   return combine_by_elements(in, *body_.plan, a, b, dtype_);
 }
 
+bool Combine::is_native() const {
+  BinaryOp op{};
+  return binary_of(body_.fast, op);
+}
+
+Tensor Combine::into(const Tensor& a, const Tensor& b, const Tensor& target) const {
+  BinaryOp op{};
+  binary_of(body_.fast, op);
+  ResultMemory memory(target);
+  Tensor out = binary(op, a, b, dtype_, memory);
+  if (out.data() != target.data()) {
+    std::memcpy(target.data(), out.data(), static_cast<size_t>(out.nbytes()));
+  }
+  return target;
+}
+
 Tensor Combine::fold(Interpreter& in, const std::vector<Tensor>& parts) const {
   Tensor acc = parts.at(0);
   for (size_t k = 1; k < parts.size(); ++k) acc = (*this)(in, acc, parts[k]);

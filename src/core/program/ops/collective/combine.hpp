@@ -15,6 +15,12 @@ class Combine {
   // The parts in order, folded from the left: ((p0 . p1) . p2) ... , the same order on every
   // member of a group, so they all hold the same bits.
   Tensor fold(Interpreter& in, const std::vector<Tensor>& parts) const;
+  // A recognised body that runs as one element-wise kernel (add, multiply, maximum, minimum,
+  // and, or): into() then applies.
+  bool is_native() const;
+  // body(a[i], b[i]) written into `target` (dense, of a's shape and the region's type; it may
+  // be `a` itself); returns `target`. Only where is_native().
+  Tensor into(const Tensor& a, const Tensor& b, const Tensor& target) const;
 
  private:
   BodyCall body_;

@@ -6,6 +6,7 @@
 #include "program/ir/attr_access.hpp"
 #include "program/ops/collective/collective.hpp"
 #include "program/ops/collective/combine.hpp"
+#include "program/ops/collective/split_all_reduce.hpp"
 #include "program/ops/structure/structure.hpp"
 #include "program/verify/type_rules.hpp"
 
@@ -85,8 +86,11 @@ OpFn build_all_reduce(const Op& op, const Planning& planning) {
   return [&op, spec, combine](Interpreter& in, const Values& args) {
     return in_collective(op, [&] {
       const std::vector<int> group = required_group(op, in.context(), spec);
-      const CollectiveParts parts =
-          exchange(in.context(), group, {collective_signature(op), tensors_of(args)});
+      const std::string what = collective_signature(op);
+      if (args.size() == 1 && splits_all_reduce(combine, args[0].get().nbytes(), group.size())) {
+        return one_value(split_all_reduce(in, combine, group, what, args[0].get()));
+      }
+      const CollectiveParts parts = exchange(in.context(), group, {what, tensors_of(args)});
       Values out;
       for (size_t j = 0; j < args.size(); ++j) {
         out.emplace_back(on_this_device(combine.fold(in, part_tensors(parts, j))));

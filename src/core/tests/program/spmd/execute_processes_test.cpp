@@ -212,6 +212,53 @@ TEST_F(ExecuteProcesses, EveryCollectiveAtEveryElementType) {
   }
 }
 
+// all_reduce of 1.2 MB per process: each of 3 processes folds a third of the elements into
+// every member's result (split_all_reduce.cpp); the values must be the plain fold's.
+TEST_F(ExecuteProcesses, LargeAllReducesShareTheirWorkAndKeepTheirValues) {
+  constexpr int kN = 300001;  // not a multiple of 3: the ranges differ in size
+  const std::string n = std::to_string(kN);
+  for (const char* body : {"add", "maximum"}) {
+    SCOPED_TRACE(body);
+    const auto exe =
+        compile(header(3, 1) + "func.func @main() -> tensor<" + n + "xf32> {\n" +
+                "%id = stablehlo.replica_id : tensor<ui32>\n"
+                "%f = stablehlo.convert %id : (tensor<ui32>) -> tensor<f32>\n"
+                "%one = stablehlo.constant dense<1.0> : tensor<f32>\n"
+                "%k = stablehlo.add %f, %one : tensor<f32>\n"
+                "%kb = stablehlo.broadcast_in_dim %k, dims = [] : (tensor<f32>) -> tensor<" +
+                n +
+                "xf32>\n"
+                "%i = stablehlo.iota dim = 0 : tensor<" +
+                n +
+                "xf32>\n"
+                "%v = stablehlo.multiply %i, %kb : tensor<" +
+                n +
+                "xf32>\n"
+                "%s = \"stablehlo.all_reduce\"(%v) ({\n^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+                "  %0 = stablehlo." +
+                body +
+                " %a, %b : tensor<f32>\n  stablehlo.return %0 : tensor<f32>\n"
+                "}) : (tensor<" +
+                n + "xf32>) -> tensor<" + n +
+                "xf32>\n"
+                "return %s : tensor<" +
+                n + "xf32>\n}\n}\n");
+    const auto results = execute_processes(*exe, {{}, {}, {}}, devices(3));
+    // Process r holds i * (r + 1): the sum is 6i, the maximum 3i.
+    const float factor = std::string(body) == "add" ? 6.0F : 3.0F;
+    for (size_t r = 0; r < 3; ++r) {
+      EXPECT_EQ(results[r][0].device(), (Device{Platform::kCpu, static_cast<int>(r)}));
+      const std::vector<float> got = values<float>(results[r][0]);
+      ASSERT_EQ(got.size(), static_cast<size_t>(kN));
+      size_t wrong = 0;
+      for (int i = 0; i < kN; ++i) {
+        wrong += got[static_cast<size_t>(i)] != factor * static_cast<float>(i) ? 1 : 0;
+      }
+      EXPECT_EQ(wrong, 0U);
+    }
+  }
+}
+
 // A program whose replica 1 stops (a failed check) before the all_reduce replica 0 waits in.
 std::string failing_peer() {
   return header(2, 1) +

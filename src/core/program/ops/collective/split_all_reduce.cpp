@@ -1,0 +1,54 @@
+// The shared-out all_reduce (split_all_reduce.hpp).
+#include "program/ops/collective/split_all_reduce.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "ndbuf/memory/transfer.hpp"
+#include "program/ops/collective/collective.hpp"
+
+namespace ndbuf::program {
+namespace {
+
+// Elements [begin, end) of a dense row-major tensor, as a 1-d view of its memory.
+Tensor flat_range(const Tensor& dense, int64_t begin, int64_t end) {
+  return Tensor(dense.storage(), dense.dtype(), {end - begin}, {1}, dense.offset() + begin);
+}
+
+}  // namespace
+
+bool splits_all_reduce(const Combine& combine, int64_t bytes, size_t members) {
+  return members > 1 && combine.is_native() && bytes >= kSplitAllReduceBytes;
+}
+
+Tensor split_all_reduce(Interpreter& in, const Combine& combine, const std::vector<int>& group,
+                        const std::string& what, const Tensor& operand) {
+  ExecContext& context = in.context();
+  const Tensor mine = make_dense(operand, Order::kRowMajor);
+  const Tensor result = Tensor::allocate(mine.dtype(), mine.shape(), Order::kRowMajor);
+  const CollectiveParts parts = exchange(context, group, {what, {mine, result}});
+  const auto members = static_cast<int64_t>(group.size());
+  const int64_t position = std::find(group.begin(), group.end(), context.process) - group.begin();
+  const int64_t n = mine.numel();
+  const int64_t begin = n * position / members;
+  const int64_t end = n * (position + 1) / members;
+  if (end > begin) {
+    // Folded into the first member's result, then copied to the others'.
+    const Tensor target = flat_range((*parts)[0].tensors[1], begin, end);
+    Tensor acc = flat_range((*parts)[0].tensors[0], begin, end);
+    for (int64_t m = 1; m < members; ++m) {
+      acc = combine.into(acc, flat_range((*parts)[static_cast<size_t>(m)].tensors[0], begin, end),
+                         target);
+    }
+    const size_t bytes = static_cast<size_t>(target.nbytes());
+    for (int64_t m = 1; m < members; ++m) {
+      const Tensor copy = flat_range((*parts)[static_cast<size_t>(m)].tensors[1], begin, end);
+      std::memcpy(copy.data(), target.data(), bytes);
+    }
+  }
+  // No member leaves before every range of its result is written.
+  exchange(context, group, {what + " (written)", {}});
+  return result;
+}
+
+}  // namespace ndbuf::program
