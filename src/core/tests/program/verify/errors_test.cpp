@@ -34,11 +34,12 @@ TEST(ProgramErrors, UnsupportedTypesAndOpsAreNamed) {
             "f8E5M2FNUZ, f8E3M4, f8E8M0FNU, f6E2M3FN, f6E3M2FN, f4E2M1FN)");
   EXPECT_EQ(compile_error(main_with("  %0 = stablehlo.constant dense<1.0> : tensor<f8E4M3FN>")),
             "");
-  EXPECT_EQ(compile_error(main_with("  %0 = stablehlo.partition_id : tensor<ui32>")),
-            "2:8: op 'stablehlo.partition_id' is not supported by this runtime");
-  // The generic form of an op the runtime does not run (cholesky, named here before, now runs).
-  EXPECT_EQ(compile_error(main_with("  %0 = \"stablehlo.replica_id\"() : () -> tensor<ui32>")),
-            "2:8: op 'stablehlo.replica_id' is not supported by this runtime");
+  EXPECT_EQ(compile_error(main_with("  %0 = stablehlo.create_token : !stablehlo.token")),
+            "2:8: op 'stablehlo.create_token' is not supported by this runtime");
+  // The generic form of an op the runtime does not run (cholesky and replica_id, named here
+  // before, now run).
+  EXPECT_EQ(compile_error(main_with("  %0 = \"stablehlo.infeed\"() : () -> tensor<ui32>")),
+            "2:8: op 'stablehlo.infeed' is not supported by this runtime");
   EXPECT_EQ(compile_error(main_with("  %0 = stablehlo.constant dense<1> : tensor<?xf32>")),
             "2:45: dynamic shapes ('?') are not supported by this runtime");
 }
