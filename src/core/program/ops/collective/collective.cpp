@@ -4,7 +4,9 @@
 #include <cstring>
 
 #include "ndbuf/memory/transfer.hpp"
+#include "program/exec/builders.hpp"
 #include "program/ir/attr_access.hpp"
+#include "program/ops/structure/structure.hpp"
 
 namespace ndbuf::program {
 
@@ -45,6 +47,31 @@ CollectiveParts exchange(ExecContext& context, const std::vector<int>& group, Co
 
 std::string collective_signature(const Op& op) {
   return "'" + op.name + "' (" + types_to_string(op.operand_types) + ")";
+}
+
+std::vector<Tensor> part_tensors(const CollectiveParts& parts, size_t operand) {
+  std::vector<Tensor> out;
+  for (const CollectivePart& part : *parts) out.push_back(part.tensors[operand]);
+  return out;
+}
+
+size_t root_position(const Op& op, const Tensor* roots, size_t j, size_t members) {
+  int64_t root = 0;
+  if (roots != nullptr) {
+    const auto at = static_cast<int64_t>(j);
+    root = scalar_index(slice(*roots, {at}, {at + 1}, {1}));
+  }
+  if (root < 0 || static_cast<size_t>(root) >= members) {
+    op_error(op, "root index " + std::to_string(root) + " is outside its group of " +
+                     std::to_string(members));
+  }
+  return static_cast<size_t>(root);
+}
+
+Values zero_results(const Op& op, size_t count) {
+  Values out;
+  for (size_t j = 0; j < count; ++j) out.emplace_back(zeros_of(result_tensor(op, j)));
+  return out;
 }
 
 Tensor on_this_device(const Tensor& t) {

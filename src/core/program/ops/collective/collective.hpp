@@ -31,6 +31,13 @@ std::vector<int> my_group(const ExecContext& context, const GroupSpec& spec);
 CollectiveParts exchange(ExecContext& context, const std::vector<int>& group, CollectivePart mine);
 // "'stablehlo.all_reduce' (tensor<4xi64>)": what the peers of a collective must agree on.
 std::string collective_signature(const Op& op);
+// Operand `operand` of every member's part, in group order.
+std::vector<Tensor> part_tensors(const CollectiveParts& parts, size_t operand);
+// Data operand j's root: position 0 of the group, or with a dynamic root (`roots`, the last
+// operand, one si32 per data operand) the position it names; an error outside the group.
+size_t root_position(const Op& op, const Tensor* roots, size_t j, size_t members);
+// Zeros of the op's first `count` result types: what a process no group names receives.
+Values zero_results(const Op& op, size_t count);
 // `t` when it lives on this thread's current device, else a copy there (a peer's part received).
 Tensor on_this_device(const Tensor& t);
 // A dense zero tensor of a tensor type (what a process outside every group receives).

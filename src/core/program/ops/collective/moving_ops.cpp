@@ -13,12 +13,6 @@
 namespace ndbuf::program {
 namespace {
 
-std::vector<Tensor> part_tensors(const CollectiveParts& parts, size_t operand) {
-  std::vector<Tensor> out;
-  for (const CollectivePart& part : *parts) out.push_back(part.tensors[operand]);
-  return out;
-}
-
 int64_t position_in(const std::vector<int>& group, int process) {
   return std::find(group.begin(), group.end(), process) - group.begin();
 }
@@ -216,25 +210,14 @@ OpFn build_collective_broadcast(const Op& op, const Planning&) {
   return [&op, spec, data, dynamic_root](Interpreter& in, const Values& args) {
     return in_collective(op, [&] {
       const std::vector<int> group = my_group(in.context(), spec);
-      Values out;
-      if (group.empty()) {
-        for (size_t j = 0; j < data; ++j) out.emplace_back(zeros_of(result_tensor(op, j)));
-        return out;
-      }
+      if (group.empty()) return zero_results(op, data);
       const CollectiveParts parts =
           exchange(in.context(), group, {collective_signature(op), tensors_of(args, 0, data)});
+      const Tensor* roots = dynamic_root ? &args[data].get() : nullptr;
+      Values out;
       for (size_t j = 0; j < data; ++j) {
-        int64_t root = 0;
-        if (dynamic_root) {
-          const Tensor roots = args[data].get();
-          root = scalar_index(
-              slice(roots, {static_cast<int64_t>(j)}, {static_cast<int64_t>(j) + 1}, {1}));
-        }
-        if (root < 0 || root >= static_cast<int64_t>(group.size())) {
-          op_error(op, "root index " + std::to_string(root) + " is outside its group of " +
-                           std::to_string(group.size()));
-        }
-        out.emplace_back(on_this_device((*parts)[static_cast<size_t>(root)].tensors[j]));
+        const size_t root = root_position(op, roots, j, group.size());
+        out.emplace_back(on_this_device((*parts)[root].tensors[j]));
       }
       return out;
     });

@@ -38,26 +38,6 @@ void expect_results_like_operands(const Op& op, size_t count) {
   }
 }
 
-// The root of the group for data operand `j`: the first member, or the member a dynamic root
-// operand names (the last operand, one si32 per data operand).
-size_t root_index(const Op& op, const Values& args, size_t data, size_t j, size_t members) {
-  if (args.size() == data) return 0;
-  const Tensor roots = args.back().get();
-  const int64_t root =
-      scalar_index(slice(roots, {static_cast<int64_t>(j)}, {static_cast<int64_t>(j) + 1}, {1}));
-  if (root < 0 || static_cast<size_t>(root) >= members) {
-    op_error(op, "root index " + std::to_string(root) + " is outside its group of " +
-                     std::to_string(members));
-  }
-  return static_cast<size_t>(root);
-}
-
-std::vector<Tensor> part_tensors(const CollectiveParts& parts, size_t operand) {
-  std::vector<Tensor> out;
-  for (const CollectivePart& part : *parts) out.push_back(part.tensors[operand]);
-  return out;
-}
-
 std::vector<int> required_group(const Op& op, const ExecContext& context, const GroupSpec& spec) {
   std::vector<int> group = my_group(context, spec);
   if (group.empty()) {
@@ -162,15 +142,13 @@ OpFn build_collective_reduce(const Op& op, const Planning& planning) {
   return [&op, spec, combine, data](Interpreter& in, const Values& args) {
     return in_collective(op, [&] {
       const std::vector<int> group = my_group(in.context(), spec);
-      Values out;
-      if (group.empty()) {
-        for (size_t j = 0; j < data; ++j) out.emplace_back(zeros_of(result_tensor(op, j)));
-        return out;
-      }
+      if (group.empty()) return zero_results(op, data);
       const CollectiveParts parts =
           exchange(in.context(), group, {collective_signature(op), tensors_of(args, 0, data)});
+      const Tensor* roots = args.size() > data ? &args.back().get() : nullptr;
+      Values out;
       for (size_t j = 0; j < data; ++j) {
-        const size_t root = root_index(op, args, data, j, group.size());
+        const size_t root = root_position(op, roots, j, group.size());
         if (group[root] == in.context().process) {
           out.emplace_back(on_this_device(combine.fold(in, part_tensors(parts, j))));
         } else {
