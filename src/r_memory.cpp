@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cpp11.hpp>
+#include <thread>
 
 #include "ndbuf/memory/block_recycler.hpp"
 
@@ -42,6 +43,13 @@ size_t g_acquired_at_collection = 0;
 constexpr size_t kBlockBytesPerCollection = size_t{64} << 20;
 
 }  // namespace
+
+namespace {
+std::thread::id g_r_thread;
+}  // namespace
+
+bool on_r_thread() { return std::this_thread::get_id() == g_r_thread; }
+void mark_r_thread() { g_r_thread = std::this_thread::get_id(); }
 
 size_t collect_garbage() {
   g_acquired_at_collection = ndbuf::large_bytes_acquired();

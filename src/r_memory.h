@@ -29,6 +29,12 @@ class ExternalMemory {
   std::atomic<size_t> live_{0};
 };
 
+// Whether the calling thread is R's main thread, the only one that may call R (the processes
+// of a many-device run and the kernels' worker threads also allocate host memory).
+bool on_r_thread();
+// Records the calling thread as R's main thread (at load).
+void mark_r_thread();
+
 // Buffer storage in host memory (r_tensor.cpp) and large result vectors (r_object.cpp).
 ExternalMemory& buffer_memory();
 ExternalMemory& result_memory();

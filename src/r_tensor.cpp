@@ -18,10 +18,13 @@ namespace {
 // buffer_memory() so that R collects before dead buffers pile up (r_memory.h). On R's heap (a
 // raw vector held until the buffer's finalizer ran) a dead buffer's memory outlived the
 // collection that found it dead and R grew its heap limit for it: 30 creations of 100 MB held
-// +2.2 GB. Called only on the main thread; the deleter may run on any thread.
+// +2.2 GB. Only R's main thread asks R to collect; other threads (the processes of a
+// many-device run) allocate and count. The deleter may run on any thread.
 std::shared_ptr<ndbuf::Storage> r_host_allocator(size_t nbytes, ndbuf::Device device) {
-  buffer_memory().make_room(nbytes);
-  collect_before_fresh_pages(nbytes);
+  if (on_r_thread()) {
+    buffer_memory().make_room(nbytes);
+    collect_before_fresh_pages(nbytes);
+  }
   const ndbuf::HostBlock block = ndbuf::acquire_host_block(nbytes);
   // The block's address is what the deleter is called with: two sizes captured fit
   // std::function's inline storage, so the deleter allocates nothing.
@@ -97,6 +100,7 @@ void release_donated_buffer(SEXP x) { invalidate_object<BufferHolder>(x, kBuffer
 
 [[cpp11::init]] void pjrt_install_host_allocator(DllInfo* dll) {
   (void)dll;
+  pjrt::mark_r_thread();
   ndbuf::set_host_allocator(&pjrt::r_host_allocator);
   ndbuf::set_interrupt_poll(&pjrt::r_interrupt_pending);
   ndbuf::set_memory_reclaimer(&pjrt::r_reclaim_memory);
