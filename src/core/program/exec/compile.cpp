@@ -51,6 +51,21 @@ ProcessGrid declared_grid(const Module& module) {
   return ProcessGrid{count("mhlo.num_replicas"), count("mhlo.num_partitions")};
 }
 
+// Whether any function of the module holds a custom_call, in any region.
+bool has_custom_call(const Module& module) {
+  std::vector<const Region*> pending;
+  for (const Function& fn : module.functions) pending.push_back(&fn.body);
+  while (!pending.empty()) {
+    const Region* region = pending.back();
+    pending.pop_back();
+    for (const Op& op : region->ops) {
+      if (op.id == OpId::kCustomCall) return true;
+      for (const Region& inner : op.regions) pending.push_back(&inner);
+    }
+  }
+  return false;
+}
+
 std::string nth(size_t k) { return "argument " + std::to_string(k + 1); }
 
 }  // namespace
@@ -82,6 +97,7 @@ std::shared_ptr<const Executable> compile(std::string_view text, Device device,
   e->main_plan = &e->program.plan->function(*e->main);
   e->device = device;
   e->grid = declared_grid(*e->program.module);
+  e->calls_out = has_custom_call(*e->program.module);
   if (options.loop_layouts) {
     e->loop_read_args = args_read_in_loops(*e->program.plan, *e->main);
   }

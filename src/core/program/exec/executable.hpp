@@ -20,6 +20,7 @@ class Executable {
   std::vector<bool> loop_read_args;  // per argument: copied to loop_layout() (loop_layout.hpp)
   std::vector<bool> row_major_args;  // per argument: read faster dense row-major
   ProcessGrid grid;                  // mhlo.num_replicas x mhlo.num_partitions (1 x 1 if absent)
+  bool calls_out = false;            // has a custom_call anywhere (calls_out())
 };
 
 // Argument k of @main (0-based) against its declared type and the device it must be on; errors

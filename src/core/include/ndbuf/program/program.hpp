@@ -13,6 +13,7 @@
 #include "ndbuf/base/dtype.hpp"
 #include "ndbuf/base/shape.hpp"
 #include "ndbuf/memory/device.hpp"
+#include "ndbuf/memory/device_queue.hpp"
 #include "ndbuf/memory/tensor.hpp"
 
 namespace ndbuf::program {
@@ -117,6 +118,20 @@ std::vector<bool> donated_arguments(const Executable& executable, const ExecuteO
 // no input the caller still holds, no constant of the program and no other result.
 std::vector<Tensor> execute(const Executable& executable, std::vector<Tensor> inputs,
                             const ExecuteOptions& options = {});
+
+// Whether the program calls out of the runtime (custom_call targets: user code, which may need
+// the embedding runtime's thread): such a program is never run asynchronously.
+bool calls_out(const Executable& executable);
+
+// execute() on the executable's device queue (ndbuf/memory/device_queue.hpp): returns at once,
+// and the results are ready when the returned PendingTensors is. Inputs are checked here (the
+// errors execute() gives, thrown now); errors of the run itself are thrown by the waits on its
+// results. Donated arguments must be handed over: the caller gives up its tensor at this call
+// (options.on_donated is not called; the run holds the inputs alone). Jobs on one device run in
+// the order enqueued.
+std::shared_ptr<PendingTensors> execute_async(std::shared_ptr<const Executable> executable,
+                                              std::vector<Tensor> inputs,
+                                              ExecuteOptions options = {});
 
 // The process grid the program declares (its module's mhlo.num_replicas and
 // mhlo.num_partitions, 1 each when absent): execute_processes() runs it on that many devices.

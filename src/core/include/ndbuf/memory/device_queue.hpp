@@ -1,0 +1,55 @@
+// Asynchronous execution: each device has a queue whose worker thread runs the jobs enqueued on
+// it, one at a time, in order; a job's results are a PendingTensors that readers wait on. A
+// job that fails stores its error, which every wait on its results rethrows. The waiting thread
+// alone polls for a user interrupt (interrupt_pending()), which cancels the running job (its
+// loops see the cancel flag through a CancelScope) and every job still queued. A fork()
+// waits for the queues to empty first, so a child inherits no work in flight, and its first
+// job starts a fresh worker.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "ndbuf/memory/device.hpp"
+#include "ndbuf/memory/tensor.hpp"
+
+namespace ndbuf {
+
+// The results of one job: ready once it has run, or failed with its error.
+class PendingTensors {
+ public:
+  bool ready() const;
+  // Waits until the job has run, polling interrupt_pending() every 20 ms on the waiting thread
+  // (an interrupt cancels the queues' work and throws Error(kInterrupted)); then returns the
+  // results or rethrows the job's error.
+  const std::vector<Tensor>& wait() const;
+  // For the job: its results, or its error (exactly one of them, once).
+  void fulfil(std::vector<Tensor> results);
+  void fail(std::exception_ptr error);
+
+ private:
+  mutable std::mutex mutex_;
+  mutable std::condition_variable done_;
+  bool ready_ = false;
+  std::vector<Tensor> results_;
+  std::exception_ptr error_;
+};
+
+// Runs `job` on `device`'s worker thread after every job enqueued there before it. The job
+// must not call into the embedding runtime (R), and must report its outcome itself (a
+// PendingTensors); an exception it lets escape is dropped.
+void enqueue_on(const Device& device, std::function<void()> job);
+// Waits until every queue has run all its jobs (no interrupt polling: for fork and tests).
+void drain_queues();
+// Jobs enqueued and not yet finished, over all queues (memory in flight is theirs).
+int64_t jobs_in_flight();
+// Cancels every queued job (each is run with its cancel flag set, so it fails at once as
+// interrupted) and the running ones (their loops stop at their next poll).
+void cancel_queued_work();
+
+}  // namespace ndbuf

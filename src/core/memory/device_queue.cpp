@@ -1,0 +1,156 @@
+// Per-device execution queues and pending results (device_queue.hpp).
+#include "ndbuf/memory/device_queue.hpp"
+
+#include <pthread.h>
+
+#include <atomic>
+#include <chrono>
+#include <deque>
+#include <map>
+#include <thread>
+
+#include "ndbuf/base/error.hpp"
+#include "ndbuf/memory/parallel.hpp"
+
+namespace ndbuf {
+namespace {
+
+constexpr std::chrono::milliseconds kInterruptPoll{20};
+
+// One device's queue. Its worker starts with the first job and lives until the process ends
+// (detached: an exiting process does not wait for it).
+struct Queue {
+  std::deque<std::function<void()>> jobs;
+  bool worker_running = false;
+};
+
+struct Queues {
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::map<std::pair<int, int>, Queue> by_device;
+  int64_t in_flight = 0;
+  // Raised by cancel_queued_work(): jobs that start while it is set see it through their
+  // CancelScope; lowered when no job is left.
+  std::atomic<bool> cancelled{false};
+};
+
+Queues& queues() {
+  static Queues* all = new Queues();  // never destroyed: workers may outlive static destructors
+  return *all;
+}
+
+void work(Queue* queue) {
+  Queues& all = queues();
+  const CancelScope cancel(all.cancelled);
+  std::unique_lock<std::mutex> lock(all.mutex);
+  for (;;) {
+    all.changed.wait(lock, [&] { return !queue->jobs.empty(); });
+    std::function<void()> job = std::move(queue->jobs.front());
+    queue->jobs.pop_front();
+    lock.unlock();
+    try {
+      job();
+    } catch (...) {
+      // The job reports its own outcome; nothing may escape a worker.
+    }
+    job = nullptr;
+    lock.lock();
+    if (--all.in_flight == 0) all.cancelled.store(false);
+    all.changed.notify_all();
+  }
+}
+
+// Before fork(): the child must inherit no job in flight (its workers do not exist there).
+void before_fork() { drain_queues(); }
+
+// In the child: no worker runs; the next job on each queue starts one.
+void in_child() {
+  Queues& all = queues();
+  new (&all.mutex) std::mutex();
+  new (&all.changed) std::condition_variable();
+  for (auto& [device, queue] : all.by_device) {
+    queue.worker_running = false;
+    queue.jobs.clear();
+  }
+  all.in_flight = 0;
+  all.cancelled.store(false);
+}
+
+const int g_fork_handlers = ::pthread_atfork(&before_fork, nullptr, &in_child);
+
+}  // namespace
+
+bool PendingTensors::ready() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return ready_;
+}
+
+const std::vector<Tensor>& PendingTensors::wait() const {
+  std::unique_lock<std::mutex> lock(mutex_);
+  while (!ready_) {
+    done_.wait_for(lock, kInterruptPoll);
+    if (ready_) break;
+    lock.unlock();
+    if (interrupt_pending()) {
+      cancel_queued_work();
+      throw_interrupted();
+    }
+    lock.lock();
+  }
+  if (error_) std::rethrow_exception(error_);
+  return results_;
+}
+
+void PendingTensors::fulfil(std::vector<Tensor> results) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  results_ = std::move(results);
+  ready_ = true;
+  done_.notify_all();
+}
+
+void PendingTensors::fail(std::exception_ptr error) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  error_ = std::move(error);
+  ready_ = true;
+  done_.notify_all();
+}
+
+void enqueue_on(const Device& device, std::function<void()> job) {
+  (void)g_fork_handlers;
+  Queues& all = queues();
+  std::lock_guard<std::mutex> lock(all.mutex);
+  Queue& queue = all.by_device[{static_cast<int>(device.platform), device.index}];
+  queue.jobs.push_back(std::move(job));
+  ++all.in_flight;
+  if (!queue.worker_running) {
+    try {
+      std::thread(work, &queue).detach();
+    } catch (...) {
+      queue.jobs.pop_back();
+      --all.in_flight;
+      throw;
+    }
+    queue.worker_running = true;
+  }
+  all.changed.notify_all();
+}
+
+void drain_queues() {
+  Queues& all = queues();
+  std::unique_lock<std::mutex> lock(all.mutex);
+  all.changed.wait(lock, [&] { return all.in_flight == 0; });
+}
+
+int64_t jobs_in_flight() {
+  Queues& all = queues();
+  std::lock_guard<std::mutex> lock(all.mutex);
+  return all.in_flight;
+}
+
+void cancel_queued_work() {
+  Queues& all = queues();
+  std::lock_guard<std::mutex> lock(all.mutex);
+  if (all.in_flight > 0) all.cancelled.store(true);
+}
+
+}  // namespace ndbuf

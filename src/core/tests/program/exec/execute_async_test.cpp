@@ -1,0 +1,150 @@
+// Runs on the device queues (execute_async()): a run returns at once and its results wait;
+// runs on one device keep their order; an error of the run surfaces at the wait; an interrupt
+// while waiting cancels the work; a forked child runs work of its own.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <string>
+
+#include "ndbuf/base/error.hpp"
+#include "ndbuf/memory/device_queue.hpp"
+#include "ndbuf/memory/parallel.hpp"
+#include "ndbuf/program/program.hpp"
+#include "tests/program/kernel_tensors.hpp"
+
+namespace ndbuf::program {
+namespace {
+
+using testing::values;
+
+// Counts from 0 to `n` one step at a time: n iterations of a while loop (about 0.1 us each).
+const char* kCount = R"(
+func.func @main(%n: tensor<i64>) -> tensor<i64> {
+  %zero = stablehlo.constant dense<0> : tensor<i64>
+  %one = stablehlo.constant dense<1> : tensor<i64>
+  %r = stablehlo.while(%i = %zero) : tensor<i64>
+  cond {
+    %c = stablehlo.compare LT, %i, %n : (tensor<i64>, tensor<i64>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  } do {
+    %next = stablehlo.add %i, %one : tensor<i64>
+    stablehlo.return %next : tensor<i64>
+  }
+  return %r : tensor<i64>
+}
+)";
+
+Tensor scalar_i64(int64_t v) { return testing::i64({}, {v}); }
+
+class ExecuteAsync : public ::testing::Test {
+ protected:
+  void TearDown() override {
+    set_interrupt_poll(nullptr);
+    drain_queues();
+  }
+};
+
+TEST_F(ExecuteAsync, ARunReturnsAtOnceAndItsResultsWait) {
+  const auto exe = compile(kCount);
+  const auto start = std::chrono::steady_clock::now();
+  const auto pending = execute_async(exe, {scalar_i64(1000000)});
+  const auto returned = std::chrono::steady_clock::now() - start;
+  EXPECT_FALSE(pending->ready());
+  EXPECT_GE(jobs_in_flight(), 1);
+  EXPECT_EQ(values<int64_t>(pending->wait()[0]), (std::vector<int64_t>{1000000}));
+  EXPECT_TRUE(pending->ready());
+  // Returning took a small part of the run.
+  EXPECT_LT(returned * 5, std::chrono::steady_clock::now() - start);
+}
+
+TEST_F(ExecuteAsync, RunsOnOneDeviceKeepTheirOrder) {
+  const auto exe = compile(kCount);
+  const auto slow = execute_async(exe, {scalar_i64(1000000)});
+  const auto fast = execute_async(exe, {scalar_i64(1)});
+  // The fast run waits for the slow one queued before it.
+  EXPECT_EQ(values<int64_t>(fast->wait()[0]), (std::vector<int64_t>{1}));
+  EXPECT_TRUE(slow->ready());
+  EXPECT_EQ(values<int64_t>(slow->wait()[0]), (std::vector<int64_t>{1000000}));
+}
+
+TEST_F(ExecuteAsync, AnErrorOfTheRunSurfacesAtEveryWait) {
+  const auto exe = compile(R"(
+func.func @main(%x: tensor<i64>) -> tensor<i64> {
+  check.expect_eq_const %x, dense<7> : tensor<i64>
+  return %x : tensor<i64>
+}
+)");
+  const auto pending = execute_async(exe, {scalar_i64(3)});
+  for (int k = 0; k < 2; ++k) {
+    try {
+      pending->wait();
+      FAIL() << "no error";
+    } catch (const Error& e) {
+      EXPECT_STREQ(e.what(), "check.expect_eq_const failed at index (): got 3, expected 7");
+    }
+  }
+  // Errors of the call itself are thrown at once.
+  try {
+    execute_async(exe, {testing::f32({}, {1})});
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "argument 1 of @main must have element type i64, not f32");
+  }
+}
+
+std::atomic<int> g_polls{0};
+bool poll_fires_later() { return ++g_polls > 3; }
+
+TEST_F(ExecuteAsync, AnInterruptWhileWaitingCancelsTheWork) {
+  const auto exe = compile(kCount);
+  const auto running = execute_async(exe, {scalar_i64(int64_t{1} << 40)});  // hours
+  const auto queued = execute_async(exe, {scalar_i64(5)});
+  g_polls = 0;
+  set_interrupt_poll(&poll_fires_later);
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    running->wait();
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kInterrupted);
+  }
+  set_interrupt_poll(nullptr);
+  // The running loop stopped, the queued run never started: both fail as interrupted.
+  for (const auto& pending : {running, queued}) {
+    try {
+      pending->wait();
+      FAIL() << "no error";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::kInterrupted);
+    }
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+  // The queue works again afterwards.
+  drain_queues();
+  EXPECT_EQ(values<int64_t>(execute_async(exe, {scalar_i64(9)})->wait()[0]),
+            (std::vector<int64_t>{9}));
+}
+
+TEST_F(ExecuteAsync, AForkedChildRunsWorkOfItsOwn) {
+  const auto exe = compile(kCount);
+  const auto pending = execute_async(exe, {scalar_i64(500000)});
+  const pid_t child = fork();  // waits for the queue to empty first
+  if (child == 0) {
+    // No worker was copied into the child; its first run starts one.
+    const bool ok = values<int64_t>(execute_async(exe, {scalar_i64(11)})->wait()[0]) ==
+                    std::vector<int64_t>{11};
+    _exit(ok ? 0 : 1);
+  }
+  ASSERT_GT(child, 0);
+  EXPECT_TRUE(pending->ready());  // the fork waited for it
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  EXPECT_EQ(values<int64_t>(pending->wait()[0]), (std::vector<int64_t>{500000}));
+}
+
+}  // namespace
+}  // namespace ndbuf::program
