@@ -232,6 +232,14 @@ ffi_executable_aliasing <- function(executable) {
   .Call(`_pjrt_ffi_executable_aliasing`, executable)
 }
 
+ffi_async_execution <- function(enable) {
+  .Call(`_pjrt_ffi_async_execution`, enable)
+}
+
+ffi_buffer_is_ready <- function(buffer) {
+  .Call(`_pjrt_ffi_buffer_is_ready`, buffer)
+}
+
 ffi_program_execute <- function(executable, buffers, non_donatable) {
   .Call(`_pjrt_ffi_program_execute`, executable, buffers, non_donatable)
 }

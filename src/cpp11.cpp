@@ -412,6 +412,20 @@ extern "C" SEXP _pjrt_ffi_executable_aliasing(SEXP executable) {
   END_CPP11
 }
 // r_program.cpp
+SEXP ffi_async_execution(SEXP enable);
+extern "C" SEXP _pjrt_ffi_async_execution(SEXP enable) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_async_execution(cpp11::as_cpp<cpp11::decay_t<SEXP>>(enable)));
+  END_CPP11
+}
+// r_program.cpp
+SEXP ffi_buffer_is_ready(SEXP buffer);
+extern "C" SEXP _pjrt_ffi_buffer_is_ready(SEXP buffer) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_buffer_is_ready(cpp11::as_cpp<cpp11::decay_t<SEXP>>(buffer)));
+  END_CPP11
+}
+// r_program.cpp
 SEXP ffi_program_execute(SEXP executable, cpp11::list buffers, cpp11::integers non_donatable);
 extern "C" SEXP _pjrt_ffi_program_execute(SEXP executable, SEXP buffers, SEXP non_donatable) {
   BEGIN_CPP11
@@ -598,6 +612,7 @@ extern "C" {
 static const R_CallMethodDef CallEntries[] = {
     {"_pjrt_ffi_altrep_state",                (DL_FUNC) &_pjrt_ffi_altrep_state,                1},
     {"_pjrt_ffi_arrow_address",               (DL_FUNC) &_pjrt_ffi_arrow_address,               1},
+    {"_pjrt_ffi_async_execution",             (DL_FUNC) &_pjrt_ffi_async_execution,             1},
     {"_pjrt_ffi_blas_threads",                (DL_FUNC) &_pjrt_ffi_blas_threads,                1},
     {"_pjrt_ffi_buffer_address",              (DL_FUNC) &_pjrt_ffi_buffer_address,              1},
     {"_pjrt_ffi_buffer_copy_to",              (DL_FUNC) &_pjrt_ffi_buffer_copy_to,              2},
@@ -611,6 +626,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pjrt_ffi_buffer_from_raw",             (DL_FUNC) &_pjrt_ffi_buffer_from_raw,             5},
     {"_pjrt_ffi_buffer_from_vector",          (DL_FUNC) &_pjrt_ffi_buffer_from_vector,          6},
     {"_pjrt_ffi_buffer_from_vector_common",   (DL_FUNC) &_pjrt_ffi_buffer_from_vector_common,   2},
+    {"_pjrt_ffi_buffer_is_ready",             (DL_FUNC) &_pjrt_ffi_buffer_is_ready,             1},
     {"_pjrt_ffi_buffer_memory_bytes",         (DL_FUNC) &_pjrt_ffi_buffer_memory_bytes,         0},
     {"_pjrt_ffi_buffer_row_major_copy_bytes", (DL_FUNC) &_pjrt_ffi_buffer_row_major_copy_bytes, 1},
     {"_pjrt_ffi_buffer_shape",                (DL_FUNC) &_pjrt_ffi_buffer_shape,                1},

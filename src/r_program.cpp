@@ -4,6 +4,7 @@
 
 #include <cpp11.hpp>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -110,7 +111,65 @@ SEXP execute_program(const ndbuf::program::Executable& program, SEXP buffers,
   return pjrt::wrap_buffers(std::move(results));
 }
 
+namespace {
+
+// PJRT_ASYNC=1 or true when the package loads turns asynchronous runs on.
+bool async_from_environment() {
+  const char* value = std::getenv("PJRT_ASYNC");
+  return value != nullptr && (std::strcmp(value, "1") == 0 || std::strcmp(value, "true") == 0 ||
+                              std::strcmp(value, "TRUE") == 0);
+}
+
+bool g_async = async_from_environment();
+
+// pjrt_execute() on the executable's device queue (pjrt_async()): the inputs are read now (a
+// pending input is waited for), donated buffers are invalidated at once, and the results are
+// buffers that wait for the run when first read.
+SEXP execute_deferred(const std::shared_ptr<const ndbuf::program::Executable>& program,
+                      SEXP buffers, ndbuf::program::ExecuteOptions options) {
+  const R_xlen_t count = Rf_xlength(buffers);
+  const std::vector<bool> donated = ndbuf::program::donated_arguments(*program, options);
+  const std::vector<bool>& by_rows = ndbuf::program::row_major_arguments(*program);
+  std::vector<ndbuf::Tensor> inputs;
+  inputs.reserve(static_cast<size_t>(count));
+  for (R_xlen_t k = 0; k < count; ++k) {
+    const auto index = static_cast<size_t>(k);
+    const bool donate = index < donated.size() && donated[index];
+    const bool read_by_rows = index < by_rows.size() && by_rows[index] && !donate;
+    inputs.push_back(pjrt::argument_tensor(VECTOR_ELT(buffers, k), read_by_rows));
+  }
+  const size_t outputs = ndbuf::program::signature(*program).outputs.size();
+  options.on_donated = [buffers](size_t k) {
+    pjrt::release_donated_buffer(VECTOR_ELT(buffers, static_cast<R_xlen_t>(k)));
+  };
+  auto pending = ndbuf::program::execute_async(program, std::move(inputs), std::move(options));
+  return pjrt::wrap_pending_buffers(std::move(pending), outputs);
+}
+
+bool runs_deferred(const ndbuf::program::Executable& program) {
+  return g_async && !ndbuf::program::calls_out(program) &&
+         ndbuf::program::num_replicas(program) * ndbuf::program::num_partitions(program) == 1;
+}
+
+}  // namespace
+
 }  // namespace pjrt
+
+// Whether pjrt_execute() ran programs asynchronously before this call; `enable` TRUE / FALSE
+// sets it, NA only reads it.
+[[cpp11::register]] SEXP ffi_async_execution(SEXP enable) {
+  return pjrt::call_core([&]() -> SEXP {
+    const bool before = pjrt::g_async;
+    const int value = Rf_asLogical(enable);
+    if (value != NA_LOGICAL) pjrt::g_async = value != 0;
+    return Rf_ScalarLogical(before);
+  });
+}
+
+// Whether a buffer's value is there (an asynchronous run's result may not be yet).
+[[cpp11::register]] SEXP ffi_buffer_is_ready(SEXP buffer) {
+  return pjrt::call_core([&]() -> SEXP { return Rf_ScalarLogical(pjrt::buffer_ready(buffer)); });
+}
 
 // `non_donatable`: 0-based argument indices (checked in R, and again by the core).
 [[cpp11::register]] SEXP ffi_program_execute(SEXP executable, cpp11::list buffers,
@@ -118,7 +177,11 @@ SEXP execute_program(const ndbuf::program::Executable& program, SEXP buffers,
   return pjrt::call_core([&] {
     ndbuf::program::ExecuteOptions options;
     for (const int index : non_donatable) options.non_donatable_input_indices.push_back(index);
-    return pjrt::execute_program(unwrap_executable(executable), buffers, std::move(options));
+    const auto& program = unwrap_executable(executable);
+    if (pjrt::runs_deferred(program)) {
+      return pjrt::execute_deferred(pjrt::find_executable(executable), buffers, std::move(options));
+    }
+    return pjrt::execute_program(program, buffers, std::move(options));
   });
 }
 
@@ -132,6 +195,7 @@ SEXP execute_program(const ndbuf::program::Executable& program, SEXP buffers,
     for (R_xlen_t k = 0; k < Rf_xlength(buffers); ++k) {
       if (!Rf_inherits(VECTOR_ELT(buffers, k), "PJRTBuffer")) return R_NilValue;
     }
+    if (pjrt::runs_deferred(**program)) return pjrt::execute_deferred(*program, buffers, {});
     return pjrt::execute_program(**program, buffers, {});
   });
 }

@@ -66,28 +66,71 @@ void check_user_interrupt(void*) { R_CheckUserInterrupt(); }
 // which unwinds normally and which with_core() (R/conditions.R) turns into a real interrupt.
 bool r_interrupt_pending() { return R_ToplevelExec(check_user_interrupt, nullptr) == FALSE; }
 
+// What a pending result's holder has in place of its tensor until it is read: one empty
+// tensor for all of them.
+const ndbuf::Tensor& placeholder_tensor() {
+  static const ndbuf::Tensor* empty =
+      new ndbuf::Tensor(ndbuf::Tensor::allocate(ndbuf::DType::kPred, {0}, ndbuf::Order::kRowMajor));
+  return *empty;
+}
+
+// Waits for a pending result (rethrowing its run's error) and takes it into the holder.
+void resolve(BufferHolder& holder) {
+  if (!holder.pending) return;
+  holder.tensor = holder.pending->take(holder.pending_index);
+  holder.pending.reset();
+}
+
 }  // namespace
 
 SEXP wrap_buffer(ndbuf::Tensor tensor) {
-  return wrap_object(kBuffer, BufferHolder{std::move(tensor), std::nullopt, 0});
+  return wrap_object(kBuffer, BufferHolder{std::move(tensor), std::nullopt, 0, nullptr, 0});
 }
 
 SEXP wrap_buffers(std::vector<ndbuf::Tensor> tensors) {
   std::vector<BufferHolder> holders;
   holders.reserve(tensors.size());
-  for (ndbuf::Tensor& tensor : tensors) holders.push_back({std::move(tensor), std::nullopt, 0});
+  for (ndbuf::Tensor& tensor : tensors) {
+    holders.push_back({std::move(tensor), std::nullopt, 0, nullptr, 0});
+  }
   return wrap_objects(kBuffer, std::move(holders));
+}
+
+SEXP wrap_pending_buffers(std::shared_ptr<ndbuf::PendingTensors> pending, size_t count) {
+  std::vector<BufferHolder> holders;
+  holders.reserve(count);
+  for (size_t k = 0; k < count; ++k) {
+    holders.push_back({placeholder_tensor(), std::nullopt, 0, pending, k});
+  }
+  return wrap_objects(kBuffer, std::move(holders));
+}
+
+bool buffer_ready(SEXP x) {
+  const BufferHolder& holder = unwrap_object<BufferHolder>(x, kBuffer);
+  return !holder.pending || holder.pending->ready();
 }
 
 BufferHolder& unwrap_buffer_holder(SEXP x) {
   BufferHolder& holder = unwrap_object<BufferHolder>(x, kBuffer);
+  resolve(holder);
   ndbuf::check_mapping_intact(holder.tensor.storage()->data());
   return holder;
 }
 
 const ndbuf::Tensor& unwrap_buffer(SEXP x) { return unwrap_buffer_holder(x).tensor; }
 
-BufferHolder* find_buffer_holder(SEXP x) { return find_object<BufferHolder>(x, kBuffer); }
+// A pending result whose wait fails (its run's error, an interrupt) is left to
+// unwrap_buffer_holder() to report: this never throws.
+BufferHolder* find_buffer_holder(SEXP x) {
+  BufferHolder* holder = find_object<BufferHolder>(x, kBuffer);
+  if (holder == nullptr || !holder->pending) return holder;
+  try {
+    resolve(*holder);
+  } catch (...) {
+    return nullptr;
+  }
+  return holder;
+}
 
 const ndbuf::Tensor* find_buffer(SEXP x) {
   const BufferHolder* holder = find_buffer_holder(x);

@@ -9,6 +9,7 @@
 
 #include "ndbuf/convert/buffer.hpp"
 #include "ndbuf/io/mapped_file.hpp"
+#include "ndbuf/memory/device_queue.hpp"
 #include "ndbuf/memory/tensor.hpp"
 #include "r_object.h"
 
@@ -16,16 +17,24 @@ namespace pjrt {
 
 // What a PJRTBuffer owns: its tensor, and the dense row-major copy of it that runs of
 // programs reading it by rows use once it was asked for twice (r_layout_copy.cpp).
+// A result of an asynchronous run holds its run's PendingTensors until first read: every
+// accessor below waits for it (or throws the run's error) and moves the result into `tensor`.
 struct BufferHolder {
   ndbuf::Tensor tensor;
   std::optional<ndbuf::Tensor> row_major;
   int row_major_requests;
+  std::shared_ptr<ndbuf::PendingTensors> pending;
+  size_t pending_index;
 };
 
 // Wraps a tensor as a PJRTBuffer; the finalizer frees the tensor when R collects it.
 SEXP wrap_buffer(ndbuf::Tensor tensor);
 // Wraps tensors as an unnamed list of PJRTBuffers.
 SEXP wrap_buffers(std::vector<ndbuf::Tensor> tensors);
+// The `count` results of an asynchronous run as an unnamed list of PJRTBuffers, not yet ready.
+SEXP wrap_pending_buffers(std::shared_ptr<ndbuf::PendingTensors> pending, size_t count);
+// Whether a live PJRTBuffer's value is there (never waits); an R error for anything else.
+bool buffer_ready(SEXP x);
 // The tensor behind a PJRTBuffer; an R error for anything else, a cleared pointer, or a
 // buffer whose mapped file changed on disk since it was loaded.
 const ndbuf::Tensor& unwrap_buffer(SEXP x);

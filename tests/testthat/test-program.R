@@ -477,7 +477,7 @@ test_that("a donated update of 400 MB peaks near 400 MB", {
       options <- if (%s) NULL else pjrt_execution_options(non_donatable_input_indices = 0)
       before <- resident_kib("VmRSS")
       writeLines("5", "/proc/self/clear_refs")
-      r <- pjrt_execute(e, x, execution_options = options)
+      r <- await(pjrt_execute(e, x, execution_options = options))
       peak <- resident_kib("VmHWM") - before
       stopifnot(as.vector(as_array(r)[c(1, n)]) == 2)
       cat(peak / 1024)

@@ -144,6 +144,10 @@ test_that("a matrix product sets the BLAS's count from the option in effect", {
     "  %c = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<256x256xf32>, tensor<256x256xf32>) -> tensor<256x256xf32>",
     "  return %c : tensor<256x256xf32>", "}", sep = "\n"))
   a <- matrix(1, 256, 256)
+  # The product must run on this thread, whose BLAS count is read below (OpenBLAS keeps one
+  # per thread): not on a device queue's.
+  old_async <- pjrt_async(FALSE)
+  withr::defer(pjrt_async(old_async))
   options(pjrt.threads = 1)  # not through pjrt_threads(): only the product can set the BLAS
   got <- as_array(pjrt_execute(pjrt_compile(program), pjrt_buffer(a, "f32"), pjrt_buffer(a, "f32")))
   expect_identical(got, a * 256)

@@ -20,8 +20,14 @@ constexpr std::chrono::milliseconds kInterruptPoll{20};
 // One device's queue. Its worker starts with the first job and lives until the process ends
 // (detached: an exiting process does not wait for it).
 struct Queue {
-  std::deque<std::function<void()>> jobs;
+  struct Job {
+    int64_t id;
+    std::function<void()> run;
+  };
+  std::deque<Job> jobs;
   bool worker_running = false;
+  // The running job's cancel flag, which its loops read through a CancelScope.
+  std::atomic<bool> cancel_running{false};
 };
 
 struct Queues {
@@ -29,9 +35,10 @@ struct Queues {
   std::condition_variable changed;
   std::map<std::pair<int, int>, Queue> by_device;
   int64_t in_flight = 0;
-  // Raised by cancel_queued_work(): jobs that start while it is set see it through their
-  // CancelScope; lowered when no job is left.
-  std::atomic<bool> cancelled{false};
+  int64_t next_id = 0;
+  // cancel_queued_work() cancels the jobs enqueued before it: those with a smaller id. Jobs
+  // enqueued afterwards run as usual.
+  int64_t cancel_below = 0;
 };
 
 Queues& queues() {
@@ -40,22 +47,24 @@ Queues& queues() {
 }
 
 void work(Queue* queue) {
+  block_async_signals();
   Queues& all = queues();
-  const CancelScope cancel(all.cancelled);
+  const CancelScope cancel(queue->cancel_running);
   std::unique_lock<std::mutex> lock(all.mutex);
   for (;;) {
     all.changed.wait(lock, [&] { return !queue->jobs.empty(); });
-    std::function<void()> job = std::move(queue->jobs.front());
+    Queue::Job job = std::move(queue->jobs.front());
     queue->jobs.pop_front();
+    queue->cancel_running.store(job.id < all.cancel_below);
     lock.unlock();
     try {
-      job();
+      job.run();
     } catch (...) {
       // The job reports its own outcome; nothing may escape a worker.
     }
-    job = nullptr;
+    job.run = nullptr;
     lock.lock();
-    if (--all.in_flight == 0) all.cancelled.store(false);
+    --all.in_flight;
     all.changed.notify_all();
   }
 }
@@ -71,9 +80,9 @@ void in_child() {
   for (auto& [device, queue] : all.by_device) {
     queue.worker_running = false;
     queue.jobs.clear();
+    queue.cancel_running.store(false);
   }
   all.in_flight = 0;
-  all.cancelled.store(false);
 }
 
 const int g_fork_handlers = ::pthread_atfork(&before_fork, nullptr, &in_child);
@@ -101,6 +110,15 @@ const std::vector<Tensor>& PendingTensors::wait() const {
   return results_;
 }
 
+Tensor PendingTensors::take(size_t index) {
+  wait();
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (index >= results_.size()) {
+    ndbuf::fail(ErrorKind::kInvalidArgument, "no such result of the run");
+  }
+  return std::move(results_[index]);
+}
+
 void PendingTensors::fulfil(std::vector<Tensor> results) {
   std::lock_guard<std::mutex> lock(mutex_);
   results_ = std::move(results);
@@ -120,7 +138,7 @@ void enqueue_on(const Device& device, std::function<void()> job) {
   Queues& all = queues();
   std::lock_guard<std::mutex> lock(all.mutex);
   Queue& queue = all.by_device[{static_cast<int>(device.platform), device.index}];
-  queue.jobs.push_back(std::move(job));
+  queue.jobs.push_back({all.next_id++, std::move(job)});
   ++all.in_flight;
   if (!queue.worker_running) {
     try {
@@ -150,7 +168,8 @@ int64_t jobs_in_flight() {
 void cancel_queued_work() {
   Queues& all = queues();
   std::lock_guard<std::mutex> lock(all.mutex);
-  if (all.in_flight > 0) all.cancelled.store(true);
+  all.cancel_below = all.next_id;
+  for (auto& [device, queue] : all.by_device) queue.cancel_running.store(true);
 }
 
 }  // namespace ndbuf

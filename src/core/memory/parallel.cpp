@@ -3,6 +3,9 @@
 #include "ndbuf/memory/parallel.hpp"
 
 #include <pthread.h>
+#ifndef _WIN32
+#include <signal.h>
+#endif
 
 #include <atomic>
 #include <chrono>
@@ -25,6 +28,16 @@ const int g_atfork_registered = ::pthread_atfork(nullptr, nullptr, &mark_forked_
 }  // namespace
 
 bool in_forked_child() { return g_forked_child.load(); }
+
+void block_async_signals() {
+#ifndef _WIN32
+  sigset_t set;
+  sigfillset(&set);
+  // Faults are delivered to the thread that caused them; blocking them would hide a crash.
+  for (int fault : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT}) sigdelset(&set, fault);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+#endif
+}
 
 void set_interrupt_poll(InterruptPoll poll) { g_interrupt_poll.store(poll); }
 

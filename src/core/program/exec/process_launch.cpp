@@ -51,6 +51,7 @@ std::string failure_text(std::exception_ptr error) {
 
 void run_one(const Plan& plan, Rendezvous& rendezvous, const std::atomic<bool>& cancelled,
              int threads, int process, ProcessRun run, Outcome& outcome) {
+  block_async_signals();
   std::exception_ptr error;
   Values results;
   try {

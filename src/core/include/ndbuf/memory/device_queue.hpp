@@ -28,6 +28,9 @@ class PendingTensors {
   // (an interrupt cancels the queues' work and throws Error(kInterrupted)); then returns the
   // results or rethrows the job's error.
   const std::vector<Tensor>& wait() const;
+  // wait(), then result `index` moved out: each result is taken once, by its one reader, so
+  // that nothing else holds its memory (a donated result can then be written in place).
+  Tensor take(size_t index);
   // For the job: its results, or its error (exactly one of them, once).
   void fulfil(std::vector<Tensor> results);
   void fail(std::exception_ptr error);
@@ -48,8 +51,9 @@ void enqueue_on(const Device& device, std::function<void()> job);
 void drain_queues();
 // Jobs enqueued and not yet finished, over all queues (memory in flight is theirs).
 int64_t jobs_in_flight();
-// Cancels every queued job (each is run with its cancel flag set, so it fails at once as
-// interrupted) and the running ones (their loops stop at their next poll).
+// Cancels every job enqueued so far: the running ones (their loops stop at their next poll)
+// and the queued ones (each runs with its cancel flag set, so it fails at once as interrupted).
+// Jobs enqueued afterwards run as usual.
 void cancel_queued_work();
 
 }  // namespace ndbuf

@@ -42,6 +42,12 @@ void check_interrupt_periodically();
 // inside a CancelScope it is that scope's flag instead: the poll (R's) may only run on the
 // thread that installed it.
 bool interrupt_pending();
+// Blocks the asynchronous signals (SIGINT, SIGCHLD, ...) on the calling thread, so that the
+// process's signals reach the embedding runtime's main thread (R's handlers assume they run
+// there: a Ctrl-C taken by a worker thread arrived late or twice). Called first by the threads
+// ndbuf starts itself (device queues, the processes of a many-device run). No-op on Windows.
+void block_async_signals();
+
 // While it lives, interrupt_pending() on the constructing thread reads `cancelled` instead of
 // asking the installed poll: the worker threads of a many-process run (program/spmd) stop when
 // the thread that launched them, which alone may poll, sets the flag.

@@ -126,9 +126,10 @@ bool calls_out(const Executable& executable);
 // execute() on the executable's device queue (ndbuf/memory/device_queue.hpp): returns at once,
 // and the results are ready when the returned PendingTensors is. Inputs are checked here (the
 // errors execute() gives, thrown now); errors of the run itself are thrown by the waits on its
-// results. Donated arguments must be handed over: the caller gives up its tensor at this call
-// (options.on_donated is not called; the run holds the inputs alone). Jobs on one device run in
-// the order enqueued.
+// results. Donated arguments are given up at this call: options.on_donated is called for each,
+// after the inputs were checked and before the run is queued, so the caller drops its handle and
+// the run holds their memory alone. The run uses the calling thread's thread count
+// (max_threads()). Jobs on one device run in the order enqueued.
 std::shared_ptr<PendingTensors> execute_async(std::shared_ptr<const Executable> executable,
                                               std::vector<Tensor> inputs,
                                               ExecuteOptions options = {});
