@@ -106,7 +106,7 @@ await.PJRTArrayPromise <- function(x, ...) {
 
 #' @export
 await.PJRTBuffer <- function(x, ...) {
-  with_core(ffi_buffer_dtype(x))
+  with_core(ffi_buffer_await(x))
   invisible(x)
 }
 
@@ -136,14 +136,13 @@ print.PJRTArrayPromise <- function(x, ...) {
 
 #' Run programs asynchronously
 #'
-#' `pjrt_async(TRUE)` makes [pjrt_execute()] return as soon as the run is queued, as upstream
-#' pjrt does: the results are buffers whose values come later, while R goes on (preparing the
-#' next batch, say). Every read of such a buffer waits for its run: [as_array()], printing,
+#' With `pjrt_async(TRUE)`, the default, [pjrt_execute()] returns as soon as the run is
+#' queued, as upstream pjrt does: the results are buffers whose values come later, while R goes
+#' on (preparing the next batch, say). `pjrt_async(FALSE)` runs programs inside the call. Every read of such a buffer waits for its run: [as_array()], printing,
 #' [await()], [copy_buffer()], saving, an [HArray] of it, and passing it to the next
 #' [pjrt_execute()] (which waits for it before queueing the next run). [is_ready()] tells
-#' without waiting. `pjrt_async()` without an argument returns the setting. The default is
-#' `FALSE`, or `TRUE` when the environment variable `PJRT_ASYNC` is `1` or `true` when pjrt
-#' loads.
+#' without waiting. `pjrt_async()` without an argument returns the setting. It starts `TRUE`,
+#' or `FALSE` when the environment variable `PJRT_ASYNC` is `0` or `false` when pjrt loads.
 #'
 #' Each device runs its queue in order on a thread of its own. An error raised while a
 #' program runs is raised at the first read of any of its results, with the op and
@@ -152,7 +151,9 @@ print.PJRTArrayPromise <- function(x, ...) {
 #' an interrupt when read, and later runs work as usual. A forked child ([parallel::mclapply()])
 #' inherits no run in flight: the fork waits for the queues first.
 #'
-#' What is not asynchronous: programs with custom calls (they may call back into code that
+#' A run that takes a pending result as an argument waits for it before it is queued (so R
+#' waits there when it queues a chain of runs faster than they compute). What is not
+#' asynchronous: programs with custom calls (they may call back into code that
 #' needs R's thread) and programs of several devices ([pjrt_execute_sharded()]) run at once,
 #' as before; so does [dispatcher()]. A donated buffer is invalid as soon as the call returns
 #' (in a synchronous run, one the run failed before writing stays usable).

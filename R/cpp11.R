@@ -32,6 +32,10 @@ ffi_buffer_device <- function(buffer, cache) {
   .Call(`_pjrt_ffi_buffer_device`, buffer, cache)
 }
 
+ffi_buffer_await <- function(buffer) {
+  .Call(`_pjrt_ffi_buffer_await`, buffer)
+}
+
 ffi_buffer_address <- function(buffer) {
   .Call(`_pjrt_ffi_buffer_address`, buffer)
 }

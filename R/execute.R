@@ -3,8 +3,11 @@
 #' Run a compiled program
 #'
 #' `pjrt_execute()` runs `@main` of a [pjrt_compile()]d program on buffers and returns its
-#' results as new buffers on the executable's device. Execution is synchronous: the results
-#' are ready when the call returns.
+#' results as new buffers on the executable's device. As upstream's, it returns as soon as the
+#' run is queued on the device (see [pjrt_async()]): the results' values come later, and every
+#' read of a result ([as_array()], printing, passing it to the next run) waits for them; an
+#' error of the run is raised by that read. With `pjrt_async(FALSE)` the run happens inside the
+#' call.
 #'
 #' @section Arguments and results:
 #' The buffers are passed by position (a named argument is an error), one per argument of

@@ -62,6 +62,13 @@ extern "C" SEXP _pjrt_ffi_buffer_device(SEXP buffer, SEXP cache) {
   END_CPP11
 }
 // r_buffer_read.cpp
+SEXP ffi_buffer_await(SEXP buffer);
+extern "C" SEXP _pjrt_ffi_buffer_await(SEXP buffer) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_buffer_await(cpp11::as_cpp<cpp11::decay_t<SEXP>>(buffer)));
+  END_CPP11
+}
+// r_buffer_read.cpp
 SEXP ffi_buffer_address(SEXP buffer);
 extern "C" SEXP _pjrt_ffi_buffer_address(SEXP buffer) {
   BEGIN_CPP11
@@ -615,6 +622,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pjrt_ffi_async_execution",             (DL_FUNC) &_pjrt_ffi_async_execution,             1},
     {"_pjrt_ffi_blas_threads",                (DL_FUNC) &_pjrt_ffi_blas_threads,                1},
     {"_pjrt_ffi_buffer_address",              (DL_FUNC) &_pjrt_ffi_buffer_address,              1},
+    {"_pjrt_ffi_buffer_await",                (DL_FUNC) &_pjrt_ffi_buffer_await,                1},
     {"_pjrt_ffi_buffer_copy_to",              (DL_FUNC) &_pjrt_ffi_buffer_copy_to,              2},
     {"_pjrt_ffi_buffer_data_address",         (DL_FUNC) &_pjrt_ffi_buffer_data_address,         1},
     {"_pjrt_ffi_buffer_device",               (DL_FUNC) &_pjrt_ffi_buffer_device,               2},

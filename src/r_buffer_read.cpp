@@ -27,22 +27,30 @@ SEXPTYPE sexptype_for(ndbuf::RVectorType type) {
 }  // namespace
 
 [[cpp11::register]] SEXP ffi_buffer_shape(SEXP buffer) {
-  return pjrt::call_core([&] { return pjrt::shape_to_r(pjrt::unwrap_buffer(buffer).shape()); });
+  return pjrt::call_core([&] { return pjrt::shape_to_r(pjrt::buffer_metadata(buffer).shape()); });
 }
 
 [[cpp11::register]] SEXP ffi_buffer_dtype(SEXP buffer) {
   return pjrt::call_core(
-      [&] { return std::string(ndbuf::dtype_name(pjrt::unwrap_buffer(buffer).dtype())); });
+      [&] { return std::string(ndbuf::dtype_name(pjrt::buffer_metadata(buffer).dtype())); });
 }
 
 // The buffer's device as the R object `cache` (R's environment of interned devices, keyed by
 // spec) holds for it, or its spec where the cache has none yet: device() then costs one call.
 [[cpp11::register]] SEXP ffi_buffer_device(SEXP buffer, SEXP cache) {
   return pjrt::call_core([&]() -> SEXP {
-    const std::string spec = ndbuf::device_spec(pjrt::unwrap_buffer(buffer).device());
+    const std::string spec = ndbuf::device_spec(pjrt::buffer_metadata(buffer).device());
     const SEXP found =
         cpp11::safe[Rf_findVarInFrame3](cache, cpp11::safe[Rf_install](spec.c_str()), TRUE);
     return found == R_UnboundValue ? cpp11::as_sexp(spec) : found;
+  });
+}
+
+// Waits for a buffer's value (a pending result's run), raising the run's error.
+[[cpp11::register]] SEXP ffi_buffer_await(SEXP buffer) {
+  return pjrt::call_core([&]() -> SEXP {
+    (void)pjrt::unwrap_buffer(buffer);
+    return R_NilValue;
   });
 }
 

@@ -113,11 +113,11 @@ SEXP execute_program(const ndbuf::program::Executable& program, SEXP buffers,
 
 namespace {
 
-// PJRT_ASYNC=1 or true when the package loads turns asynchronous runs on.
+// Runs are asynchronous, as upstream's, unless PJRT_ASYNC is 0 or false when the package loads.
 bool async_from_environment() {
   const char* value = std::getenv("PJRT_ASYNC");
-  return value != nullptr && (std::strcmp(value, "1") == 0 || std::strcmp(value, "true") == 0 ||
-                              std::strcmp(value, "TRUE") == 0);
+  return value == nullptr || !(std::strcmp(value, "0") == 0 || std::strcmp(value, "false") == 0 ||
+                               std::strcmp(value, "FALSE") == 0);
 }
 
 bool g_async = async_from_environment();
@@ -138,12 +138,12 @@ SEXP execute_deferred(const std::shared_ptr<const ndbuf::program::Executable>& p
     const bool read_by_rows = index < by_rows.size() && by_rows[index] && !donate;
     inputs.push_back(pjrt::argument_tensor(VECTOR_ELT(buffers, k), read_by_rows));
   }
-  const size_t outputs = ndbuf::program::signature(*program).outputs.size();
+  const auto& outputs = ndbuf::program::signature(*program).outputs;
   options.on_donated = [buffers](size_t k) {
     pjrt::release_donated_buffer(VECTOR_ELT(buffers, static_cast<R_xlen_t>(k)));
   };
   auto pending = ndbuf::program::execute_async(program, std::move(inputs), std::move(options));
-  return pjrt::wrap_pending_buffers(std::move(pending), outputs);
+  return pjrt::wrap_pending_buffers(std::move(pending), outputs, ndbuf::program::device(*program));
 }
 
 bool runs_deferred(const ndbuf::program::Executable& program) {

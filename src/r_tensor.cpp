@@ -66,12 +66,15 @@ void check_user_interrupt(void*) { R_CheckUserInterrupt(); }
 // which unwinds normally and which with_core() (R/conditions.R) turns into a real interrupt.
 bool r_interrupt_pending() { return R_ToplevelExec(check_user_interrupt, nullptr) == FALSE; }
 
-// What a pending result's holder has in place of its tensor until it is read: one empty
-// tensor for all of them.
-const ndbuf::Tensor& placeholder_tensor() {
-  static const ndbuf::Tensor* empty =
-      new ndbuf::Tensor(ndbuf::Tensor::allocate(ndbuf::DType::kPred, {0}, ndbuf::Order::kRowMajor));
-  return *empty;
+// What a pending result's holder has in place of its tensor until it is read: a tensor of the
+// result's type and device over no memory (a storage whose address is null), so that its dtype,
+// shape and device are known without waiting. Every read of the values resolves it first.
+ndbuf::Tensor placeholder_tensor(const ndbuf::program::TensorType& type, ndbuf::Device device) {
+  const size_t nbytes =
+      static_cast<size_t>(ndbuf::checked_numel(type.shape)) * ndbuf::itemsize(type.dtype);
+  auto nothing = std::make_shared<ndbuf::Storage>(
+      nullptr, nbytes, device, [](void*) {}, true);
+  return ndbuf::Tensor::dense(std::move(nothing), type.dtype, type.shape, ndbuf::Order::kRowMajor);
 }
 
 // Waits for a pending result (rethrowing its run's error) and takes it into the holder.
@@ -96,13 +99,21 @@ SEXP wrap_buffers(std::vector<ndbuf::Tensor> tensors) {
   return wrap_objects(kBuffer, std::move(holders));
 }
 
-SEXP wrap_pending_buffers(std::shared_ptr<ndbuf::PendingTensors> pending, size_t count) {
+SEXP wrap_pending_buffers(std::shared_ptr<ndbuf::PendingTensors> pending,
+                          const std::vector<ndbuf::program::TensorType>& types,
+                          ndbuf::Device device) {
   std::vector<BufferHolder> holders;
-  holders.reserve(count);
-  for (size_t k = 0; k < count; ++k) {
-    holders.push_back({placeholder_tensor(), std::nullopt, 0, pending, k});
+  holders.reserve(types.size());
+  for (size_t k = 0; k < types.size(); ++k) {
+    holders.push_back({placeholder_tensor(types[k], device), std::nullopt, 0, pending, k});
   }
   return wrap_objects(kBuffer, std::move(holders));
+}
+
+const ndbuf::Tensor& buffer_metadata(SEXP x) {
+  const BufferHolder& holder = unwrap_object<BufferHolder>(x, kBuffer);
+  if (!holder.pending) ndbuf::check_mapping_intact(holder.tensor.storage()->data());
+  return holder.tensor;
 }
 
 bool buffer_ready(SEXP x) {

@@ -11,6 +11,7 @@
 #include "ndbuf/io/mapped_file.hpp"
 #include "ndbuf/memory/device_queue.hpp"
 #include "ndbuf/memory/tensor.hpp"
+#include "ndbuf/program/program.hpp"
 #include "r_object.h"
 
 namespace pjrt {
@@ -31,8 +32,14 @@ struct BufferHolder {
 SEXP wrap_buffer(ndbuf::Tensor tensor);
 // Wraps tensors as an unnamed list of PJRTBuffers.
 SEXP wrap_buffers(std::vector<ndbuf::Tensor> tensors);
-// The `count` results of an asynchronous run as an unnamed list of PJRTBuffers, not yet ready.
-SEXP wrap_pending_buffers(std::shared_ptr<ndbuf::PendingTensors> pending, size_t count);
+// The results of an asynchronous run (of `types`, on `device`) as an unnamed list of
+// PJRTBuffers, not yet ready.
+SEXP wrap_pending_buffers(std::shared_ptr<ndbuf::PendingTensors> pending,
+                          const std::vector<ndbuf::program::TensorType>& types,
+                          ndbuf::Device device);
+// The dtype, shape and device of a PJRTBuffer without waiting for a pending result (its values
+// are not there: read them through unwrap_buffer()); an R error for anything else.
+const ndbuf::Tensor& buffer_metadata(SEXP x);
 // Whether a live PJRTBuffer's value is there (never waits); an R error for anything else.
 bool buffer_ready(SEXP x);
 // The tensor behind a PJRTBuffer; an R error for anything else, a cleared pointer, or a

@@ -150,3 +150,15 @@ test_that("an interrupt while waiting leaves the session usable", {
   # Whether R or the wait took the interrupt, the next run computes its value.
   expect_identical(as.numeric(as_array(pjrt_execute(exe, steps(5)))), 5)
 })
+
+test_that("the dtype, shape and device of a pending result are known without waiting", {
+  local_async()
+  exe <- counting()
+  y <- pjrt_execute(exe, steps(2e6))
+  expect_identical(shape(y), integer())
+  expect_identical(as.character(elt_type(y)), "i64")
+  expect_identical(device(y), pjrt_device("cpu:0"))
+  expect_false(is_ready(y))
+  expect_identical(await(y), y)
+  expect_true(is_ready(y))
+})
