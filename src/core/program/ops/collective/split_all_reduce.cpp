@@ -10,6 +10,9 @@
 namespace ndbuf::program {
 namespace {
 
+// A chunk of a member's range: folded and copied while it stays in the core's L2 cache.
+constexpr int64_t kChunkBytes = int64_t{128} << 10;
+
 // Elements [begin, end) of a dense row-major tensor, as a 1-d view of its memory.
 Tensor flat_range(const Tensor& dense, int64_t begin, int64_t end) {
   return Tensor(dense.storage(), dense.dtype(), {end - begin}, {1}, dense.offset() + begin);
@@ -32,17 +35,21 @@ Tensor split_all_reduce(Interpreter& in, const Combine& combine, const std::vect
   const int64_t n = mine.numel();
   const int64_t begin = n * position / members;
   const int64_t end = n * (position + 1) / members;
-  if (end > begin) {
-    // Folded into the first member's result, then copied to the others'.
-    const Tensor target = flat_range((*parts)[0].tensors[1], begin, end);
-    Tensor acc = flat_range((*parts)[0].tensors[0], begin, end);
+  // Chunk by chunk: folded into the first member's result, then copied to the others' while
+  // the chunk is still in cache (the range would be read back from memory otherwise).
+  const int64_t chunk =
+      std::max<int64_t>(1, kChunkBytes / static_cast<int64_t>(itemsize(mine.dtype())));
+  for (int64_t at = begin; at < end; at += chunk) {
+    const int64_t stop = std::min(end, at + chunk);
+    const Tensor target = flat_range((*parts)[0].tensors[1], at, stop);
+    Tensor acc = flat_range((*parts)[0].tensors[0], at, stop);
     for (int64_t m = 1; m < members; ++m) {
-      acc = combine.into(acc, flat_range((*parts)[static_cast<size_t>(m)].tensors[0], begin, end),
+      acc = combine.into(acc, flat_range((*parts)[static_cast<size_t>(m)].tensors[0], at, stop),
                          target);
     }
     const size_t bytes = static_cast<size_t>(target.nbytes());
     for (int64_t m = 1; m < members; ++m) {
-      const Tensor copy = flat_range((*parts)[static_cast<size_t>(m)].tensors[1], begin, end);
+      const Tensor copy = flat_range((*parts)[static_cast<size_t>(m)].tensors[1], at, stop);
       std::memcpy(copy.data(), target.data(), bytes);
     }
   }
