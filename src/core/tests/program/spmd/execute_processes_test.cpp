@@ -187,6 +187,23 @@ std::string every_collective(const std::string& dtype, bool complex) {
          "tensor<4xf64>, tensor<4xf64>, tensor<2xf64>\n}\n}\n";
 }
 
+TEST_F(ExecuteProcesses, EveryCollectiveOnBooleans) {
+  using V = std::vector<double>;
+  // As i1, replica 0 holds [false, true, true, true] and replica 1 all true; add is or.
+  const auto exe = compile(every_collective("i1", false));
+  const auto results = execute_processes(*exe, {{}, {}}, devices(2));
+  const std::vector<V> to_all{{0, 1, 1, 1}, {1, 1, 1, 1}};
+  const std::vector<V> swapped{{1, 1, 1, 1}, {0, 1, 1, 1}};
+  for (size_t r = 0; r < 2; ++r) {
+    EXPECT_EQ(values<double>(results[r][0]), (V{1, 1, 1, 1}));
+    EXPECT_EQ(values<double>(results[r][1]), (V{0, 1, 1, 1, 1, 1, 1, 1}));
+    EXPECT_EQ(values<double>(results[r][2]), to_all[r]);
+    EXPECT_EQ(values<double>(results[r][3]), swapped[r]);
+    EXPECT_EQ(values<double>(results[r][4]), (V{1, 1, 1, 1}));
+    EXPECT_EQ(values<double>(results[r][5]), (V{1, 1}));
+  }
+}
+
 TEST_F(ExecuteProcesses, EveryCollectiveAtEveryElementType) {
   using V = std::vector<double>;
   // Replica r holds [10r, 10r + 1, 10r + 2, 10r + 3].
