@@ -86,15 +86,33 @@ void resolve(BufferHolder& holder) {
 
 }  // namespace
 
+CountedBytes::CountedBytes(size_t nbytes) : nbytes_(nbytes) {
+  if (nbytes_ > 0) buffer_memory().add(nbytes_);
+}
+
+CountedBytes& CountedBytes::operator=(CountedBytes&& other) noexcept {
+  if (this != &other) {
+    if (nbytes_ > 0) buffer_memory().remove(nbytes_);
+    nbytes_ = other.nbytes_;
+    other.nbytes_ = 0;
+  }
+  return *this;
+}
+
+CountedBytes::~CountedBytes() {
+  if (nbytes_ > 0) buffer_memory().remove(nbytes_);
+}
+
 SEXP wrap_buffer(ndbuf::Tensor tensor) {
-  return wrap_object(kBuffer, BufferHolder{std::move(tensor), std::nullopt, 0, nullptr, 0});
+  return wrap_object(kBuffer,
+                     BufferHolder{std::move(tensor), std::nullopt, 0, nullptr, 0, CountedBytes()});
 }
 
 SEXP wrap_buffers(std::vector<ndbuf::Tensor> tensors) {
   std::vector<BufferHolder> holders;
   holders.reserve(tensors.size());
   for (ndbuf::Tensor& tensor : tensors) {
-    holders.push_back({std::move(tensor), std::nullopt, 0, nullptr, 0});
+    holders.push_back({std::move(tensor), std::nullopt, 0, nullptr, 0, CountedBytes()});
   }
   return wrap_objects(kBuffer, std::move(holders));
 }
@@ -102,10 +120,21 @@ SEXP wrap_buffers(std::vector<ndbuf::Tensor> tensors) {
 SEXP wrap_pending_buffers(std::shared_ptr<ndbuf::PendingTensors> pending,
                           const std::vector<ndbuf::program::TensorType>& types,
                           ndbuf::Device device) {
+  // The results' memory counts from now on, as if R's allocator had made it here: a loop that
+  // drops results unread still makes R collect them.
+  std::vector<ndbuf::Tensor> placeholders;
+  size_t total = 0;
+  for (const auto& type : types) {
+    placeholders.push_back(placeholder_tensor(type, device));
+    total += placeholders.back().storage()->nbytes();
+  }
+  buffer_memory().make_room(total);
   std::vector<BufferHolder> holders;
   holders.reserve(types.size());
   for (size_t k = 0; k < types.size(); ++k) {
-    holders.push_back({placeholder_tensor(types[k], device), std::nullopt, 0, pending, k});
+    const size_t nbytes = placeholders[k].storage()->nbytes();
+    holders.push_back(
+        {std::move(placeholders[k]), std::nullopt, 0, pending, k, CountedBytes(nbytes)});
   }
   return wrap_objects(kBuffer, std::move(holders));
 }

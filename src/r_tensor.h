@@ -18,6 +18,22 @@ namespace pjrt {
 
 // What a PJRTBuffer owns: its tensor, and the dense row-major copy of it that runs of
 // programs reading it by rows use once it was asked for twice (r_layout_copy.cpp).
+// Bytes counted in buffer_memory() for as long as it lives (moving it moves the count): the
+// results of an asynchronous run, whose memory the run's thread allocates where R's allocator
+// (which counts what it hands out) is not asked.
+class CountedBytes {
+ public:
+  explicit CountedBytes(size_t nbytes = 0);
+  CountedBytes(CountedBytes&& other) noexcept : nbytes_(other.nbytes_) { other.nbytes_ = 0; }
+  CountedBytes& operator=(CountedBytes&& other) noexcept;
+  CountedBytes(const CountedBytes&) = delete;
+  CountedBytes& operator=(const CountedBytes&) = delete;
+  ~CountedBytes();
+
+ private:
+  size_t nbytes_;
+};
+
 // A result of an asynchronous run holds its run's PendingTensors until first read: every
 // accessor below waits for it (or throws the run's error) and moves the result into `tensor`.
 struct BufferHolder {
@@ -26,6 +42,7 @@ struct BufferHolder {
   int row_major_requests;
   std::shared_ptr<ndbuf::PendingTensors> pending;
   size_t pending_index;
+  CountedBytes counted;
 };
 
 // Wraps a tensor as a PJRTBuffer; the finalizer frees the tensor when R collects it.

@@ -162,3 +162,23 @@ test_that("the dtype, shape and device of a pending result are known without wai
   expect_identical(await(y), y)
   expect_true(is_ready(y))
 })
+
+test_that("results in flight count as memory R is told about, until collected", {
+  local_async()
+  exe <- pjrt_compile(pjrt_program("
+func.func @main() -> tensor<8388608xf32> {
+  %i = stablehlo.iota dim = 0 : tensor<8388608xf32>
+  return %i : tensor<8388608xf32>
+}"))
+  gc()
+  before <- pjrt:::ffi_buffer_memory_bytes()
+  y <- pjrt_execute(exe)
+  expect_gte(pjrt:::ffi_buffer_memory_bytes() - before, 32 * 2^20)  # counted before it is read
+  expect_identical(as.vector(as_array(y))[c(1, 8388608)], c(0, 8388607))
+  rm(y)
+  gc()
+  expect_lt(pjrt:::ffi_buffer_memory_bytes() - before, 2^20)
+  # A loop dropping its results unread keeps the count bounded: R collects them.
+  for (i in 1:40) pjrt_execute(exe)
+  expect_lt(pjrt:::ffi_buffer_memory_bytes() - before, 40 * 32 * 2^20)
+})
