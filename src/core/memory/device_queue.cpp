@@ -7,8 +7,8 @@
 #include <chrono>
 #include <deque>
 #include <map>
-#include <thread>
 
+#include "memory/worker_thread.hpp"
 #include "ndbuf/base/error.hpp"
 #include "ndbuf/memory/parallel.hpp"
 
@@ -142,7 +142,7 @@ void enqueue_on(const Device& device, std::function<void()> job) {
   ++all.in_flight;
   if (!queue.worker_running) {
     try {
-      std::thread(work, &queue).detach();
+      WorkerThread([q = &queue] { work(q); }).detach();
     } catch (...) {
       queue.jobs.pop_back();
       --all.in_flight;

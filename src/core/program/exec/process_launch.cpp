@@ -7,8 +7,8 @@
 #include <cstdlib>
 #include <exception>
 #include <mutex>
-#include <thread>
 
+#include "memory/worker_thread.hpp"
 #include "ndbuf/base/error.hpp"
 #include "ndbuf/memory/parallel.hpp"
 #include "program/exec/interpreter.hpp"
@@ -117,7 +117,7 @@ std::vector<Values> launch_processes(const Plan& plan, const ProcessGrid& grid,
   outcome.results.resize(count);
   // The cores are shared out: each process's parallel loops get an equal part.
   const int threads = std::max(1, max_threads() / static_cast<int>(std::max<size_t>(1, count)));
-  std::vector<std::thread> workers;
+  std::vector<WorkerThread> workers;
   workers.reserve(count);
   std::exception_ptr start_failure;
   for (size_t k = 0; k < count && !start_failure; ++k) {
@@ -126,8 +126,10 @@ std::vector<Values> launch_processes(const Plan& plan, const ProcessGrid& grid,
       ++outcome.running;
     }
     try {
-      workers.emplace_back(run_one, std::cref(plan), std::ref(rendezvous), std::cref(cancelled),
-                           threads, static_cast<int>(k), std::move(runs[k]), std::ref(outcome));
+      workers.emplace_back([&plan, &rendezvous, &cancelled, threads, k, run = std::move(runs[k]),
+                            &outcome]() mutable {
+        run_one(plan, rendezvous, cancelled, threads, static_cast<int>(k), std::move(run), outcome);
+      });
     } catch (...) {
       // No thread for this process: the ones started must still end before we leave.
       start_failure = std::current_exception();
@@ -137,7 +139,7 @@ std::vector<Values> launch_processes(const Plan& plan, const ProcessGrid& grid,
     }
   }
   wait_for_all(outcome, cancelled);
-  for (std::thread& worker : workers) worker.join();
+  for (WorkerThread& worker : workers) worker.join();
   if (start_failure) std::rethrow_exception(start_failure);
   if (cancelled.load()) throw_interrupted();
   if (outcome.first_failed >= 0) {

@@ -1,0 +1,57 @@
+// Threads with a stack of known size (worker_thread.hpp), through pthreads.
+#include "memory/worker_thread.hpp"
+
+#include <pthread.h>
+
+#include <cerrno>
+#include <system_error>
+
+namespace ndbuf {
+
+struct WorkerThread::Handle {
+  pthread_t thread;
+  bool running = true;
+};
+
+namespace {
+
+void* run_body(void* body) {
+  std::unique_ptr<std::function<void()>> owned(static_cast<std::function<void()>*>(body));
+  (*owned)();
+  return nullptr;
+}
+
+}  // namespace
+
+WorkerThread::WorkerThread(std::function<void()> body) : handle_(std::make_unique<Handle>()) {
+  pthread_attr_t attr;
+  int error = pthread_attr_init(&attr);
+  if (error == 0) error = pthread_attr_setstacksize(&attr, kWorkerStackBytes);
+  auto* owned = new std::function<void()>(std::move(body));
+  if (error == 0) error = pthread_create(&handle_->thread, &attr, &run_body, owned);
+  pthread_attr_destroy(&attr);
+  if (error != 0) {
+    delete owned;
+    throw std::system_error(error, std::generic_category(), "cannot start a thread");
+  }
+}
+
+WorkerThread::WorkerThread(WorkerThread&& other) noexcept = default;
+
+WorkerThread::~WorkerThread() {
+  if (handle_ && handle_->running) detach();
+}
+
+void WorkerThread::join() {
+  if (!handle_ || !handle_->running) return;
+  pthread_join(handle_->thread, nullptr);
+  handle_->running = false;
+}
+
+void WorkerThread::detach() {
+  if (!handle_ || !handle_->running) return;
+  pthread_detach(handle_->thread);
+  handle_->running = false;
+}
+
+}  // namespace ndbuf
