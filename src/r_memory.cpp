@@ -38,6 +38,9 @@ SEXP gc_call(bool full) {
 
 // large_bytes_acquired() when the last collection began (main thread only).
 size_t g_acquired_at_collection = 0;
+// Large results of asynchronous runs queued since the last collection: their blocks are
+// acquired later, on the queue's thread, so large_bytes_acquired() does not see them yet.
+size_t g_queued_since_collection = 0;
 
 // Large blocks handed out between young collections before one of them maps fresh pages.
 constexpr size_t kBlockBytesPerCollection = size_t{64} << 20;
@@ -53,11 +56,13 @@ void mark_r_thread() { g_r_thread = std::this_thread::get_id(); }
 
 size_t collect_garbage() {
   g_acquired_at_collection = ndbuf::large_bytes_acquired();
+  g_queued_since_collection = 0;
   return heap_bytes_in_use(cpp11::safe[Rf_eval](gc_call(true), R_BaseEnv));
 }
 
 void collect_young_garbage() {
   g_acquired_at_collection = ndbuf::large_bytes_acquired();
+  g_queued_since_collection = 0;
   cpp11::safe[Rf_eval](gc_call(false), R_BaseEnv);
 }
 
@@ -73,6 +78,14 @@ void collect_young_garbage() {
 // on kept blocks for good. 64 MiB against 32: an embedding lookup with 8 MiB results, 1.14 ->
 // 0.87 ms a call in a loop (fewer collections); 128 MiB gained nothing more. Where every
 // result stays live this costs one young collection per 64 MiB of new results.
+void collect_before_queued_results(size_t nbytes) {
+  if (nbytes < ndbuf::kRecycleMinBytes) return;
+  g_queued_since_collection += nbytes;
+  if (g_queued_since_collection < kBlockBytesPerCollection) return;
+  if (ndbuf::large_block_kept(nbytes)) return;
+  collect_young_garbage();
+}
+
 void collect_before_fresh_pages(size_t nbytes) {
   if (nbytes < ndbuf::kRecycleMinBytes) return;
   if (ndbuf::large_bytes_acquired() - g_acquired_at_collection < kBlockBytesPerCollection) return;

@@ -48,5 +48,8 @@ void collect_young_garbage();
 // serve the allocation (it would map fresh pages) and 64 MiB of large blocks were handed out
 // since the last collection.
 void collect_before_fresh_pages(size_t nbytes);
+// The same rule for a large result of an asynchronous run, counted when the run is queued (its
+// block is acquired later, on the queue's thread).
+void collect_before_queued_results(size_t nbytes);
 
 }  // namespace pjrt

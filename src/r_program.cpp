@@ -139,6 +139,7 @@ SEXP execute_deferred(const std::shared_ptr<const ndbuf::program::Executable>& p
     inputs.push_back(pjrt::argument_tensor(VECTOR_ELT(buffers, k), read_by_rows));
   }
   const auto& outputs = ndbuf::program::signature(*program).outputs;
+  pjrt::make_room_for_results(outputs);
   options.on_donated = [buffers](size_t k) {
     pjrt::release_donated_buffer(VECTOR_ELT(buffers, static_cast<R_xlen_t>(k)));
   };

@@ -120,15 +120,8 @@ SEXP wrap_buffers(std::vector<ndbuf::Tensor> tensors) {
 SEXP wrap_pending_buffers(std::shared_ptr<ndbuf::PendingTensors> pending,
                           const std::vector<ndbuf::program::TensorType>& types,
                           ndbuf::Device device) {
-  // The results' memory counts from now on, as if R's allocator had made it here: a loop that
-  // drops results unread still makes R collect them.
   std::vector<ndbuf::Tensor> placeholders;
-  size_t total = 0;
-  for (const auto& type : types) {
-    placeholders.push_back(placeholder_tensor(type, device));
-    total += placeholders.back().storage()->nbytes();
-  }
-  buffer_memory().make_room(total);
+  for (const auto& type : types) placeholders.push_back(placeholder_tensor(type, device));
   std::vector<BufferHolder> holders;
   holders.reserve(types.size());
   for (size_t k = 0; k < types.size(); ++k) {
@@ -137,6 +130,18 @@ SEXP wrap_pending_buffers(std::shared_ptr<ndbuf::PendingTensors> pending,
         {std::move(placeholders[k]), std::nullopt, 0, pending, k, CountedBytes(nbytes)});
   }
   return wrap_objects(kBuffer, std::move(holders));
+}
+
+void make_room_for_results(const std::vector<ndbuf::program::TensorType>& types) {
+  size_t total = 0;
+  for (const auto& type : types) {
+    total += static_cast<size_t>(ndbuf::checked_numel(type.shape)) * ndbuf::itemsize(type.dtype);
+  }
+  buffer_memory().make_room(total);
+  for (const auto& type : types) {
+    collect_before_queued_results(static_cast<size_t>(ndbuf::checked_numel(type.shape)) *
+                                  ndbuf::itemsize(type.dtype));
+  }
 }
 
 const ndbuf::Tensor& buffer_metadata(SEXP x) {

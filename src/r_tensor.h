@@ -54,6 +54,10 @@ SEXP wrap_buffers(std::vector<ndbuf::Tensor> tensors);
 SEXP wrap_pending_buffers(std::shared_ptr<ndbuf::PendingTensors> pending,
                           const std::vector<ndbuf::program::TensorType>& types,
                           ndbuf::Device device);
+// Before an asynchronous run of results of `types` is queued: R collects as its allocator
+// would before handing that memory out (r_host_allocator()), on R's thread, since the run's
+// thread allocates it where R is not asked. wrap_pending_buffers() then counts it.
+void make_room_for_results(const std::vector<ndbuf::program::TensorType>& types);
 // The dtype, shape and device of a PJRTBuffer without waiting for a pending result (its values
 // are not there: read them through unwrap_buffer()); an R error for anything else.
 const ndbuf::Tensor& buffer_metadata(SEXP x);
