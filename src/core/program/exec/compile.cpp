@@ -186,6 +186,15 @@ std::vector<Tensor> hand_out(Values results, const Device& device) {
   return out;
 }
 
+void check_inputs(const Executable& e, const std::vector<Tensor>& inputs) {
+  if (inputs.size() != e.signature.inputs.size()) {
+    fail(ErrorKind::kInvalidArgument, "@main takes " + std::to_string(e.signature.inputs.size()) +
+                                          " arguments but " + std::to_string(inputs.size()) +
+                                          " were given");
+  }
+  for (size_t k = 0; k < inputs.size(); ++k) check_input(e, k, inputs[k], e.device);
+}
+
 std::vector<Tensor> execute(const Executable& e, std::vector<Tensor> inputs,
                             const ExecuteOptions& options) {
   if (e.grid.size() > 1) {
@@ -194,12 +203,7 @@ std::vector<Tensor> execute(const Executable& e, std::vector<Tensor> inputs,
                                           " replica(s) x " + std::to_string(e.grid.partitions) +
                                           " partition(s)): run it on as many devices at once");
   }
-  if (inputs.size() != e.signature.inputs.size()) {
-    fail(ErrorKind::kInvalidArgument, "@main takes " + std::to_string(e.signature.inputs.size()) +
-                                          " arguments but " + std::to_string(inputs.size()) +
-                                          " were given");
-  }
-  for (size_t k = 0; k < inputs.size(); ++k) check_input(e, k, inputs[k], e.device);
+  check_inputs(e, inputs);
   for (size_t k = 0; k < e.loop_read_args.size(); ++k) {
     if (e.loop_read_args[k]) inputs[k] = loop_layout(inputs[k]);
   }

@@ -26,6 +26,8 @@ class Executable {
 // Argument k of @main (0-based) against its declared type and the device it must be on; errors
 // name the 1-based argument.
 void check_input(const Executable& e, size_t k, const Tensor& input, const Device& device);
+// @main's argument count, then each argument as check_input() does, on the executable's device.
+void check_inputs(const Executable& e, const std::vector<Tensor>& inputs);
 // @main's results as the caller receives them on `device`: moved out when nothing else holds
 // their memory and it is dense there, else copied (result_copy_count()).
 std::vector<Tensor> hand_out(Values results, const Device& device);

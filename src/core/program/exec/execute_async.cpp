@@ -14,12 +14,7 @@ std::shared_ptr<PendingTensors> execute_async(std::shared_ptr<const Executable> 
     fail(ErrorKind::kInvalidArgument,
          "this program cannot run asynchronously (it runs on several devices or calls out)");
   }
-  if (inputs.size() != e->signature.inputs.size()) {
-    fail(ErrorKind::kInvalidArgument, "@main takes " + std::to_string(e->signature.inputs.size()) +
-                                          " arguments but " + std::to_string(inputs.size()) +
-                                          " were given");
-  }
-  for (size_t k = 0; k < inputs.size(); ++k) check_input(*e, k, inputs[k], e->device);
+  check_inputs(*e, inputs);
   // The caller gives up its donated arguments now, before the run may start: the run then
   // holds their memory alone and can write its results there.
   const std::vector<bool> donated = donated_arguments(*e, options);

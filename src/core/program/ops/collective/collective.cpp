@@ -1,6 +1,7 @@
 // Shared pieces of the collective ops (collective.hpp).
 #include "program/ops/collective/collective.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "ndbuf/memory/transfer.hpp"
@@ -47,6 +48,18 @@ CollectiveParts exchange(ExecContext& context, const std::vector<int>& group, Co
 
 std::string collective_signature(const Op& op) {
   return "'" + op.name + "' (" + types_to_string(op.operand_types) + ")";
+}
+
+int64_t position_in(const std::vector<int>& group, int process) {
+  return std::find(group.begin(), group.end(), process) - group.begin();
+}
+
+Tensor block_of(const Tensor& t, size_t dim, int64_t index, int64_t count) {
+  const int64_t size = t.shape()[dim] / count;
+  Dims start(t.rank(), 0), limit(t.shape()), step(t.rank(), 1);
+  start[dim] = index * size;
+  limit[dim] = (index + 1) * size;
+  return slice(t, start, limit, step);
 }
 
 std::vector<Tensor> part_tensors(const CollectiveParts& parts, size_t operand) {

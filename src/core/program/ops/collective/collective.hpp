@@ -31,6 +31,10 @@ std::vector<int> my_group(const ExecContext& context, const GroupSpec& spec);
 CollectiveParts exchange(ExecContext& context, const std::vector<int>& group, CollectivePart mine);
 // "'stablehlo.all_reduce' (tensor<4xi64>)": what the peers of a collective must agree on.
 std::string collective_signature(const Op& op);
+// Where `process` stands in `group` (group.size() when it is not there).
+int64_t position_in(const std::vector<int>& group, int process);
+// Block `index` of `count` equal blocks of `t` along `dim`, as a new dense tensor.
+Tensor block_of(const Tensor& t, size_t dim, int64_t index, int64_t count);
 // Operand `operand` of every member's part, in group order.
 std::vector<Tensor> part_tensors(const CollectiveParts& parts, size_t operand);
 // Data operand j's root: position 0 of the group, or with a dynamic root (`roots`, the last

@@ -13,19 +13,6 @@
 namespace ndbuf::program {
 namespace {
 
-int64_t position_in(const std::vector<int>& group, int process) {
-  return std::find(group.begin(), group.end(), process) - group.begin();
-}
-
-// Block `index` of `count` equal blocks of `t` along `dim`.
-Tensor block_of(const Tensor& t, size_t dim, int64_t index, int64_t count) {
-  const int64_t size = t.shape()[dim] / count;
-  Dims start(t.rank(), 0), limit(t.shape()), step(t.rank(), 1);
-  start[dim] = index * size;
-  limit[dim] = (index + 1) * size;
-  return slice(t, start, limit, step);
-}
-
 void expect_same_ranks(const Op& op) {
   if (op.operands.empty() || op.result_types.size() != op.operands.size()) {
     op_error(op, "needs operands and one result per operand");

@@ -116,14 +116,12 @@ OpFn build_reduce_scatter(const Op& op, const Planning& planning) {
       const CollectiveParts parts =
           exchange(in.context(), group, {collective_signature(op), {operand}});
       // Only this member's block of each part is folded.
-      const auto mine = static_cast<int64_t>(
-          std::find(group.begin(), group.end(), in.context().process) - group.begin());
-      Dims start(operand.rank(), 0), limit(operand.shape()), step(operand.rank(), 1);
-      start[dim] = mine * block;
-      limit[dim] = (mine + 1) * block;
+      const int64_t mine = position_in(group, in.context().process);
+      const auto members = static_cast<int64_t>(group.size());
       std::vector<Tensor> blocks;
-      for (const Tensor& part : part_tensors(parts, 0))
-        blocks.push_back(slice(part, start, limit, step));
+      for (const Tensor& part : part_tensors(parts, 0)) {
+        blocks.push_back(block_of(part, dim, mine, members));
+      }
       return one_value(on_this_device(combine.fold(in, blocks)));
     });
   };

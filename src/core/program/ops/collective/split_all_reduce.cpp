@@ -31,7 +31,7 @@ Tensor split_all_reduce(Interpreter& in, const Combine& combine, const std::vect
   const Tensor result = Tensor::allocate(mine.dtype(), mine.shape(), Order::kRowMajor);
   const CollectiveParts parts = exchange(context, group, {what, {mine, result}});
   const auto members = static_cast<int64_t>(group.size());
-  const int64_t position = std::find(group.begin(), group.end(), context.process) - group.begin();
+  const int64_t position = position_in(group, context.process);
   const int64_t n = mine.numel();
   const int64_t begin = n * position / members;
   const int64_t end = n * (position + 1) / members;
