@@ -212,6 +212,18 @@ ffi_program_execute_processes <- function(executable, lists, devices, timeout_ms
   .Call(`_pjrt_ffi_program_execute_processes`, executable, lists, devices, timeout_ms)
 }
 
+ffi_distributed_init <- function(local_devices, timeout_ms) {
+  .Call(`_pjrt_ffi_distributed_init`, local_devices, timeout_ms)
+}
+
+ffi_distributed_info <- function() {
+  .Call(`_pjrt_ffi_distributed_info`)
+}
+
+ffi_distributed_end <- function() {
+  invisible(.Call(`_pjrt_ffi_distributed_end`))
+}
+
 ffi_program_read_file <- function(path) {
   .Call(`_pjrt_ffi_program_read_file`, path)
 }

@@ -21,6 +21,10 @@
 #' usable. [pjrt_shard()] and [pjrt_unshard()] split an R array across devices and gather the
 #' pieces back.
 #'
+#' After [pjrt_distributed_init()], a program whose grid has as many processes as the ranks run
+#' devices in all runs across the ranks: `args`, `devices` and the result hold this rank's
+#' processes only (its first is process `pjrt_distributed()$first_process + 1`).
+#'
 #' @section Failures:
 #' When a process fails, the collectives its peers are waiting in fail at once, and the error
 #' is the first failure's, naming its process (`process (1, 0): ...`). A collective whose peers
@@ -62,7 +66,7 @@ pjrt_execute_sharded <- function(executable, args, devices = NULL, simplify = TR
   check_executable(executable, call)
   check_bool(simplify, "simplify", call)
   grid <- with_core(ffi_executable_grid(executable), call)
-  processes <- grid[[1]] * grid[[2]]
+  processes <- local_process_count(grid[[1]] * grid[[2]])
   specs <- process_devices(executable, devices, processes, call)
   lists <- process_arguments(args, processes, call)
   timeout_ms <- check_timeout(timeout, call)

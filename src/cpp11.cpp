@@ -376,6 +376,28 @@ extern "C" SEXP _pjrt_ffi_program_execute_processes(SEXP executable, SEXP lists,
     return cpp11::as_sexp(ffi_program_execute_processes(cpp11::as_cpp<cpp11::decay_t<SEXP>>(executable), cpp11::as_cpp<cpp11::decay_t<cpp11::list>>(lists), cpp11::as_cpp<cpp11::decay_t<cpp11::strings>>(devices), cpp11::as_cpp<cpp11::decay_t<double>>(timeout_ms)));
   END_CPP11
 }
+// r_processes.cpp
+SEXP ffi_distributed_init(int local_devices, double timeout_ms);
+extern "C" SEXP _pjrt_ffi_distributed_init(SEXP local_devices, SEXP timeout_ms) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_distributed_init(cpp11::as_cpp<cpp11::decay_t<int>>(local_devices), cpp11::as_cpp<cpp11::decay_t<double>>(timeout_ms)));
+  END_CPP11
+}
+// r_processes.cpp
+SEXP ffi_distributed_info();
+extern "C" SEXP _pjrt_ffi_distributed_info() {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_distributed_info());
+  END_CPP11
+}
+// r_processes.cpp
+void ffi_distributed_end();
+extern "C" SEXP _pjrt_ffi_distributed_end() {
+  BEGIN_CPP11
+    ffi_distributed_end();
+    return R_NilValue;
+  END_CPP11
+}
 // r_program.cpp
 SEXP ffi_program_read_file(std::string path);
 extern "C" SEXP _pjrt_ffi_program_read_file(SEXP path) {
@@ -653,6 +675,9 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pjrt_ffi_dispatch_run",                (DL_FUNC) &_pjrt_ffi_dispatch_run,                2},
     {"_pjrt_ffi_dispatcher_new",              (DL_FUNC) &_pjrt_ffi_dispatcher_new,              9},
     {"_pjrt_ffi_dispatcher_size",             (DL_FUNC) &_pjrt_ffi_dispatcher_size,             1},
+    {"_pjrt_ffi_distributed_end",             (DL_FUNC) &_pjrt_ffi_distributed_end,             0},
+    {"_pjrt_ffi_distributed_info",            (DL_FUNC) &_pjrt_ffi_distributed_info,            0},
+    {"_pjrt_ffi_distributed_init",            (DL_FUNC) &_pjrt_ffi_distributed_init,            2},
     {"_pjrt_ffi_dtype_table",                 (DL_FUNC) &_pjrt_ffi_dtype_table,                 0},
     {"_pjrt_ffi_executable_aliasing",         (DL_FUNC) &_pjrt_ffi_executable_aliasing,         1},
     {"_pjrt_ffi_executable_device",           (DL_FUNC) &_pjrt_ffi_executable_device,           1},

@@ -57,3 +57,34 @@ const ndbuf::program::Executable& live_executable(SEXP x) {
     return out;
   });
 }
+
+namespace {
+
+cpp11::list distributed_list(const ndbuf::program::DistributedInfo& info) {
+  using cpp11::literals::operator""_nm;
+  cpp11::writable::integers devices(static_cast<R_xlen_t>(info.devices.size()));
+  for (size_t r = 0; r < info.devices.size(); ++r) {
+    devices[static_cast<R_xlen_t>(r)] = info.devices[r];
+  }
+  return cpp11::writable::list({"active"_nm = info.active, "rank"_nm = info.rank,
+                                "size"_nm = info.size, "devices"_nm = devices,
+                                "first_process"_nm = info.first_process,
+                                "mpi"_nm = info.mpi_built_in});
+}
+
+}  // namespace
+
+// Joins this process's ranks over MPI with `local_devices` devices here (pjrt_distributed_init()).
+[[cpp11::register]] SEXP ffi_distributed_init(int local_devices, double timeout_ms) {
+  return pjrt::call_core([&]() -> SEXP {
+    return distributed_list(
+        ndbuf::program::init_distributed(local_devices, static_cast<int64_t>(timeout_ms)));
+  });
+}
+
+[[cpp11::register]] SEXP ffi_distributed_info() {
+  return pjrt::call_core([&]() -> SEXP { return distributed_list(ndbuf::program::distributed_info()); });
+}
+
+// Finalises MPI where pjrt initialised it (R's exit).
+[[cpp11::register]] void ffi_distributed_end() { ndbuf::program::end_distributed(); }

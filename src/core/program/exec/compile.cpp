@@ -35,6 +35,16 @@ namespace {
 
 std::atomic<int64_t> g_result_copies{0};
 
+// FNV-1a of the program text: ranks that compiled the same text agree on it.
+uint64_t text_fingerprint(std::string_view text) {
+  uint64_t h = 14695981039346656037ULL;
+  for (const char c : text) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 1099511628211ULL;
+  }
+  return h;
+}
+
 TensorType tensor_type(const Type& t) { return TensorType{t.dtype, t.shape}; }
 
 // The module's process grid: mhlo.num_replicas x mhlo.num_partitions, each 1 when absent.
@@ -98,6 +108,7 @@ std::shared_ptr<const Executable> compile(std::string_view text, Device device,
   e->device = device;
   e->grid = declared_grid(*e->program.module);
   e->calls_out = has_custom_call(*e->program.module);
+  e->fingerprint = text_fingerprint(text);
   if (options.loop_layouts) {
     e->loop_read_args = args_read_in_loops(*e->program.plan, *e->main);
   }
@@ -139,8 +150,6 @@ std::vector<bool> donated_arguments(const Executable& e, const ExecuteOptions& o
 }
 
 int64_t result_copy_count() { return g_result_copies.load(std::memory_order_relaxed); }
-
-namespace {}  // namespace
 
 void check_input(const Executable& e, size_t k, const Tensor& input, const Device& device) {
   const TensorType& want = e.signature.inputs[k];

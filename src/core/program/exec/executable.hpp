@@ -2,6 +2,8 @@
 // (compile.cpp: one device; execute_processes.cpp: a process grid).
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <vector>
 
 #include "ndbuf/program/program.hpp"
@@ -21,6 +23,8 @@ class Executable {
   std::vector<bool> row_major_args;  // per argument: read faster dense row-major
   ProcessGrid grid;                  // mhlo.num_replicas x mhlo.num_partitions (1 x 1 if absent)
   bool calls_out = false;            // has a custom_call anywhere (calls_out())
+  uint64_t fingerprint = 0;          // of the program text and grid: the same on every rank
+  mutable std::atomic<bool> ranks_agree{false};  // the ranks compared fingerprints
 };
 
 // Argument k of @main (0-based) against its declared type and the device it must be on; errors

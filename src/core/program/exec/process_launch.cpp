@@ -49,8 +49,10 @@ std::string failure_text(std::exception_ptr error) {
   }
 }
 
+// Process `first + index` of the grid, the index-th of this rank's.
 void run_one(const Plan& plan, Rendezvous& rendezvous, const std::atomic<bool>& cancelled,
-             int threads, int process, ProcessRun run, Outcome& outcome) {
+             int threads, int first, int index, ProcessRun run, Outcome& outcome) {
+  const int process = first + index;
   block_async_signals();
   std::exception_ptr error;
   Values results;
@@ -69,13 +71,13 @@ void run_one(const Plan& plan, Rendezvous& rendezvous, const std::atomic<bool>& 
     {
       // Recorded before the peers learn of it: their own errors then come second.
       std::lock_guard<std::mutex> lock(outcome.mutex);
-      outcome.errors[static_cast<size_t>(process)] = error;
-      if (outcome.first_failed < 0) outcome.first_failed = process;
+      outcome.errors[static_cast<size_t>(index)] = error;
+      if (outcome.first_failed < 0) outcome.first_failed = index;
     }
     rendezvous.abandon(process, failure_text(error));
   }
   std::lock_guard<std::mutex> lock(outcome.mutex);
-  if (!error) outcome.results[static_cast<size_t>(process)] = std::move(results);
+  if (!error) outcome.results[static_cast<size_t>(index)] = std::move(results);
   --outcome.running;
   outcome.finished.notify_all();
 }
@@ -108,9 +110,12 @@ std::chrono::milliseconds default_collective_timeout() {
 
 std::vector<Values> launch_processes(const Plan& plan, const ProcessGrid& grid,
                                      std::vector<ProcessRun> runs,
-                                     std::chrono::milliseconds timeout) {
+                                     std::chrono::milliseconds timeout, RankSpread spread) {
   std::atomic<bool> cancelled{false};
-  Rendezvous rendezvous(grid, timeout, cancelled);
+  const int first = spread.remote != nullptr
+                        ? spread.first[static_cast<size_t>(spread.remote->rank())]
+                        : 0;
+  Rendezvous rendezvous(grid, timeout, cancelled, std::move(spread));
   Outcome outcome;
   const size_t count = runs.size();
   outcome.errors.resize(count);
@@ -126,9 +131,10 @@ std::vector<Values> launch_processes(const Plan& plan, const ProcessGrid& grid,
       ++outcome.running;
     }
     try {
-      workers.emplace_back([&plan, &rendezvous, &cancelled, threads, k, run = std::move(runs[k]),
-                            &outcome]() mutable {
-        run_one(plan, rendezvous, cancelled, threads, static_cast<int>(k), std::move(run), outcome);
+      workers.emplace_back([&plan, &rendezvous, &cancelled, threads, k, first,
+                            run = std::move(runs[k]), &outcome]() mutable {
+        run_one(plan, rendezvous, cancelled, threads, first, static_cast<int>(k), std::move(run),
+                outcome);
       });
     } catch (...) {
       // No thread for this process: the ones started must still end before we leave.
@@ -143,7 +149,7 @@ std::vector<Values> launch_processes(const Plan& plan, const ProcessGrid& grid,
   if (start_failure) std::rethrow_exception(start_failure);
   if (cancelled.load()) throw_interrupted();
   if (outcome.first_failed >= 0) {
-    rethrow_for(grid, outcome.first_failed,
+    rethrow_for(grid, first + outcome.first_failed,
                 outcome.errors[static_cast<size_t>(outcome.first_failed)]);
   }
   return std::move(outcome.results);

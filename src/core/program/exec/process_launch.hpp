@@ -10,6 +10,7 @@
 #include "program/exec/plan.hpp"
 #include "program/ir/value.hpp"
 #include "program/spmd/process_grid.hpp"
+#include "program/spmd/rendezvous.hpp"
 
 namespace ndbuf::program {
 
@@ -27,8 +28,9 @@ std::chrono::milliseconds default_collective_timeout();
 // Runs every process to its end and returns each one's results, in process order. When one
 // fails, its peers' collectives fail too (they would wait for it); the error thrown is the
 // first failure's, its message prefixed with the process ("process (1, 0): ..."), of its kind.
+// With a spread over ranks, `runs` are this rank's processes only (from spread.first[rank]).
 std::vector<Values> launch_processes(const Plan& plan, const ProcessGrid& grid,
                                      std::vector<ProcessRun> runs,
-                                     std::chrono::milliseconds timeout);
+                                     std::chrono::milliseconds timeout, RankSpread spread = {});
 
 }  // namespace ndbuf::program

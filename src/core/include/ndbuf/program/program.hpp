@@ -154,6 +154,32 @@ std::vector<std::vector<Tensor>> execute_processes(const Executable& executable,
                                                    const std::vector<Device>& devices,
                                                    int64_t collective_timeout_ms = 0);
 
+// A run spread over several operating-system processes ("ranks", as MPI launches them): each
+// rank runs the processes of the grid on its own devices, rank r the ones after those of ranks
+// 0 .. r-1, and the collectives cross between ranks through MPI. After init_distributed(),
+// execute_processes() of a program whose grid has as many processes as the ranks have devices
+// in all takes the inputs and devices of this rank's processes only, and returns their results.
+// The first such run of an executable compares the program's fingerprint across ranks: ranks
+// that compiled different programs fail at once, naming them.
+struct DistributedInfo {
+  bool active = false;             // init_distributed() has run
+  int rank = 0;                    // this process's rank
+  int size = 1;                    // how many ranks
+  std::vector<int> devices;        // per rank, how many devices it runs
+  int first_process = 0;           // this rank's first process of a grid
+  bool mpi_built_in = false;       // this build can connect ranks over MPI
+};
+
+// Connects this process to its ranks over MPI (initialising MPI unless another library in the
+// process did: then it is shared) with `local_devices` devices here. Every rank must call it;
+// it waits for all of them, at most `timeout_ms` (0: PJRT_COLLECTIVE_TIMEOUT, else 60 s).
+// A second call with the same count returns the same; another count is an error. Throws kDevice
+// when this build has no MPI.
+DistributedInfo init_distributed(int local_devices, int64_t timeout_ms = 0);
+DistributedInfo distributed_info();
+// Finalises MPI where init_distributed() initialised it (at the end of the process).
+void end_distributed();
+
 // How many results execute() has copied (from every thread) to hand them out because they
 // shared memory or lay on another device than the executable's; for tests.
 int64_t result_copy_count();

@@ -46,6 +46,10 @@ CollectiveParts exchange(ExecContext& context, const std::vector<int>& group, Co
   return context.rendezvous->exchange(context.process, group, std::move(mine));
 }
 
+bool spans_ranks(const ExecContext& context, const std::vector<int>& group) {
+  return context.rendezvous != nullptr && context.rendezvous->spans_ranks(group);
+}
+
 std::string collective_signature(const Op& op) {
   return "'" + op.name + "' (" + types_to_string(op.operand_types) + ")";
 }

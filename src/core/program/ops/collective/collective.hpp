@@ -29,6 +29,8 @@ ProcessGrid grid_of(const ExecContext& context);
 std::vector<int> my_group(const ExecContext& context, const GroupSpec& spec);
 // Every member's part, in group order (the process alone without a rendezvous).
 CollectiveParts exchange(ExecContext& context, const std::vector<int>& group, CollectivePart mine);
+// Some member of `group` runs in another rank (a distributed run): parts cross as bytes.
+bool spans_ranks(const ExecContext& context, const std::vector<int>& group);
 // "'stablehlo.all_reduce' (tensor<4xi64>)": what the peers of a collective must agree on.
 std::string collective_signature(const Op& op);
 // Where `process` stands in `group` (group.size() when it is not there).

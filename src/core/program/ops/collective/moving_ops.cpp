@@ -4,6 +4,7 @@
 // pair or group names).
 #include <algorithm>
 
+#include "ndbuf/memory/transfer.hpp"
 #include "program/exec/builders.hpp"
 #include "program/ir/attr_access.hpp"
 #include "program/ops/collective/collective.hpp"
@@ -65,6 +66,11 @@ OpFn build_all_gather(const Op& op, const Planning&) {
                            std::to_string(have * static_cast<int64_t>(group.size())) +
                            ", but result " + std::to_string(k) + " has " + std::to_string(want));
         }
+      }
+      if (dim == 0 && args.size() == 1 && spans_ranks(in.context(), group)) {
+        const Tensor mine = make_dense(args[0].get(), Order::kRowMajor);
+        Tensor all = Tensor::allocate(mine.dtype(), result_tensor(op, 0).shape, Order::kRowMajor);
+        if (in.context().rendezvous->gather_across(group, mine, all)) return one_value(all);
       }
       const CollectiveParts parts =
           exchange(in.context(), group, {collective_signature(op), tensors_of(args)});

@@ -2,6 +2,9 @@
 // member gets the fold), reduce_scatter (each member its block of it) and collective_reduce
 // (the group's root gets it, the others zeros). Only the region's own element type is accepted
 // for the operands (the spec's promotion applies to quantized types, which are not supported).
+#include <optional>
+
+#include "ndbuf/memory/transfer.hpp"
 #include "program/exec/builders.hpp"
 #include "program/ir/attr_access.hpp"
 #include "program/ops/collective/collective.hpp"
@@ -47,6 +50,17 @@ std::vector<int> required_group(const Op& op, const ExecContext& context, const 
   return group;
 }
 
+// The fold of a group that spans ranks, run by the transport (MPI_Allreduce) where it can.
+std::optional<Tensor> fold_by_transport(Interpreter& in, const Combine& combine,
+                                        const std::vector<int>& group, const Tensor& operand) {
+  const std::optional<RankFold> fold = combine.rank_fold();
+  if (!fold || !spans_ranks(in.context(), group)) return std::nullopt;
+  const Tensor mine = make_dense(operand, Order::kRowMajor);
+  Tensor out = Tensor::allocate(mine.dtype(), mine.shape(), Order::kRowMajor);
+  if (!in.context().rendezvous->fold_across(group, mine, out, *fold)) return std::nullopt;
+  return out;
+}
+
 size_t data_operand_count(const Op& op) {
   return op.operands.size() - (attr_bool_or(op, "has_dynamic_root", false) ? 1 : 0);
 }
@@ -67,8 +81,14 @@ OpFn build_all_reduce(const Op& op, const Planning& planning) {
     return in_collective(op, [&] {
       const std::vector<int> group = required_group(op, in.context(), spec);
       const std::string what = collective_signature(op);
-      if (args.size() == 1 && splits_all_reduce(combine, args[0].get().nbytes(), group.size())) {
-        return one_value(split_all_reduce(in, combine, group, what, args[0].get()));
+      if (args.size() == 1) {
+        if (std::optional<Tensor> folded = fold_by_transport(in, combine, group, args[0].get())) {
+          return one_value(*folded);
+        }
+        if (!spans_ranks(in.context(), group) &&
+            splits_all_reduce(combine, args[0].get().nbytes(), group.size())) {
+          return one_value(split_all_reduce(in, combine, group, what, args[0].get()));
+        }
       }
       const CollectiveParts parts = exchange(in.context(), group, {what, tensors_of(args)});
       Values out;

@@ -1,0 +1,47 @@
+// The processes of a distributed run that live in other operating-system processes (ranks):
+// what the rendezvous needs from a transport between ranks. MPI provides it (mpi_ranks.cpp);
+// the core's tests provide an in-process one. Every call waits at most until `limit.deadline`
+// and gives up on a user interrupt, raising an ndbuf::Error that says which.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ndbuf/memory/tensor.hpp"
+
+namespace ndbuf::program {
+
+struct WaitLimit {
+  std::chrono::steady_clock::time_point deadline;
+  const std::atomic<bool>* cancelled = nullptr;  // set on a user interrupt
+};
+
+// The element-wise folds a transport may run itself (a collective's recognised body).
+enum class RankFold : uint8_t { kSum, kProduct, kMaximum, kMinimum, kAnd, kOr };
+
+class RemoteRanks {
+ public:
+  virtual ~RemoteRanks() = default;
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+  // Every rank of `ranks` (ascending, this one among them) contributes `mine`; returns each
+  // one's bytes in the order of `ranks`. The n-th call on `channel` (a number the caller
+  // derives from its process group: calls on different channels may run at once) meets the
+  // n-th call on that channel of every other rank.
+  virtual std::vector<std::string> allgather(const std::vector<int>& ranks, uint64_t channel,
+                                             const std::string& mine, const WaitLimit& limit) = 0;
+  // Collectives over every rank, where the transport has its own; false (nothing exchanged)
+  // where it has not for this type or fold, and the caller falls back to allgather(). Tensors
+  // are dense row-major; they are passed whole so that a transport whose wait failed can keep
+  // their memory alive while its own operation may still touch it.
+  // out = the fold of every rank's `in` (same type and shape).
+  virtual bool allreduce(const Tensor& in, const Tensor& out, RankFold fold,
+                         const WaitLimit& limit) = 0;
+  // out = every rank's `in` (all of one size) concatenated in rank order.
+  virtual bool allgather_blocks(const Tensor& in, const Tensor& out, const WaitLimit& limit) = 0;
+};
+
+}  // namespace ndbuf::program
