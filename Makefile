@@ -108,7 +108,7 @@ san-core: instrumented
 # what); the ordinary run has the sweeps and repetitions. A memory error, a definite leak or a
 # failed expectation fails it. VALGRIND_TESTS, a regular expression over test file names,
 # picks other files instead.
-MEMCHECK_TESTS := $(shell sed -e 's/\#.*//' -e 's/[[:space:]]*$$//' -e '/^$$/d' $(ROOT)/tests/memcheck.txt | paste -sd '|')
+MEMCHECK_TESTS := $(shell sed -e 's/\#.*//' -e 's/[[:space:]]*$$//' -e '/^$$/d' -e '/^!/d' $(ROOT)/tests/memcheck.txt | paste -sd '|')
 VALGRIND_TESTS ?= ^($(MEMCHECK_TESTS))$$
 VALGRIND := valgrind -q --leak-check=full --errors-for-leak-kinds=definite \
   --show-leak-kinds=definite --error-exitcode=1 --suppressions=$(ROOT)/tools/valgrind.supp

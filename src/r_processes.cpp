@@ -47,6 +47,10 @@ const ndbuf::program::Executable& live_executable(SEXP x) {
         list.push_back(pjrt::argument_tensor(VECTOR_ELT(buffers, k), false));
       }
     }
+    // The processes allocate their results on their own threads, where R cannot collect:
+    // dropped results' blocks are made free for them here.
+    const auto& outputs = ndbuf::program::signature(program).outputs;
+    for (size_t p = 0; p < inputs.size(); ++p) pjrt::make_room_for_results(outputs);
     std::vector<std::vector<ndbuf::Tensor>> results = ndbuf::program::execute_processes(
         program, std::move(inputs), on, static_cast<int64_t>(timeout_ms));
     reads.done();
@@ -83,7 +87,8 @@ cpp11::list distributed_list(const ndbuf::program::DistributedInfo& info) {
 }
 
 [[cpp11::register]] SEXP ffi_distributed_info() {
-  return pjrt::call_core([&]() -> SEXP { return distributed_list(ndbuf::program::distributed_info()); });
+  return pjrt::call_core(
+      [&]() -> SEXP { return distributed_list(ndbuf::program::distributed_info()); });
 }
 
 // Finalises MPI where pjrt initialised it (R's exit).

@@ -51,8 +51,8 @@ uint64_t from_bytes(const std::string& bytes, int rank) {
 }
 
 WaitLimit limit_of(int64_t timeout_ms) {
-  const std::chrono::milliseconds timeout = timeout_ms > 0 ? std::chrono::milliseconds(timeout_ms)
-                                                           : default_collective_timeout();
+  const std::chrono::milliseconds timeout =
+      timeout_ms > 0 ? std::chrono::milliseconds(timeout_ms) : default_collective_timeout();
   return {std::chrono::steady_clock::now() + timeout, nullptr};
 }
 
@@ -73,9 +73,9 @@ RankSpread distributed_spread(int processes) {
 
 DistributedInfo connect_ranks(std::unique_ptr<RemoteRanks> remote, int local_devices,
                               const WaitLimit& limit) {
-  const std::vector<std::string> counts = remote->allgather(
-      all_ranks(remote->size()), kDeviceCountChannel, as_bytes(static_cast<uint64_t>(local_devices)),
-      limit);
+  const std::vector<std::string> counts =
+      remote->allgather(all_ranks(remote->size()), kDeviceCountChannel,
+                        as_bytes(static_cast<uint64_t>(local_devices)), limit);
   DistributedInfo info;
   info.active = true;
   info.rank = remote->rank();
@@ -112,8 +112,8 @@ void check_same_program(const RankSpread& spread, uint64_t fingerprint, const Wa
 
 DistributedInfo init_distributed(int local_devices, int64_t timeout_ms) {
   if (local_devices < 1) {
-    fail(ErrorKind::kInvalidArgument, "a rank runs at least one device, not " +
-                                          std::to_string(local_devices));
+    fail(ErrorKind::kInvalidArgument,
+         "a rank runs at least one device, not " + std::to_string(local_devices));
   }
   {
     std::lock_guard<std::mutex> lock(world_mutex());
@@ -123,8 +123,7 @@ DistributedInfo init_distributed(int local_devices, int64_t timeout_ms) {
         fail(ErrorKind::kInvalidArgument,
              "this process joined its ranks with " +
                  std::to_string(info.devices[static_cast<size_t>(info.rank)]) +
-                 " device(s) already; it cannot join again with " +
-                 std::to_string(local_devices));
+                 " device(s) already; it cannot join again with " + std::to_string(local_devices));
       }
       return info;
     }

@@ -64,10 +64,10 @@ std::vector<std::vector<Tensor>> execute_processes(const Executable& e,
   for (size_t p = 0; p < devices.size(); ++p) {
     std::vector<Tensor>& list = inputs[p];
     if (list.size() != e.signature.inputs.size()) {
-      fail(ErrorKind::kInvalidArgument,
-           "@main takes " + std::to_string(e.signature.inputs.size()) + " arguments but process " +
-               e.grid.name(first_process + static_cast<int>(p)) + " was given " +
-               std::to_string(list.size()));
+      fail(ErrorKind::kInvalidArgument, "@main takes " + std::to_string(e.signature.inputs.size()) +
+                                            " arguments but process " +
+                                            e.grid.name(first_process + static_cast<int>(p)) +
+                                            " was given " + std::to_string(list.size()));
     }
     for (size_t k = 0; k < list.size(); ++k) {
       check_input(e, k, list[k], devices[p]);
@@ -82,7 +82,8 @@ std::vector<std::vector<Tensor>> execute_processes(const Executable& e,
                                                 ? std::chrono::milliseconds(collective_timeout_ms)
                                                 : default_collective_timeout();
   if (spread.remote != nullptr && !e.ranks_agree.load()) {
-    check_same_program(spread, e.fingerprint, {std::chrono::steady_clock::now() + timeout, nullptr});
+    check_same_program(spread, e.fingerprint,
+                       {std::chrono::steady_clock::now() + timeout, nullptr});
     e.ranks_agree.store(true);
   }
   std::vector<Values> results =

@@ -112,9 +112,8 @@ std::vector<Values> launch_processes(const Plan& plan, const ProcessGrid& grid,
                                      std::vector<ProcessRun> runs,
                                      std::chrono::milliseconds timeout, RankSpread spread) {
   std::atomic<bool> cancelled{false};
-  const int first = spread.remote != nullptr
-                        ? spread.first[static_cast<size_t>(spread.remote->rank())]
-                        : 0;
+  const int first =
+      spread.remote != nullptr ? spread.first[static_cast<size_t>(spread.remote->rank())] : 0;
   Rendezvous rendezvous(grid, timeout, cancelled, std::move(spread));
   Outcome outcome;
   const size_t count = runs.size();

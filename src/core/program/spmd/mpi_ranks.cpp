@@ -35,6 +35,9 @@ void finalize_mpi() {}
 
 namespace {
 
+// The channel of allreduce's ring messages (process groups' channels are hashes).
+constexpr uint64_t kRingChannel = 0x72696e67ULL;
+
 // Spin (yielding) this long before sleeping between polls: MPI's nonblocking collectives
 // progress only while polled, and most waits are short.
 constexpr std::chrono::milliseconds kSpinFor{200};
@@ -59,59 +62,9 @@ void expose_mpi_symbols() {
   }
 }
 
-MPI_Datatype mpi_type(DType dtype) {
-  switch (dtype) {
-    case DType::kPred:
-      return MPI_C_BOOL;
-    case DType::kI8:
-      return MPI_INT8_T;
-    case DType::kI16:
-      return MPI_INT16_T;
-    case DType::kI32:
-      return MPI_INT32_T;
-    case DType::kI64:
-      return MPI_INT64_T;
-    case DType::kU8:
-      return MPI_UINT8_T;
-    case DType::kU16:
-      return MPI_UINT16_T;
-    case DType::kU32:
-      return MPI_UINT32_T;
-    case DType::kU64:
-      return MPI_UINT64_T;
-    case DType::kF32:
-      return MPI_FLOAT;
-    case DType::kF64:
-      return MPI_DOUBLE;
-    case DType::kC64:
-      return MPI_C_FLOAT_COMPLEX;
-    case DType::kC128:
-      return MPI_C_DOUBLE_COMPLEX;
-    default:
-      return MPI_DATATYPE_NULL;
-  }
-}
-
-// MPI's operation for `fold` on `dtype` where it is the one StableHLO defines: MPI's maximum
-// and minimum of floats need not propagate NaN as StableHLO's do, so they stay ours.
-MPI_Op mpi_op(RankFold fold, DType dtype) {
-  const DTypeClass cls = dtype_info(dtype).cls;
-  const bool integral = cls == DTypeClass::kSigned || cls == DTypeClass::kUnsigned;
-  switch (fold) {
-    case RankFold::kSum:
-      return cls == DTypeClass::kBool ? MPI_OP_NULL : MPI_SUM;
-    case RankFold::kProduct:
-      return cls == DTypeClass::kBool ? MPI_OP_NULL : MPI_PROD;
-    case RankFold::kMaximum:
-      return integral ? MPI_MAX : MPI_OP_NULL;
-    case RankFold::kMinimum:
-      return integral ? MPI_MIN : MPI_OP_NULL;
-    case RankFold::kAnd:
-      return cls == DTypeClass::kBool ? MPI_LAND : (integral ? MPI_BAND : MPI_OP_NULL);
-    case RankFold::kOr:
-      return cls == DTypeClass::kBool ? MPI_LOR : (integral ? MPI_BOR : MPI_OP_NULL);
-  }
-  return MPI_OP_NULL;
+// Elements [begin, end) of a dense row-major tensor, as a 1-d view of its memory.
+Tensor flat_range(const Tensor& dense, int64_t begin, int64_t end) {
+  return Tensor(dense.storage(), dense.dtype(), {end - begin}, {1}, dense.offset() + begin);
 }
 
 class MpiRanks final : public RemoteRanks {
@@ -151,8 +104,8 @@ class MpiRanks final : public RemoteRanks {
       pending.push_back(k);
       MPI_Request request = MPI_REQUEST_NULL;
       std::lock_guard<std::mutex> lock(mutex_);
-      check(MPI_Isend(sent->data(), static_cast<int>(sent->size()), MPI_BYTE, ranks[k], tag,
-                      comm_, &request));
+      check(MPI_Isend(sent->data(), static_cast<int>(sent->size()), MPI_BYTE, ranks[k], tag, comm_,
+                      &request));
       sends.push_back(request);
     }
     receive(ranks, tag, pending, out, limit, sent);
@@ -160,19 +113,43 @@ class MpiRanks final : public RemoteRanks {
     return out;
   }
 
-  bool allreduce(const Tensor& in, const Tensor& out, RankFold fold,
+  // A ring over point-to-point messages: in n - 1 steps each rank folds the chunk its left
+  // neighbour sends into its own (so rank r ends holding chunk r + 1 folded over every rank, in
+  // ring order from rank r + 2), then n - 1 steps pass the folded chunks round. Messages land
+  // in `out` and in one chunk of scratch from the block recycler: MPI's own allreduce takes a
+  // fresh buffer of the whole operand on every call, whose pages fault in (measured 75-400 ms a
+  // call for 64 MB on a virtual machine, against 40 ms for the same call in a fresh C process).
+  bool allreduce(const Tensor& in, const Tensor& out, const FoldInto& fold,
                  const WaitLimit& limit) override {
-    const MPI_Datatype type = mpi_type(in.dtype());
-    const MPI_Op op = mpi_op(fold, in.dtype());
-    if (type == MPI_DATATYPE_NULL || op == MPI_OP_NULL || in.numel() > INT_MAX) return false;
-    check_usable();
-    std::vector<MPI_Request> request(1, MPI_REQUEST_NULL);
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      check(MPI_Iallreduce(in.data(), out.data(), static_cast<int>(in.numel()), type, op, comm_,
-                           request.data()));
+    const int64_t n = in.numel();
+    const int ranks = size_;
+    const auto begin = [&](int chunk) { return n * chunk / ranks; };
+    const auto ring = [&](int k) { return ((k % ranks) + ranks) % ranks; };
+    int64_t largest = 0;
+    for (int c = 0; c < ranks; ++c) largest = std::max(largest, begin(c + 1) - begin(c));
+    if (static_cast<size_t>(largest) * itemsize(in.dtype()) > static_cast<size_t>(INT_MAX)) {
+      return false;
     }
-    wait(request, limit, {}, nullptr, {in, out});
+    check_usable();
+    const int tag = next_tag(kRingChannel);
+    const Tensor scratch = Tensor::allocate(in.dtype(), {largest}, Order::kRowMajor);
+    const int right = ring(rank_ + 1);
+    const int left = ring(rank_ - 1);
+    const auto chunk = [&](const Tensor& t, int c) {
+      return flat_range(t, begin(c), begin(c + 1));
+    };
+    for (int step = 0; step + 1 < ranks; ++step) {
+      const int sent = ring(rank_ - step);
+      const int received = ring(rank_ - step - 1);
+      const Tensor incoming = flat_range(scratch, 0, begin(received + 1) - begin(received));
+      pass_along(chunk(step == 0 ? in : out, sent), right, incoming, left, tag, limit,
+                 {in, out, scratch});
+      fold(chunk(in, received), incoming, chunk(out, received));
+    }
+    for (int step = 0; step + 1 < ranks; ++step) {
+      pass_along(chunk(out, ring(rank_ + 1 - step)), right, chunk(out, ring(rank_ - step)), left,
+                 tag, limit, {in, out, scratch});
+    }
     return true;
   }
 
@@ -196,6 +173,20 @@ class MpiRanks final : public RemoteRanks {
     const uint64_t n = sequence_[channel]++;
     return static_cast<int>((channel ^ (n * 0x9E3779B97F4A7C15ULL)) %
                             static_cast<uint64_t>(tag_limit_));
+  }
+
+  // Sends `send` to rank `to` while receiving `into` from rank `from`.
+  void pass_along(const Tensor& send, int to, const Tensor& into, int from, int tag,
+                  const WaitLimit& limit, std::vector<Tensor> touched) {
+    std::vector<MPI_Request> requests(2, MPI_REQUEST_NULL);
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      check(MPI_Irecv(into.data(), static_cast<int>(into.nbytes()), MPI_BYTE, from, tag, comm_,
+                      &requests[0]));
+      check(MPI_Isend(send.data(), static_cast<int>(send.nbytes()), MPI_BYTE, to, tag, comm_,
+                      &requests[1]));
+    }
+    wait(requests, limit, {from, to}, nullptr, std::move(touched));
   }
 
   void receive(const std::vector<int>& ranks, int tag, std::vector<size_t> pending,
@@ -308,7 +299,7 @@ class MpiRanks final : public RemoteRanks {
   std::mutex mutex_;  // one MPI call at a time, whatever thread level MPI was started with
   std::map<uint64_t, uint64_t> sequence_;
   std::string broken_;
-  std::vector<std::shared_ptr<std::string>> kept_bytes_;
+  std::vector<std::shared_ptr<std::string> > kept_bytes_;
   std::vector<Tensor> kept_tensors_;
 };
 

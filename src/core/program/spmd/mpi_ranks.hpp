@@ -1,6 +1,7 @@
 // The transport between ranks over MPI (Debian: libopenmpi-dev), where the library was built
-// with it (NDBUF_HAVE_MPI). Collectives over every rank run as MPI's own nonblocking ones
-// (MPI_Iallreduce, MPI_Iallgather); other exchanges as point-to-point messages. Every wait polls
+// with it (NDBUF_HAVE_MPI). A gather over every rank runs as MPI's own MPI_Iallgather, a fold
+// over every rank as a ring of point-to-point messages into memory of our own (mpi_ranks.cpp
+// says why), other exchanges as point-to-point messages. Every wait polls
 // with a deadline, so a rank that died or never comes is an error, not a hang; after such an
 // error the ranks cannot exchange again (MPI cannot cancel a collective) and every later call
 // says so.

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -19,8 +20,9 @@ struct WaitLimit {
   const std::atomic<bool>* cancelled = nullptr;  // set on a user interrupt
 };
 
-// The element-wise folds a transport may run itself (a collective's recognised body).
-enum class RankFold : uint8_t { kSum, kProduct, kMaximum, kMinimum, kAnd, kOr };
+// A collective's body applied element by element: target = body(a, b), all three dense and of
+// one shape (target may be a or b).
+using FoldInto = std::function<void(const Tensor& a, const Tensor& b, const Tensor& target)>;
 
 class RemoteRanks {
  public:
@@ -37,8 +39,9 @@ class RemoteRanks {
   // where it has not for this type or fold, and the caller falls back to allgather(). Tensors
   // are dense row-major; they are passed whole so that a transport whose wait failed can keep
   // their memory alive while its own operation may still touch it.
-  // out = the fold of every rank's `in` (same type and shape).
-  virtual bool allreduce(const Tensor& in, const Tensor& out, RankFold fold,
+  // out = the fold of every rank's `in` (same type and shape) by `fold`; every rank gets the
+  // same bits.
+  virtual bool allreduce(const Tensor& in, const Tensor& out, const FoldInto& fold,
                          const WaitLimit& limit) = 0;
   // out = every rank's `in` (all of one size) concatenated in rank order.
   virtual bool allgather_blocks(const Tensor& in, const Tensor& out, const WaitLimit& limit) = 0;

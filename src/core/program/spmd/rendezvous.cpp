@@ -114,8 +114,8 @@ CollectiveParts Rendezvous::exchange_across(std::unique_lock<std::mutex>& lock, 
     if (spread_.is_local(m)) locals.push_back(m);
   }
   const auto members = static_cast<int>(locals.size());
-  const size_t position = static_cast<size_t>(
-      std::find(locals.begin(), locals.end(), self) - locals.begin());
+  const size_t position =
+      static_cast<size_t>(std::find(locals.begin(), locals.end(), self) - locals.begin());
   Slot& slot = slots_[key];
   if (slot.parts.empty()) {
     slot.parts.resize(locals.size());
@@ -196,15 +196,14 @@ CollectiveParts Rendezvous::send_and_receive(const std::vector<int>& group, cons
 }
 
 bool Rendezvous::fold_across(const std::vector<int>& group, const Tensor& in, const Tensor& out,
-                             RankFold fold) {
+                             const FoldInto& fold) {
   if (!spread_.one_per_rank() || static_cast<int>(group.size()) != spread_.remote->size()) {
     return false;
   }
   return spread_.remote->allreduce(in, out, fold, limit());
 }
 
-bool Rendezvous::gather_across(const std::vector<int>& group, const Tensor& in,
-                               const Tensor& out) {
+bool Rendezvous::gather_across(const std::vector<int>& group, const Tensor& in, const Tensor& out) {
   if (!spread_.one_per_rank() || static_cast<int>(group.size()) != spread_.remote->size() ||
       !std::is_sorted(group.begin(), group.end())) {
     return false;

@@ -31,7 +31,9 @@ struct RankSpread {
   std::vector<int> first;         // one per rank, then the grid's size
 
   int rank_of(int process) const;
-  bool is_local(int process) const { return remote == nullptr || rank_of(process) == remote->rank(); }
+  bool is_local(int process) const {
+    return remote == nullptr || rank_of(process) == remote->rank();
+  }
   // Every rank runs one process: the transport's own collectives over all ranks then apply.
   bool one_per_rank() const;
 };
@@ -69,7 +71,7 @@ class Rendezvous {
   // process on each rank and the transport folds `in`'s type that way; false otherwise (then
   // exchange() is the way). `in` and `out` dense, of one type and shape.
   bool fold_across(const std::vector<int>& group, const Tensor& in, const Tensor& out,
-                   RankFold fold);
+                   const FoldInto& fold);
   // out = every member's `in` (dense, one shape) concatenated in group order, by the transport
   // itself, under the same conditions; false otherwise.
   bool gather_across(const std::vector<int>& group, const Tensor& in, const Tensor& out);

@@ -162,12 +162,12 @@ std::vector<std::vector<Tensor>> execute_processes(const Executable& executable,
 // The first such run of an executable compares the program's fingerprint across ranks: ranks
 // that compiled different programs fail at once, naming them.
 struct DistributedInfo {
-  bool active = false;             // init_distributed() has run
-  int rank = 0;                    // this process's rank
-  int size = 1;                    // how many ranks
-  std::vector<int> devices;        // per rank, how many devices it runs
-  int first_process = 0;           // this rank's first process of a grid
-  bool mpi_built_in = false;       // this build can connect ranks over MPI
+  bool active = false;        // init_distributed() has run
+  int rank = 0;               // this process's rank
+  int size = 1;               // how many ranks
+  std::vector<int> devices;   // per rank, how many devices it runs
+  int first_process = 0;      // this rank's first process of a grid
+  bool mpi_built_in = false;  // this build can connect ranks over MPI
 };
 
 // Connects this process to its ranks over MPI (initialising MPI unless another library in the

@@ -84,25 +84,6 @@ Tensor Combine::into(const Tensor& a, const Tensor& b, const Tensor& target) con
   return target;
 }
 
-std::optional<RankFold> Combine::rank_fold() const {
-  switch (body_.fast) {
-    case FastBody::kAdd:
-      return RankFold::kSum;
-    case FastBody::kMultiply:
-      return RankFold::kProduct;
-    case FastBody::kMaximum:
-      return RankFold::kMaximum;
-    case FastBody::kMinimum:
-      return RankFold::kMinimum;
-    case FastBody::kAnd:
-      return RankFold::kAnd;
-    case FastBody::kOr:
-      return RankFold::kOr;
-    default:
-      return std::nullopt;
-  }
-}
-
 Tensor Combine::fold(Interpreter& in, const std::vector<Tensor>& parts) const {
   Tensor acc = parts.at(0);
   for (size_t k = 1; k < parts.size(); ++k) acc = (*this)(in, acc, parts[k]);

@@ -3,10 +3,7 @@
 #pragma once
 
 #include "program/exec/builders.hpp"
-#include <optional>
-
 #include "program/exec/region_patterns.hpp"
-#include "program/spmd/remote_ranks.hpp"
 
 namespace ndbuf::program {
 
@@ -24,8 +21,6 @@ class Combine {
   // body(a[i], b[i]) written into `target` (dense, of a's shape and the region's type; it may
   // be `a` itself); returns `target`. Only where is_native().
   Tensor into(const Tensor& a, const Tensor& b, const Tensor& target) const;
-  // The recognised body as a fold a transport between ranks may run itself.
-  std::optional<RankFold> rank_fold() const;
 
  private:
   BodyCall body_;

@@ -50,14 +50,17 @@ std::vector<int> required_group(const Op& op, const ExecContext& context, const 
   return group;
 }
 
-// The fold of a group that spans ranks, run by the transport (MPI_Allreduce) where it can.
+// The fold of a group that spans ranks, run by the transport where it can (one process a rank,
+// a body that runs as one element-wise kernel).
 std::optional<Tensor> fold_by_transport(Interpreter& in, const Combine& combine,
                                         const std::vector<int>& group, const Tensor& operand) {
-  const std::optional<RankFold> fold = combine.rank_fold();
-  if (!fold || !spans_ranks(in.context(), group)) return std::nullopt;
+  if (!combine.is_native() || !spans_ranks(in.context(), group)) return std::nullopt;
   const Tensor mine = make_dense(operand, Order::kRowMajor);
   Tensor out = Tensor::allocate(mine.dtype(), mine.shape(), Order::kRowMajor);
-  if (!in.context().rendezvous->fold_across(group, mine, out, *fold)) return std::nullopt;
+  const FoldInto fold = [&combine](const Tensor& a, const Tensor& b, const Tensor& target) {
+    combine.into(a, b, target);
+  };
+  if (!in.context().rendezvous->fold_across(group, mine, out, fold)) return std::nullopt;
   return out;
 }
 
