@@ -11,12 +11,14 @@ set -euo pipefail
 # oneDNN (libdnnl-dev) runs f32 convolutions; its OpenMP build shares libgomp with the package.
 # SLEEF (libsleef-dev) computes exp, log, sin and the other transcendentals on vector lanes.
 # FFTW (libfftw3-dev) runs stablehlo.fft.
+# Open MPI (libopenmpi-dev, openmpi-bin: mpirun) carries collectives between R processes.
 APT_PACKAGES=(cmake g++ make googletest libgtest-dev libbenchmark-dev nlohmann-json3-dev
               clang clang-format libclang-rt-14-dev libomp-14-dev python3 valgrind r-base-dev pandoc ccache
               libopenblas-openmp-dev libeigen3-dev pkg-config libdnnl-dev
-              libsleef-dev libfftw3-dev)
-# Imports and Suggests, then what `make check` and `make site` use.
-R_PACKAGES=(cpp11 bit64 cli rlang testthat waldo withr safetensors bench nanoarrow
+              libsleef-dev libfftw3-dev libopenmpi-dev openmpi-bin)
+# Imports and Suggests (Rmpi: the test that pjrt shares MPI with it), then what `make check` and
+# `make site` use.
+R_PACKAGES=(cpp11 bit64 cli rlang testthat waldo withr safetensors bench nanoarrow Rmpi
             knitr rmarkdown roxygen2 pkgdown)
 
 sudo_cmd=()

@@ -1,7 +1,7 @@
 # Programs across R processes through MPI: every collective across 2 and 3 ranks (and 2 ranks of
 # 2 devices) at every dtype it allows, against values computed here; the training example's
 # figures from 1 process x 2 devices, 2 ranks and 4 ranks, against the same loop in base R; a
-# rank killed mid-loop; ranks that compiled different programs. The runs start `mpirun` with
+# rank killed mid-loop; ranks that compiled different programs; MPI started by Rmpi. The runs start `mpirun` with
 # the scripts in tests/testthat/mpi (skipped where mpirun or pjrt's MPI is missing).
 
 test_that("a process that joined no ranks says so", {
@@ -48,7 +48,10 @@ run_ranks <- function(ranks, args, env = character(), mpirun_args = character())
   seconds <- system.time(
     out <- suppressWarnings(system2(command, full, stdout = TRUE, stderr = TRUE, env = env))
   )[["elapsed"]]
-  list(lines = out, status = attr(out, "status") %||% 0L, seconds = seconds)
+  status <- attr(out, "status") %||% 0L
+  # mpirun warns of variables -x names that are unset.
+  out <- grep("could not find environment variable", out, value = TRUE, invert = TRUE)
+  list(lines = out, status = status, seconds = seconds)
 }
 
 # What process p's collectives give: the processes q = 0 .. n - 1 move x = (1:12) + 10 * q
@@ -177,4 +180,18 @@ test_that("ranks that compiled different programs fail at once, naming the ranks
   expect_match(reports[[2]], "rank 1: .*rank 1 and rank 0 run different programs")
   expect_match(reports[[1]], "every rank must compile the same program text", fixed = TRUE)
   expect_lt(run$seconds, 15)
+})
+
+test_that("pjrt shares MPI that Rmpi started, and leaves it to Rmpi to finalise", {
+  skip_without_mpi()
+  # Not skip_if_not_installed(): loading Rmpi here would start MPI in this process, and
+  # mpirun started from an MPI process fails.
+  skip_if(!nzchar(system.file(package = "Rmpi")), "Rmpi is not installed")
+  run <- run_ranks(2L, mpi_script("beside_rmpi.R"))
+  expect_identical(run$status, 0L, info = paste(run$lines, collapse = "\n"))
+  # Ranks 0 and 1 contribute (1, 2) and (2, 4): pjrt's sum (3, 6); Rmpi's sum of 1 and 2: 3.
+  reports <- grep("rank [01]: ", run$lines, value = TRUE)
+  expect_identical(sort(sub(".*(rank [01]: )", "\\1", reports)),
+                   c("rank 0: 3 6 3 finalized", "rank 1: 3 6 3 finalized"),
+                   info = paste(run$lines, collapse = "\n"))
 })

@@ -262,7 +262,9 @@ class MpiRanks final : public RemoteRanks {
     }
   }
 
-  std::string timeout_text(const std::vector<int>& peers) const {
+  std::string timeout_text(std::vector<int> peers) const {
+    std::sort(peers.begin(), peers.end());
+    peers.erase(std::unique(peers.begin(), peers.end()), peers.end());
     std::string who = "the other ranks";
     if (!peers.empty()) {
       who = peers.size() == 1 ? "rank " : "ranks ";
