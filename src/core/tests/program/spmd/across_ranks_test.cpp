@@ -296,6 +296,22 @@ TEST(PartCodec, PartsSurviveTheTripAndDamageIsAnError) {
   EXPECT_THROW(decode_parts(bytes + "x", "rank 1"), Error);
 }
 
+TEST(InitDistributed, ABuildWithoutMpiSaysHowToGetIt) {
+  EXPECT_FALSE(distributed_info().active);
+  if (distributed_info().mpi_built_in) GTEST_SKIP() << "this build has MPI";
+  try {
+    init_distributed(1);
+    ADD_FAILURE() << "joined ranks without MPI";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kDevice);
+    EXPECT_EQ(std::string(e.what()),
+              "this build has no MPI: install Open MPI (Debian: libopenmpi-dev openmpi-bin) and "
+              "build again to run programs across processes");
+  }
+  EXPECT_FALSE(distributed_info().active);
+  EXPECT_THROW(init_distributed(0), Error);
+}
+
 TEST(RankSpread, FindsEachProcesssRank) {
   Loopback hub(3);
   LoopbackRank remote(hub, 1);
