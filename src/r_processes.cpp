@@ -47,10 +47,6 @@ const ndbuf::program::Executable& live_executable(SEXP x) {
         list.push_back(pjrt::argument_tensor(VECTOR_ELT(buffers, k), false));
       }
     }
-    // The processes allocate their results on their own threads, where R cannot collect:
-    // dropped results' blocks are made free for them here.
-    const auto& outputs = ndbuf::program::signature(program).outputs;
-    for (size_t p = 0; p < inputs.size(); ++p) pjrt::make_room_for_results(outputs);
     std::vector<std::vector<ndbuf::Tensor>> results = ndbuf::program::execute_processes(
         program, std::move(inputs), on, static_cast<int64_t>(timeout_ms));
     reads.done();
