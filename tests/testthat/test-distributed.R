@@ -59,7 +59,7 @@ run_ranks <- function(ranks, args, env = character(), mpirun_args = character())
 expected_collectives <- function(dtype, fold_names, n, p) {
   as_type <- function(v, folded) {
     if (dtype == "pred") return(if (folded) v %% 2 == 1 else v %% 3 != 0)
-    if (dtype == "c64") return(complex(real = v, imaginary = -v))
+    if (dtype %in% c("c64", "c128")) return(complex(real = v, imaginary = -v))
     v
   }
   x <- lapply(0:(n - 1), function(q) as_type((1:12) + 10 * q, FALSE))

@@ -14,12 +14,12 @@ info <- pjrt_distributed_init(devices = per_rank)
 n <- sum(info$devices)
 
 # The MLIR element type of each dtype, and the bodies of the folds it allows.
-element <- c(f32 = "f32", f64 = "f64", f16 = "f16", bf16 = "bf16", i8 = "i8", i32 = "i32",
-             i64 = "i64", ui8 = "ui8", ui32 = "ui32", ui64 = "ui64", c64 = "complex<f32>",
-             pred = "i1")
+element <- c(f32 = "f32", f64 = "f64", f16 = "f16", bf16 = "bf16", i8 = "i8", i16 = "i16",
+             i32 = "i32", i64 = "i64", ui8 = "ui8", ui16 = "ui16", ui32 = "ui32", ui64 = "ui64",
+             c64 = "complex<f32>", c128 = "complex<f64>", pred = "i1")
 folds <- function(dtype) {
   if (dtype == "pred") return(c(and = "and", or = "or"))
-  if (dtype == "c64") return(c(sum = "add", prod = "multiply"))
+  if (dtype %in% c("c64", "c128")) return(c(sum = "add", prod = "multiply"))
   if (grepl("^(i|ui)", dtype)) {
     return(c(sum = "add", max = "maximum", min = "minimum", and = "and", or = "or"))
   }
@@ -79,7 +79,7 @@ program_for <- function(dtype) {
 input_of <- function(process, dtype, folded) {
   v <- if (folded) (0:11) %% 3 + 1 + process %% 2 else (1:12) + 10 * process
   if (dtype == "pred") return(if (folded) v %% 2 == 1 else v %% 3 != 0)
-  if (dtype == "c64") return(complex(real = v, imaginary = -v))
+  if (dtype %in% c("c64", "c128")) return(complex(real = v, imaginary = -v))
   v
 }
 
