@@ -4,14 +4,16 @@
 #include <algorithm>
 #include <cstring>
 
+#include "memory/stream_store.hpp"
 #include "ndbuf/memory/transfer.hpp"
 #include "program/ops/collective/collective.hpp"
 
 namespace ndbuf::program {
 namespace {
 
-// A chunk of a member's range: folded and copied while it stays in the core's L2 cache.
-constexpr int64_t kChunkBytes = int64_t{128} << 10;
+// A chunk of a member's range, folded into scratch that stays in the core's L2 cache (1 MiB on
+// the test machine); larger chunks mean fewer kernel calls (128 KiB: 256 calls for 32 MB).
+constexpr int64_t kChunkBytes = int64_t{512} << 10;
 
 // Elements [begin, end) of a dense row-major tensor, as a 1-d view of its memory.
 Tensor flat_range(const Tensor& dense, int64_t begin, int64_t end) {
@@ -35,24 +37,29 @@ Tensor split_all_reduce(Interpreter& in, const Combine& combine, const std::vect
   const int64_t n = mine.numel();
   const int64_t begin = n * position / members;
   const int64_t end = n * (position + 1) / members;
-  // Chunk by chunk: folded into the first member's result, then copied to the others' while
-  // the chunk is still in cache (the range would be read back from memory otherwise).
+  // Chunk by chunk: folded into a scratch chunk that stays in the core's L2 cache, then
+  // written to every member's result with non-temporal stores. Plain stores would first read
+  // each line of the results from memory (the results are far larger than the caches). 64 MB
+  // over 2 devices: 10.0-10.8 ms, against 11.2-11.4 ms folding 128 KiB chunks into the first
+  // result and copying them.
   const int64_t chunk =
       std::max<int64_t>(1, kChunkBytes / static_cast<int64_t>(itemsize(mine.dtype())));
+  const Tensor scratch = Tensor::allocate(mine.dtype(), {chunk}, Order::kRowMajor);
   for (int64_t at = begin; at < end; at += chunk) {
     const int64_t stop = std::min(end, at + chunk);
-    const Tensor target = flat_range((*parts)[0].tensors[1], at, stop);
+    const Tensor folded = flat_range(scratch, 0, stop - at);
     Tensor acc = flat_range((*parts)[0].tensors[0], at, stop);
     for (int64_t m = 1; m < members; ++m) {
       acc = combine.into(acc, flat_range((*parts)[static_cast<size_t>(m)].tensors[0], at, stop),
-                         target);
+                         folded);
     }
-    const size_t bytes = static_cast<size_t>(target.nbytes());
-    for (int64_t m = 1; m < members; ++m) {
-      const Tensor copy = flat_range((*parts)[static_cast<size_t>(m)].tensors[1], at, stop);
-      std::memcpy(copy.data(), target.data(), bytes);
+    const size_t bytes = static_cast<size_t>(folded.nbytes());
+    for (int64_t m = 0; m < members; ++m) {
+      stream_copy(flat_range((*parts)[static_cast<size_t>(m)].tensors[1], at, stop).data(),
+                  acc.data(), bytes);
     }
   }
+  stream_fence();
   // No member leaves before every range of its result is written.
   exchange(context, group, {what + " (written)", {}});
   return result;

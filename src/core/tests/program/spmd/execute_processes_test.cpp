@@ -229,10 +229,10 @@ TEST_F(ExecuteProcesses, EveryCollectiveAtEveryElementType) {
   }
 }
 
-// all_reduce of 1.2 MB per process: each of 3 processes folds a third of the elements into
-// every member's result (split_all_reduce.cpp); the values must be the plain fold's.
+// all_reduce of 4 MB per process: each of 3 processes folds a third of the elements (several
+// chunks) into every member's result (split_all_reduce.cpp); the values must be the plain fold's.
 TEST_F(ExecuteProcesses, LargeAllReducesShareTheirWorkAndKeepTheirValues) {
-  constexpr int kN = 300001;  // not a multiple of 3: the ranges differ in size
+  constexpr int kN = 1000001;  // not a multiple of 3: the ranges differ in size
   const std::string n = std::to_string(kN);
   for (const char* body : {"add", "maximum"}) {
     SCOPED_TRACE(body);
