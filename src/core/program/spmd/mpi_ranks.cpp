@@ -108,8 +108,10 @@ class MpiRanks final : public RemoteRanks {
                       &request));
       sends.push_back(request);
     }
+    std::vector<int> peers;
+    for (size_t k : pending) peers.push_back(ranks[k]);
     receive(ranks, tag, pending, out, limit, sent);
-    wait(sends, limit, ranks, sent);
+    wait(sends, limit, peers, sent);
     return out;
   }
 
@@ -277,7 +279,8 @@ class MpiRanks final : public RemoteRanks {
            "stalled)";
   }
 
-  void check_usable() const {
+  void check_usable() {
+    std::lock_guard<std::mutex> lock(mutex_);
     if (!broken_.empty()) {
       fail(ErrorKind::kDevice, "the ranks can no longer exchange: " + broken_ +
                                    " earlier, and MPI cannot cancel it; start the job again");
@@ -300,7 +303,7 @@ class MpiRanks final : public RemoteRanks {
   int tag_limit_ = 32767;
   std::mutex mutex_;  // one MPI call at a time, whatever thread level MPI was started with
   std::map<uint64_t, uint64_t> sequence_;
-  std::string broken_;
+  std::string broken_;  // why the ranks can no longer exchange (guarded by mutex_)
   std::vector<std::shared_ptr<std::string> > kept_bytes_;
   std::vector<Tensor> kept_tensors_;
 };
