@@ -12,8 +12,9 @@ distributed_state <- new.env(parent = emptyenv())
 #' 0's devices first. A program compiled for as many processes as the ranks have devices in all
 #' then runs across them: every rank calls [pjrt_execute_sharded()] with the arguments of its own
 #' processes only and gets their results, and the collectives (`all_reduce`, `all_gather`, ...)
-#' travel between ranks through MPI (`MPI_Allreduce` and `MPI_Allgather` where a collective
-#' spans every rank with one device each, point-to-point messages otherwise).
+#' travel between ranks through MPI (where a collective spans every rank with one device each,
+#' a gather runs as `MPI_Allgather` and a fold as a ring of point-to-point messages; other
+#' exchanges are point-to-point messages).
 #' `pjrt_distributed()` tells where this process stands.
 #'
 #' MPI that another package already initialised in this R process (pbdMPI, Rmpi) is shared,
@@ -42,8 +43,9 @@ distributed_state <- new.env(parent = emptyenv())
 #'   each rank runs), `first_process` (0-based: the grid process of this rank's first device)
 #'   and `mpi` (whether this build of pjrt has MPI). `pjrt_distributed_init()` returns it
 #'   invisibly.
-#' @seealso `vignette("many-devices", package = "pjrt")`, whose last section runs a training
-#'   loop across ranks; `inst/examples/mpi_sgd.R`.
+#' @seealso `vignette("many-devices", package = "pjrt")`, whose section "Across R processes with
+#'   MPI" runs a training loop across ranks, and its script
+#'   `system.file("examples", "mpi_sgd.R", package = "pjrt")`.
 #' @examples
 #' pjrt_distributed()$active
 #' \dontrun{
