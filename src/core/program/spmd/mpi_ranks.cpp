@@ -2,6 +2,7 @@
 #include "program/spmd/mpi_ranks.hpp"
 
 #include "ndbuf/base/error.hpp"
+#include "program/spmd/flat_range.hpp"
 
 #ifdef NDBUF_HAVE_MPI
 // MPI's C interface only (its deprecated C++ bindings do not compile warning-free).
@@ -60,11 +61,6 @@ void expose_mpi_symbols() {
   if (dladdr(reinterpret_cast<void*>(&MPI_Init_thread), &info) != 0 && info.dli_fname != nullptr) {
     dlopen(info.dli_fname, RTLD_NOW | RTLD_GLOBAL | RTLD_NOLOAD);
   }
-}
-
-// Elements [begin, end) of a dense row-major tensor, as a 1-d view of its memory.
-Tensor flat_range(const Tensor& dense, int64_t begin, int64_t end) {
-  return Tensor(dense.storage(), dense.dtype(), {end - begin}, {1}, dense.offset() + begin);
 }
 
 class MpiRanks final : public RemoteRanks {

@@ -7,6 +7,7 @@
 #include "memory/stream_store.hpp"
 #include "ndbuf/memory/transfer.hpp"
 #include "program/ops/collective/collective.hpp"
+#include "program/spmd/flat_range.hpp"
 
 namespace ndbuf::program {
 namespace {
@@ -14,11 +15,6 @@ namespace {
 // A chunk of a member's range, folded into scratch that stays in the core's L2 cache (1 MiB on
 // the test machine); larger chunks mean fewer kernel calls (128 KiB: 256 calls for 32 MB).
 constexpr int64_t kChunkBytes = int64_t{512} << 10;
-
-// Elements [begin, end) of a dense row-major tensor, as a 1-d view of its memory.
-Tensor flat_range(const Tensor& dense, int64_t begin, int64_t end) {
-  return Tensor(dense.storage(), dense.dtype(), {end - begin}, {1}, dense.offset() + begin);
-}
 
 }  // namespace
 
