@@ -38,7 +38,7 @@ for (n in sizes) {
   per_call <- function(expr) {
     expr <- substitute(expr)
     env <- parent.frame()
-    as.numeric(bench::mark(eval(expr, env), iterations = 20000, check = FALSE,
+    as.numeric(bench::mark(awaited(eval(expr, env)), iterations = 20000, check = FALSE,
                            filter_gc = TRUE, memory = FALSE)$median)
   }
   execute <- per_call(pjrt_execute(add, a, b))

@@ -7,11 +7,25 @@ suppressPackageStartupMessages({
 
 bench_n <- as.numeric(Sys.getenv("PJRT_BENCH_N", "5e7"))
 
-# Median seconds of `expr` over a few iterations (garbage collections excluded from timing).
+# With pjrt_async() on (the default) pjrt_execute() returns before its program has run, so a
+# timing waits for what the timed call returns: a buffer, or a list holding buffers (all the
+# results of one call come from one run, so waiting for the first waits for the run).
+awaited <- function(x) {
+  if (inherits(x, "PJRTBuffer")) {
+    await(x)
+  } else if (is.list(x)) {
+    first <- Find(function(item) inherits(item, "PJRTBuffer") || is.list(item), x)
+    if (!is.null(first)) awaited(first)
+  }
+  invisible(x)
+}
+
+# Median seconds of `expr` over a few iterations, its results awaited (garbage collections
+# excluded from timing).
 time_median <- function(expr, iterations = 5) {
   expr <- substitute(expr)
   env <- parent.frame()
-  result <- bench::mark(eval(expr, env), iterations = iterations, check = FALSE,
+  result <- bench::mark(awaited(eval(expr, env)), iterations = iterations, check = FALSE,
                         filter_gc = FALSE, memory = FALSE)
   as.numeric(result$median)
 }

@@ -86,7 +86,7 @@ measure_row <- function(spec) {
   program <- pjrt_program(spec$text)
   compile <- budget_time(function() pjrt_compile(program))
   executable <- pjrt_compile(program)
-  run <- function() do.call(pjrt_execute, c(list(executable), spec$args))
+  run <- function() awaited(do.call(pjrt_execute, c(list(executable), spec$args)))
   start <- bench::hires_time()
   results <- capped(run())
   first <- as.numeric(bench::hires_time() - start)

@@ -65,7 +65,7 @@ writeLines(vapply(setups, function(s) paste(s$name, s$depth, s$width, s$prefix, 
 time_loop <- function(s) {
   args <- c(list(s$loop, f32(s$x), f32(s$y)), lapply(s$params, f32))
   start <- bench::hires_time()
-  out <- do.call(pjrt_execute, args)
+  out <- awaited(do.call(pjrt_execute, args))
   list(seconds = as.numeric(bench::hires_time() - start) / steps, loss = as_array(out[[1]]))
 }
 
@@ -79,6 +79,7 @@ time_r_loop <- function(s) {
     out <- do.call(pjrt_execute, c(list(s$step), params, b))
     params <- out[seq_len(n)]
   }
+  awaited(out)
   list(seconds = as.numeric(bench::hires_time() - start) / steps, loss = as_array(out[[n + 1L]]))
 }
 

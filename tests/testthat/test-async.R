@@ -99,6 +99,39 @@ func.func @main(%x: tensor<3xf64> {tf.aliasing_output = 0 : i32}) -> tensor<3xf6
   expect_error(as_array(z), "donated")
 })
 
+test_that("quick runs without loops run at once; runs of loops are always queued", {
+  local_async()
+  exe <- pjrt_compile(pjrt_program("
+func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %y = stablehlo.add %x, %x : tensor<3xf32>
+  return %y : tensor<3xf32>
+}"))
+  x <- pjrt_buffer(c(1, 2, 3), dtype = "f32")
+  # Its first runs are measured on the queue; once one took under 50 us, later runs take R's
+  # thread (a few tries: a busy machine may be slow at first).
+  for (i in 1:50) {
+    y <- pjrt_execute(exe, x)
+    expect_identical(as.vector(as_array(y)), c(2, 4, 6))
+  }
+  y <- pjrt_execute(exe, x)
+  expect_true(is_ready(y))
+  expect_identical(as.vector(as_array(y)), c(2, 4, 6))
+  # Behind queued work it queues, and does not overtake it.
+  loop <- counting()
+  slow <- pjrt_execute(loop, steps(2e6))
+  y <- pjrt_execute(exe, x)
+  expect_false(is_ready(slow))
+  expect_identical(as.vector(as_array(y)), c(2, 4, 6))
+  expect_true(is_ready(slow))
+  # A loop's quick runs do not make its next run synchronous: its trip count may be anything.
+  for (i in 1:3) expect_identical(as.numeric(as_array(pjrt_execute(loop, steps(3)))), 3)
+  started <- proc.time()[["elapsed"]]
+  slow <- pjrt_execute(loop, steps(2e6))
+  expect_lt(proc.time()[["elapsed"]] - started, 0.2)
+  expect_false(is_ready(slow))
+  expect_identical(as.numeric(as_array(slow)), 2e6)
+})
+
 test_that("results dropped unread are collected, and later runs work", {
   local_async()
   exe <- counting()

@@ -26,6 +26,7 @@ struct Queue {
   };
   std::deque<Job> jobs;
   bool worker_running = false;
+  bool job_running = false;
   // The running job's cancel flag, which its loops read through a CancelScope.
   std::atomic<bool> cancel_running{false};
 };
@@ -55,6 +56,7 @@ void work(Queue* queue) {
     all.changed.wait(lock, [&] { return !queue->jobs.empty(); });
     Queue::Job job = std::move(queue->jobs.front());
     queue->jobs.pop_front();
+    queue->job_running = true;
     queue->cancel_running.store(job.id < all.cancel_below);
     lock.unlock();
     try {
@@ -64,6 +66,7 @@ void work(Queue* queue) {
     }
     job.run = nullptr;
     lock.lock();
+    queue->job_running = false;
     --all.in_flight;
     all.changed.notify_all();
   }
@@ -79,6 +82,7 @@ void in_child() {
   new (&all.changed) std::condition_variable();
   for (auto& [device, queue] : all.by_device) {
     queue.worker_running = false;
+    queue.job_running = false;
     queue.jobs.clear();
     queue.cancel_running.store(false);
   }
@@ -157,6 +161,13 @@ void drain_queues() {
   Queues& all = queues();
   std::unique_lock<std::mutex> lock(all.mutex);
   all.changed.wait(lock, [&] { return all.in_flight == 0; });
+}
+
+bool queue_idle(const Device& device) {
+  Queues& all = queues();
+  std::lock_guard<std::mutex> lock(all.mutex);
+  const auto found = all.by_device.find({static_cast<int>(device.platform), device.index});
+  return found == all.by_device.end() || (found->second.jobs.empty() && !found->second.job_running);
 }
 
 int64_t jobs_in_flight() {

@@ -62,14 +62,14 @@ ProcessGrid declared_grid(const Module& module) {
 }
 
 // Whether any function of the module holds a custom_call, in any region.
-bool has_custom_call(const Module& module) {
+bool has_op(const Module& module, OpId id) {
   std::vector<const Region*> pending;
   for (const Function& fn : module.functions) pending.push_back(&fn.body);
   while (!pending.empty()) {
     const Region* region = pending.back();
     pending.pop_back();
     for (const Op& op : region->ops) {
-      if (op.id == OpId::kCustomCall) return true;
+      if (op.id == id) return true;
       for (const Region& inner : op.regions) pending.push_back(&inner);
     }
   }
@@ -107,7 +107,8 @@ std::shared_ptr<const Executable> compile(std::string_view text, Device device,
   e->main_plan = &e->program.plan->function(*e->main);
   e->device = device;
   e->grid = declared_grid(*e->program.module);
-  e->calls_out = has_custom_call(*e->program.module);
+  e->calls_out = has_op(*e->program.module, OpId::kCustomCall);
+  e->loops = has_op(*e->program.module, OpId::kWhile);
   e->fingerprint = text_fingerprint(text);
   if (options.loop_layouts) {
     e->loop_read_args = args_read_in_loops(*e->program.plan, *e->main);

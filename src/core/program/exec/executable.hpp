@@ -23,8 +23,10 @@ class Executable {
   std::vector<bool> row_major_args;  // per argument: read faster dense row-major
   ProcessGrid grid;                  // mhlo.num_replicas x mhlo.num_partitions (1 x 1 if absent)
   bool calls_out = false;            // has a custom_call anywhere (calls_out())
+  bool loops = false;                // has a while anywhere: its runs may take any time
   uint64_t fingerprint = 0;          // of the program text and grid: the same on every rank
-  mutable std::atomic<bool> ranks_agree{false};  // the ranks compared fingerprints
+  mutable std::atomic<bool> ranks_agree{false};        // the ranks compared fingerprints
+  mutable std::atomic<int64_t> last_async_run_ns{-1};  // execute_async()'s latest run, -1: none
 };
 
 // Argument k of @main (0-based) against its declared type and the device it must be on; errors

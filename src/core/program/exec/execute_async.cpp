@@ -1,12 +1,39 @@
-// Runs on the device queues (execute_async() of ndbuf/program.hpp).
+// Runs on the device queues, or on the calling thread when that is cheaper (execute_async()
+// of ndbuf/program.hpp).
 #include <algorithm>
+#include <chrono>
 
 #include "ndbuf/memory/parallel.hpp"
 #include "program/exec/executable.hpp"
 
 namespace ndbuf::program {
+namespace {
+
+constexpr int64_t kCallingThreadRunNs = 50'000;
+
+// Runs `e` and reports to `pending`, remembering how long the run took.
+void run_reporting(const Executable& e, std::vector<Tensor> inputs, const ExecuteOptions& options,
+                   PendingTensors& pending) {
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    check_interrupt();  // work queued before the user interrupted does not start
+    pending.fulfil(execute(e, std::move(inputs), options));
+  } catch (...) {
+    pending.fail(std::current_exception());
+  }
+  const auto took = std::chrono::steady_clock::now() - start;
+  e.last_async_run_ns.store(std::chrono::duration_cast<std::chrono::nanoseconds>(took).count(),
+                            std::memory_order_relaxed);
+}
+
+}  // namespace
 
 bool calls_out(const Executable& executable) { return executable.calls_out; }
+
+bool runs_on_calling_thread(const Executable& e) {
+  const int64_t last = e.last_async_run_ns.load(std::memory_order_relaxed);
+  return !e.loops && last >= 0 && last < kCallingThreadRunNs && queue_idle(e.device);
+}
 
 std::shared_ptr<PendingTensors> execute_async(std::shared_ptr<const Executable> e,
                                               std::vector<Tensor> inputs, ExecuteOptions options) {
@@ -22,19 +49,18 @@ std::shared_ptr<PendingTensors> execute_async(std::shared_ptr<const Executable> 
     if (donated[k] && options.on_donated) options.on_donated(k);
   }
   options.on_donated = nullptr;
+  auto pending = std::make_shared<PendingTensors>();
+  if (runs_on_calling_thread(*e)) {
+    run_reporting(*e, std::move(inputs), options, *pending);
+    return pending;
+  }
   // The caller's thread count (it may come from a setting only that thread reads).
   const int threads = max_threads();
-  auto pending = std::make_shared<PendingTensors>();
   const Device device = e->device;
   enqueue_on(device, [e = std::move(e), inputs = std::move(inputs), options = std::move(options),
                       pending, threads]() mutable {
-    try {
-      check_interrupt();  // work queued before the user interrupted does not start
-      const ThreadReservation share(std::max(0, max_threads() - threads));
-      pending->fulfil(execute(*e, std::move(inputs), options));
-    } catch (...) {
-      pending->fail(std::current_exception());
-    }
+    const ThreadReservation share(std::max(0, max_threads() - threads));
+    run_reporting(*e, std::move(inputs), options, *pending);
   });
   return pending;
 }

@@ -123,6 +123,12 @@ std::vector<Tensor> execute(const Executable& executable, std::vector<Tensor> in
 // the embedding runtime's thread): such a program is never run asynchronously.
 bool calls_out(const Executable& executable);
 
+// Whether execute_async() would run the program on the calling thread now: it has no while
+// loop (whose runs may take any time), its latest asynchronous run took under 50 us (the cost
+// of handing a run to the device's worker and waking the reader again is about twice that),
+// and nothing waits or runs on its device's queue, so the run cannot overtake earlier work.
+bool runs_on_calling_thread(const Executable& executable);
+
 // execute() on the executable's device queue (ndbuf/memory/device_queue.hpp): returns at once,
 // and the results are ready when the returned PendingTensors is. Inputs are checked here (the
 // errors execute() gives, thrown now); errors of the run itself are thrown by the waits on its
@@ -130,6 +136,9 @@ bool calls_out(const Executable& executable);
 // after the inputs were checked and before the run is queued, so the caller drops its handle and
 // the run holds their memory alone. The run uses the calling thread's thread count
 // (max_threads()). Jobs on one device run in the order enqueued.
+//
+// A run that is cheaper than the trip through the queue runs on the calling thread instead
+// (runs_on_calling_thread()), and its PendingTensors is ready when this returns.
 std::shared_ptr<PendingTensors> execute_async(std::shared_ptr<const Executable> executable,
                                               std::vector<Tensor> inputs,
                                               ExecuteOptions options = {});

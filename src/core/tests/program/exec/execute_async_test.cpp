@@ -1,6 +1,7 @@
 // Runs on the device queues (execute_async()): a run returns at once and its results wait;
 // runs on one device keep their order; an error of the run surfaces at the wait; an interrupt
-// while waiting cancels the work; a forked child runs work of its own.
+// while waiting cancels the work; quick runs take the calling thread; a forked child runs work
+// of its own.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -125,6 +126,40 @@ TEST_F(ExecuteAsync, AnInterruptWhileWaitingCancelsTheWork) {
   }
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
   EXPECT_EQ(values<int64_t>(after->wait()[0]), (std::vector<int64_t>{9}));
+}
+
+// A program without loops whose runs are quick runs on the calling thread while its device's
+// queue is idle; behind queued work it queues; a program with a loop always queues.
+TEST_F(ExecuteAsync, QuickRunsTakeTheCallingThreadWhenNothingWaits) {
+  const auto twice = compile(R"(
+func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %y = stablehlo.add %x, %x : tensor<3xf32>
+  return %y : tensor<3xf32>
+}
+)");
+  EXPECT_FALSE(runs_on_calling_thread(*twice));  // no run measured yet
+  // A few runs, in case this machine is slow to begin with (a sanitizer build, a busy host).
+  for (int k = 0; k < 50 && !runs_on_calling_thread(*twice); ++k) {
+    const auto run = execute_async(twice, {testing::f32({3}, {1, 2, 3})});
+    EXPECT_EQ(values<float>(run->wait()[0]), (std::vector<float>{2, 4, 6}));
+  }
+  ASSERT_TRUE(runs_on_calling_thread(*twice));
+  const auto now = execute_async(twice, {testing::f32({3}, {4, 5, 6})});
+  EXPECT_TRUE(now->ready());
+  EXPECT_EQ(values<float>(now->wait()[0]), (std::vector<float>{8, 10, 12}));
+
+  const auto count = compile(kCount);
+  const auto slow = execute_async(count, {scalar_i64(1000000)});
+  EXPECT_FALSE(runs_on_calling_thread(*twice));
+  const auto behind = execute_async(twice, {testing::f32({3}, {7, 8, 9})});
+  EXPECT_EQ(values<float>(behind->wait()[0]), (std::vector<float>{14, 16, 18}));
+  EXPECT_TRUE(slow->ready());  // the quick run did not overtake it
+
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_EQ(values<int64_t>(execute_async(count, {scalar_i64(1)})->wait()[0]),
+              (std::vector<int64_t>{1}));
+  }
+  EXPECT_FALSE(runs_on_calling_thread(*count));  // its runs were quick, but it loops
 }
 
 TEST_F(ExecuteAsync, AForkedChildRunsWorkOfItsOwn) {
