@@ -7,6 +7,7 @@
 // job starts a fresh worker.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
@@ -26,7 +27,8 @@ class PendingTensors {
   bool ready() const;
   // Waits until the job has run, polling interrupt_pending() every 20 ms on the waiting thread
   // (an interrupt cancels the queues' work and throws Error(kInterrupted)); then returns the
-  // results or rethrows the job's error.
+  // results or rethrows the job's error. It polls for a short while before it sleeps: waking a
+  // sleeping thread costs tens of microseconds, more than many runs take.
   const std::vector<Tensor>& wait() const;
   // wait(), then result `index` moved out: each result is taken once, by its one reader, so
   // that nothing else holds its memory (a donated result can then be written in place).
@@ -39,6 +41,7 @@ class PendingTensors {
   mutable std::mutex mutex_;
   mutable std::condition_variable done_;
   bool ready_ = false;
+  std::atomic<bool> ready_seen_{false};  // ready_, for a waiter to poll without the lock
   std::vector<Tensor> results_;
   std::exception_ptr error_;
 };
