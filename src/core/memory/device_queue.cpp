@@ -125,7 +125,9 @@ bool PendingTensors::ready() const {
 }
 
 const std::vector<Tensor>& PendingTensors::wait() const {
-  poll_for(kReaderPoll, [&] { return ready_seen_.load(std::memory_order_acquire); });
+  if (poll_first_) {
+    poll_for(kReaderPoll, [&] { return ready_seen_.load(std::memory_order_acquire); });
+  }
   std::unique_lock<std::mutex> lock(mutex_);
   while (!ready_) {
     done_.wait_for(lock, kInterruptPoll);

@@ -103,6 +103,8 @@ void set_thread_setting_source(ThreadSettingSource source) {
   g_setting_source.store(source);
 }
 
+int usable_processors() { return runtime_ceiling(); }
+
 int max_threads() {
   if (in_forked_child()) return 1;
   int wanted = g_thread_setting.load();

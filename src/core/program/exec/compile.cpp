@@ -2,6 +2,7 @@
 #include "program/exec/compile.hpp"
 
 #include <atomic>
+#include <chrono>
 
 #include "ndbuf/memory/transfer.hpp"
 #include "ndbuf/program/program.hpp"
@@ -238,7 +239,12 @@ std::vector<Tensor> execute(const Executable& e, std::vector<Tensor> inputs,
   inputs.clear();
   // The tensors the run's kernels make live on the run's device (its context's).
   const DeviceScope on_device(interpreter.context().device);
+  const auto start = std::chrono::steady_clock::now();
   Values results = interpreter.call(*e.main_plan, std::move(args));
+  e.last_run_ns.store(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start)
+          .count(),
+      std::memory_order_relaxed);
   interpreter.context().pool.clear();  // the results are then held by themselves
   for (size_t k = 0; k < donated.size(); ++k) release(k);
   return hand_out(std::move(results), e.device);

@@ -25,8 +25,8 @@ class Executable {
   bool calls_out = false;            // has a custom_call anywhere (calls_out())
   bool loops = false;                // has a while anywhere: its runs may take any time
   uint64_t fingerprint = 0;          // of the program text and grid: the same on every rank
-  mutable std::atomic<bool> ranks_agree{false};        // the ranks compared fingerprints
-  mutable std::atomic<int64_t> last_async_run_ns{-1};  // execute_async()'s latest run, -1: none
+  mutable std::atomic<bool> ranks_agree{false};  // the ranks compared fingerprints
+  mutable std::atomic<int64_t> last_run_ns{-1};  // how long the latest run took; -1: none yet
 };
 
 // Argument k of @main (0-based) against its declared type and the device it must be on; errors

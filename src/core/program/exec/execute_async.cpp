@@ -1,7 +1,6 @@
 // Runs on the device queues, or on the calling thread when that is cheaper (execute_async()
 // of ndbuf/program.hpp).
 #include <algorithm>
-#include <chrono>
 
 #include "ndbuf/memory/parallel.hpp"
 #include "program/exec/executable.hpp"
@@ -11,19 +10,15 @@ namespace {
 
 constexpr int64_t kCallingThreadRunNs = 50'000;
 
-// Runs `e` and reports to `pending`, remembering how long the run took.
+// Runs `e` and reports to `pending`.
 void run_reporting(const Executable& e, std::vector<Tensor> inputs, const ExecuteOptions& options,
                    PendingTensors& pending) {
-  const auto start = std::chrono::steady_clock::now();
   try {
     check_interrupt();  // work queued before the user interrupted does not start
     pending.fulfil(execute(e, std::move(inputs), options));
   } catch (...) {
     pending.fail(std::current_exception());
   }
-  const auto took = std::chrono::steady_clock::now() - start;
-  e.last_async_run_ns.store(std::chrono::duration_cast<std::chrono::nanoseconds>(took).count(),
-                            std::memory_order_relaxed);
 }
 
 }  // namespace
@@ -31,7 +26,7 @@ void run_reporting(const Executable& e, std::vector<Tensor> inputs, const Execut
 bool calls_out(const Executable& executable) { return executable.calls_out; }
 
 bool runs_on_calling_thread(const Executable& e) {
-  const int64_t last = e.last_async_run_ns.load(std::memory_order_relaxed);
+  const int64_t last = e.last_run_ns.load(std::memory_order_relaxed);
   return !e.loops && last >= 0 && last < kCallingThreadRunNs && queue_idle(e.device);
 }
 
@@ -49,13 +44,14 @@ std::shared_ptr<PendingTensors> execute_async(std::shared_ptr<const Executable> 
     if (donated[k] && options.on_donated) options.on_donated(k);
   }
   options.on_donated = nullptr;
-  auto pending = std::make_shared<PendingTensors>();
+  // The caller's thread count (it may come from a setting only that thread reads).
+  const int threads = max_threads();
+  // A reader polls for the results only where the run leaves it a processor.
+  auto pending = std::make_shared<PendingTensors>(threads < usable_processors());
   if (runs_on_calling_thread(*e)) {
     run_reporting(*e, std::move(inputs), options, *pending);
     return pending;
   }
-  // The caller's thread count (it may come from a setting only that thread reads).
-  const int threads = max_threads();
   const Device device = e->device;
   enqueue_on(device, [e = std::move(e), inputs = std::move(inputs), options = std::move(options),
                       pending, threads]() mutable {

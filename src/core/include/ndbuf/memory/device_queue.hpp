@@ -24,11 +24,15 @@ namespace ndbuf {
 // The results of one job: ready once it has run, or failed with its error.
 class PendingTensors {
  public:
+  // `poll_first`: whether a waiter polls before it sleeps (below). Pass false for a run that
+  // keeps every processor busy, from which a polling waiter would take one.
+  explicit PendingTensors(bool poll_first = true) : poll_first_(poll_first) {}
   bool ready() const;
   // Waits until the job has run, polling interrupt_pending() every 20 ms on the waiting thread
   // (an interrupt cancels the queues' work and throws Error(kInterrupted)); then returns the
-  // results or rethrows the job's error. It polls for a short while before it sleeps: waking a
-  // sleeping thread costs tens of microseconds, more than many runs take.
+  // results or rethrows the job's error. Unless told otherwise it polls for a short while
+  // before it sleeps: waking a sleeping thread costs tens of microseconds, more than many runs
+  // take.
   const std::vector<Tensor>& wait() const;
   // wait(), then result `index` moved out: each result is taken once, by its one reader, so
   // that nothing else holds its memory (a donated result can then be written in place).
@@ -42,6 +46,7 @@ class PendingTensors {
   mutable std::condition_variable done_;
   bool ready_ = false;
   std::atomic<bool> ready_seen_{false};  // ready_, for a waiter to poll without the lock
+  const bool poll_first_;
   std::vector<Tensor> results_;
   std::exception_ptr error_;
 };

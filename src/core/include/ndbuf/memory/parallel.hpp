@@ -73,6 +73,9 @@ class CancelScope {
 // after fork(), so its first parallel region there would wait forever for threads that no
 // longer exist).
 int max_threads();
+// The threads the process may run at once: the processors of its affinity mask (read again at
+// most every 50 ms), at most OMP_THREAD_LIMIT; 1 in builds without OpenMP.
+int usable_processors();
 // True in a child made by fork() (parallel::mclapply and friends) of a process that had
 // loaded ndbuf; ndbuf's loops run serially there.
 bool in_forked_child();
