@@ -176,8 +176,8 @@ ffi_harray_invalidate <- function(x) {
   .Call(`_pjrt_ffi_harray_invalidate`, x)
 }
 
-ffi_buffer_row_major_copy_bytes <- function(buffer) {
-  .Call(`_pjrt_ffi_buffer_row_major_copy_bytes`, buffer)
+ffi_buffer_stored_row_major <- function(buffer) {
+  .Call(`_pjrt_ffi_buffer_stored_row_major`, buffer)
 }
 
 ffi_buffer_memory_bytes <- function() {

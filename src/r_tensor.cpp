@@ -105,14 +105,14 @@ CountedBytes::~CountedBytes() {
 
 SEXP wrap_buffer(ndbuf::Tensor tensor) {
   return wrap_object(kBuffer,
-                     BufferHolder{std::move(tensor), std::nullopt, 0, nullptr, 0, CountedBytes()});
+                     BufferHolder{std::move(tensor), 0, nullptr, 0, CountedBytes()});
 }
 
 SEXP wrap_buffers(std::vector<ndbuf::Tensor> tensors) {
   std::vector<BufferHolder> holders;
   holders.reserve(tensors.size());
   for (ndbuf::Tensor& tensor : tensors) {
-    holders.push_back({std::move(tensor), std::nullopt, 0, nullptr, 0, CountedBytes()});
+    holders.push_back({std::move(tensor), 0, nullptr, 0, CountedBytes()});
   }
   return wrap_objects(kBuffer, std::move(holders));
 }
@@ -127,7 +127,7 @@ SEXP wrap_pending_buffers(std::shared_ptr<ndbuf::PendingTensors> pending,
   for (size_t k = 0; k < types.size(); ++k) {
     const size_t nbytes = placeholders[k].storage()->nbytes();
     holders.push_back(
-        {std::move(placeholders[k]), std::nullopt, 0, pending, k, CountedBytes(nbytes)});
+        {std::move(placeholders[k]), 0, pending, k, CountedBytes(nbytes)});
   }
   return wrap_objects(kBuffer, std::move(holders));
 }

@@ -38,8 +38,7 @@ class CountedBytes {
 // accessor below waits for it (or throws the run's error) and moves the result into `tensor`.
 struct BufferHolder {
   ndbuf::Tensor tensor;
-  std::optional<ndbuf::Tensor> row_major;
-  int row_major_requests;
+  int row_major_requests;  // runs that read it by rows while it was stored in another layout
   std::shared_ptr<ndbuf::PendingTensors> pending;
   size_t pending_index;
   CountedBytes counted;
