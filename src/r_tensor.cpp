@@ -104,8 +104,7 @@ CountedBytes::~CountedBytes() {
 }
 
 SEXP wrap_buffer(ndbuf::Tensor tensor) {
-  return wrap_object(kBuffer,
-                     BufferHolder{std::move(tensor), 0, nullptr, 0, CountedBytes()});
+  return wrap_object(kBuffer, BufferHolder{std::move(tensor), 0, nullptr, 0, CountedBytes()});
 }
 
 SEXP wrap_buffers(std::vector<ndbuf::Tensor> tensors) {
@@ -126,8 +125,7 @@ SEXP wrap_pending_buffers(std::shared_ptr<ndbuf::PendingTensors> pending,
   holders.reserve(types.size());
   for (size_t k = 0; k < types.size(); ++k) {
     const size_t nbytes = placeholders[k].storage()->nbytes();
-    holders.push_back(
-        {std::move(placeholders[k]), 0, pending, k, CountedBytes(nbytes)});
+    holders.push_back({std::move(placeholders[k]), 0, pending, k, CountedBytes(nbytes)});
   }
   return wrap_objects(kBuffer, std::move(holders));
 }
