@@ -157,7 +157,7 @@ print.PJRTArrayPromise <- function(x, ...) {
 #' needs R's thread) and programs of several devices ([pjrt_execute_sharded()]) run at once,
 #' as before; so does [dispatcher()]. A quick program runs at once too, on R's thread, as
 #' XLA's CPU client runs cheap computations: one without a `while` loop whose latest run took
-#' under 50 microseconds, when nothing is queued or running on its device (handing it to the
+#' under 50 microseconds, when no run queued before it is still to finish (handing it to the
 #' device's thread and waking R again would cost about twice that); its results are ready when
 #' the call returns. A donated buffer is invalid as soon as the call returns
 #' (in a synchronous run, one the run failed before writing stays usable).

@@ -45,7 +45,6 @@ struct Queue {
   std::deque<Job> jobs;
   std::atomic<size_t> job_count{0};  // jobs.size(), for the worker to poll without the lock
   bool worker_running = false;
-  bool job_running = false;
   // The running job's cancel flag, which its loops read through a CancelScope.
   std::atomic<bool> cancel_running{false};
 };
@@ -81,7 +80,6 @@ void work(Queue* queue) {
     Queue::Job job = std::move(queue->jobs.front());
     queue->jobs.pop_front();
     queue->job_count.store(queue->jobs.size(), std::memory_order_release);
-    queue->job_running = true;
     queue->cancel_running.store(job.id < all.cancel_below);
     lock.unlock();
     try {
@@ -91,7 +89,6 @@ void work(Queue* queue) {
     }
     job.run = nullptr;
     lock.lock();
-    queue->job_running = false;
     --all.in_flight;
     all.changed.notify_all();
   }
@@ -107,7 +104,6 @@ void in_child() {
   new (&all.changed) std::condition_variable();
   for (auto& [device, queue] : all.by_device) {
     queue.worker_running = false;
-    queue.job_running = false;
     queue.jobs.clear();
     queue.job_count.store(0);
     queue.cancel_running.store(false);
@@ -194,13 +190,6 @@ void drain_queues() {
   Queues& all = queues();
   std::unique_lock<std::mutex> lock(all.mutex);
   all.changed.wait(lock, [&] { return all.in_flight == 0; });
-}
-
-bool queue_idle(const Device& device) {
-  Queues& all = queues();
-  std::lock_guard<std::mutex> lock(all.mutex);
-  const auto found = all.by_device.find({static_cast<int>(device.platform), device.index});
-  return found == all.by_device.end() || (found->second.jobs.empty() && !found->second.job_running);
 }
 
 int64_t jobs_in_flight() {

@@ -1,6 +1,8 @@
 // Runs on the device queues, or on the calling thread when that is cheaper (execute_async()
 // of ndbuf/program.hpp).
 #include <algorithm>
+#include <atomic>
+#include <exception>
 
 #include "ndbuf/memory/parallel.hpp"
 #include "program/exec/executable.hpp"
@@ -10,14 +12,28 @@ namespace {
 
 constexpr int64_t kCallingThreadRunNs = 50'000;
 
-// Runs `e` and reports to `pending`.
+// Queued runs that have not reported yet, on any device: a run takes the calling thread only
+// while there is none, so it never overtakes one. A queued run counts itself out just before
+// it reports (not when its worker is done with it), since its reader may start the next run as
+// soon as it has the results.
+std::atomic<int64_t> g_queued_runs{0};
+
+// Runs `e` and reports to `pending`; a queued run counts itself out first.
 void run_reporting(const Executable& e, std::vector<Tensor> inputs, const ExecuteOptions& options,
-                   PendingTensors& pending) {
+                   PendingTensors& pending, bool queued) {
+  std::vector<Tensor> results;
+  std::exception_ptr error;
   try {
     check_interrupt();  // work queued before the user interrupted does not start
-    pending.fulfil(execute(e, std::move(inputs), options));
+    results = execute(e, std::move(inputs), options);
   } catch (...) {
-    pending.fail(std::current_exception());
+    error = std::current_exception();
+  }
+  if (queued) g_queued_runs.fetch_sub(1, std::memory_order_acq_rel);
+  if (error) {
+    pending.fail(error);
+  } else {
+    pending.fulfil(std::move(results));
   }
 }
 
@@ -27,7 +43,8 @@ bool calls_out(const Executable& executable) { return executable.calls_out; }
 
 bool runs_on_calling_thread(const Executable& e) {
   const int64_t last = e.last_run_ns.load(std::memory_order_relaxed);
-  return !e.loops && last >= 0 && last < kCallingThreadRunNs && queue_idle(e.device);
+  return !e.loops && last >= 0 && last < kCallingThreadRunNs &&
+         g_queued_runs.load(std::memory_order_acquire) == 0;
 }
 
 std::shared_ptr<PendingTensors> execute_async(std::shared_ptr<const Executable> e,
@@ -49,15 +66,21 @@ std::shared_ptr<PendingTensors> execute_async(std::shared_ptr<const Executable> 
   // A reader polls for the results only where the run leaves it a processor.
   auto pending = std::make_shared<PendingTensors>(threads < usable_processors());
   if (runs_on_calling_thread(*e)) {
-    run_reporting(*e, std::move(inputs), options, *pending);
+    run_reporting(*e, std::move(inputs), options, *pending, false);
     return pending;
   }
   const Device device = e->device;
-  enqueue_on(device, [e = std::move(e), inputs = std::move(inputs), options = std::move(options),
-                      pending, threads]() mutable {
-    const ThreadReservation share(std::max(0, max_threads() - threads));
-    run_reporting(*e, std::move(inputs), options, *pending);
-  });
+  g_queued_runs.fetch_add(1, std::memory_order_acq_rel);
+  try {
+    enqueue_on(device, [e = std::move(e), inputs = std::move(inputs), options = std::move(options),
+                        pending, threads]() mutable {
+      const ThreadReservation share(std::max(0, max_threads() - threads));
+      run_reporting(*e, std::move(inputs), options, *pending, true);
+    });
+  } catch (...) {
+    g_queued_runs.fetch_sub(1, std::memory_order_acq_rel);
+    throw;
+  }
   return pending;
 }
 

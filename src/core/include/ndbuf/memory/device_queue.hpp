@@ -57,9 +57,6 @@ class PendingTensors {
 void enqueue_on(const Device& device, std::function<void()> job);
 // Waits until every queue has run all its jobs (no interrupt polling: for fork and tests).
 void drain_queues();
-// Whether `device`'s queue has no job waiting or running: work started on the calling thread
-// now cannot overtake one.
-bool queue_idle(const Device& device);
 // Jobs enqueued and not yet finished, over all queues (memory in flight is theirs).
 int64_t jobs_in_flight();
 // Cancels every job enqueued so far: the running ones (their loops stop at their next poll)

@@ -126,7 +126,8 @@ bool calls_out(const Executable& executable);
 // Whether execute_async() would run the program on the calling thread now: it has no while
 // loop (whose runs may take any time), its latest run took under 50 us (the cost
 // of handing a run to the device's worker and waking the reader again is about twice that),
-// and nothing waits or runs on its device's queue, so the run cannot overtake earlier work.
+// and no queued run has yet to report its results (on any device), so the run cannot overtake
+// earlier work.
 bool runs_on_calling_thread(const Executable& executable);
 
 // execute() on the executable's device queue (ndbuf/memory/device_queue.hpp): returns at once,

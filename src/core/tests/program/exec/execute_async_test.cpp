@@ -139,7 +139,7 @@ func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
 )");
   EXPECT_FALSE(runs_on_calling_thread(*twice));  // no run measured yet
   // A few runs, in case this machine is slow to begin with (a sanitizer build, a busy host).
-  for (int k = 0; k < 50 && !runs_on_calling_thread(*twice); ++k) {
+  for (int k = 0; k < 200 && !runs_on_calling_thread(*twice); ++k) {
     const auto run = execute_async(twice, {testing::f32({3}, {1, 2, 3})});
     EXPECT_EQ(values<float>(run->wait()[0]), (std::vector<float>{2, 4, 6}));
   }
