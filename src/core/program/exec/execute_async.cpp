@@ -10,7 +10,7 @@
 namespace ndbuf::program {
 namespace {
 
-constexpr int64_t kCallingThreadRunNs = 50'000;
+std::atomic<int64_t> g_quick_run_ns{50'000};
 
 // Queued runs that have not reported yet, on any device: a run takes the calling thread only
 // while there is none, so it never overtakes one. A queued run counts itself out just before
@@ -41,9 +41,11 @@ void run_reporting(const Executable& e, std::vector<Tensor> inputs, const Execut
 
 bool calls_out(const Executable& executable) { return executable.calls_out; }
 
+int64_t set_quick_run_ns(int64_t ns) { return g_quick_run_ns.exchange(ns); }
+
 bool runs_on_calling_thread(const Executable& e) {
   const int64_t last = e.last_run_ns.load(std::memory_order_relaxed);
-  return !e.loops && last >= 0 && last < kCallingThreadRunNs &&
+  return !e.loops && last >= 0 && last < g_quick_run_ns.load(std::memory_order_relaxed) &&
          g_queued_runs.load(std::memory_order_acquire) == 0;
 }
 

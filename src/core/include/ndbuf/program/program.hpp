@@ -129,6 +129,9 @@ bool calls_out(const Executable& executable);
 // and no queued run has yet to report its results (on any device), so the run cannot overtake
 // earlier work.
 bool runs_on_calling_thread(const Executable& executable);
+// Sets the run time under which runs_on_calling_thread() counts a run as quick (50 us unless
+// set), returning the previous value: tests set it where a sanitizer build makes every run slow.
+int64_t set_quick_run_ns(int64_t ns);
 
 // execute() on the executable's device queue (ndbuf/memory/device_queue.hpp): returns at once,
 // and the results are ready when the returned PendingTensors is. Inputs are checked here (the
