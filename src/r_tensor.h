@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cpp11.hpp>
-#include <optional>
 #include <vector>
 
 #include "ndbuf/convert/buffer.hpp"

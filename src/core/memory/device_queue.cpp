@@ -115,14 +115,11 @@ const int g_fork_handlers = ::pthread_atfork(&before_fork, nullptr, &in_child);
 
 }  // namespace
 
-bool PendingTensors::ready() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return ready_;
-}
+bool PendingTensors::ready() const { return ready_.load(std::memory_order_acquire); }
 
 const std::vector<Tensor>& PendingTensors::wait() const {
   if (poll_first_) {
-    poll_for(kReaderPoll, [&] { return ready_seen_.load(std::memory_order_acquire); });
+    poll_for(kReaderPoll, [&] { return ready(); });
   }
   std::unique_lock<std::mutex> lock(mutex_);
   while (!ready_) {
@@ -151,16 +148,14 @@ Tensor PendingTensors::take(size_t index) {
 void PendingTensors::fulfil(std::vector<Tensor> results) {
   std::lock_guard<std::mutex> lock(mutex_);
   results_ = std::move(results);
-  ready_ = true;
-  ready_seen_.store(true, std::memory_order_release);
+  ready_.store(true, std::memory_order_release);
   done_.notify_all();
 }
 
 void PendingTensors::fail(std::exception_ptr error) {
   std::lock_guard<std::mutex> lock(mutex_);
   error_ = std::move(error);
-  ready_ = true;
-  ready_seen_.store(true, std::memory_order_release);
+  ready_.store(true, std::memory_order_release);
   done_.notify_all();
 }
 

@@ -44,8 +44,7 @@ class PendingTensors {
  private:
   mutable std::mutex mutex_;
   mutable std::condition_variable done_;
-  bool ready_ = false;
-  std::atomic<bool> ready_seen_{false};  // ready_, for a waiter to poll without the lock
+  std::atomic<bool> ready_{false};  // set under mutex_, read without it by a polling waiter
   const bool poll_first_;
   std::vector<Tensor> results_;
   std::exception_ptr error_;
