@@ -5,6 +5,10 @@
 # output (target: at most inputs + outputs + 10%). Freed blocks are not kept for reuse here
 # (PJRT_RECYCLE_MB=0), so the result's memory is mapped during the run and counted.
 # Linux only. Run with `Rscript bench/peak_memory.R`.
+if (!file.exists("/proc/self/clear_refs")) {
+  cat("peak memory: skipped (needs Linux's /proc/self/clear_refs)\n")
+  quit(save = "no")
+}
 Sys.setenv(PJRT_RECYCLE_MB = "0")
 source(file.path("bench", "helpers.R"))
 source(file.path("bench", "peer", "cases.R"))
