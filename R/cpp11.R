@@ -296,6 +296,10 @@ ffi_blas_threads <- function(sync) {
   .Call(`_pjrt_ffi_blas_threads`, sync)
 }
 
+ffi_start_thread_team <- function(on_worker) {
+  .Call(`_pjrt_ffi_start_thread_team`, on_worker)
+}
+
 ffi_tree_build <- function(x) {
   .Call(`_pjrt_ffi_tree_build`, x)
 }

@@ -524,6 +524,13 @@ extern "C" SEXP _pjrt_ffi_blas_threads(SEXP sync) {
     return cpp11::as_sexp(ffi_blas_threads(cpp11::as_cpp<cpp11::decay_t<bool>>(sync)));
   END_CPP11
 }
+// r_threads.cpp
+SEXP ffi_start_thread_team(bool on_worker);
+extern "C" SEXP _pjrt_ffi_start_thread_team(SEXP on_worker) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_start_thread_team(cpp11::as_cpp<cpp11::decay_t<bool>>(on_worker)));
+  END_CPP11
+}
 // r_tree_api.cpp
 SEXP ffi_tree_build(SEXP x);
 extern "C" SEXP _pjrt_ffi_tree_build(SEXP x) {
@@ -709,6 +716,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pjrt_ffi_safetensors_load",          (DL_FUNC) &_pjrt_ffi_safetensors_load,          5},
     {"_pjrt_ffi_safetensors_save",          (DL_FUNC) &_pjrt_ffi_safetensors_save,          5},
     {"_pjrt_ffi_safetensors_tags",          (DL_FUNC) &_pjrt_ffi_safetensors_tags,          0},
+    {"_pjrt_ffi_start_thread_team",         (DL_FUNC) &_pjrt_ffi_start_thread_team,         1},
     {"_pjrt_ffi_take_core_failure",         (DL_FUNC) &_pjrt_ffi_take_core_failure,         0},
     {"_pjrt_ffi_test_throw",                (DL_FUNC) &_pjrt_ffi_test_throw,                1},
     {"_pjrt_ffi_threads",                   (DL_FUNC) &_pjrt_ffi_threads,                   0},

@@ -1,8 +1,10 @@
 // Bindings for the thread count of large conversions: R's option pjrt.threads as the core's
 // setting source, and the count in effect.
+#include <atomic>
 #include <cmath>
 #include <cpp11.hpp>
 
+#include "ndbuf/memory/device_queue.hpp"
 #include "ndbuf/memory/parallel.hpp"
 #include "program/kernels/blas_threads.hpp"
 #include "r_object.h"
@@ -35,6 +37,18 @@ int r_thread_option() {
     cpp11::writable::integers count = {ndbuf::program::blas_threads()};
     count.attr("library") = ndbuf::program::blas_thread_library();
     return count;
+  });
+}
+
+// For tests of release_thread_team(): starts a two-thread OpenMP team on R's thread, or (with
+// `on_worker`) on the worker of cpu:0's queue, and returns how many threads ran its region.
+[[cpp11::register]] SEXP ffi_start_thread_team(bool on_worker) {
+  return pjrt::call_core([on_worker] {
+    if (!on_worker) return ndbuf::start_thread_team(2);
+    std::atomic<int> members{0};
+    ndbuf::enqueue_on(ndbuf::Device{}, [&members] { members.store(ndbuf::start_thread_team(2)); });
+    ndbuf::drain_queues();
+    return members.load();
   });
 }
 

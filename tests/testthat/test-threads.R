@@ -153,3 +153,46 @@ test_that("a matrix product sets the BLAS's count from the option in effect", {
   expect_identical(got, a * 256)
   expect_identical(as.vector(pjrt:::ffi_blas_threads(FALSE)), 1L)
 })
+
+# The GNU OpenMP runtime keeps a team of threads for each thread that starts parallel regions;
+# while two teams exist on a machine with as many processors as a team has threads, its barriers
+# stop spinning for good and every region runs at a fraction of its speed. A thread that hands
+# its runs to a device's worker, and a worker going idle, end their teams. Counted in the
+# process's threads, where Linux lists them (macOS, whose compilers use LLVM's runtime, has no
+# /proc; that runtime keeps paused threads asleep).
+process_threads <- function() length(list.files("/proc/self/task"))
+
+# The count once it has stayed the same for 50 ms, or after two seconds.
+steady_threads <- function() {
+  count <- process_threads()
+  same <- 0
+  for (i in 1:400) {
+    Sys.sleep(0.005)
+    now <- process_threads()
+    same <- if (now == count) same + 1 else 0
+    count <- now
+    if (same >= 10) break
+  }
+  count
+}
+
+# Polls until the process has `expected` threads (teams end shortly after their release).
+threads_settle_at <- function(expected) {
+  for (i in 1:400) {
+    if (process_threads() == expected) break
+    Sys.sleep(0.005)
+  }
+  process_threads()
+}
+
+test_that("handing runs to the device's worker ends R's thread's team, and an idle worker ends its own", {
+  skip_on_cran()
+  skip_if_not(dir.exists("/proc/self/task"), "no /proc/self/task to count threads in")
+  skip_if(pjrt:::ffi_start_thread_team(TRUE) < 2, "built without OpenMP")
+  # The worker exists now, idle, and has ended its team; R's thread has none (queueing ended it).
+  baseline <- steady_threads()
+  expect_identical(pjrt:::ffi_start_thread_team(FALSE), 2L)  # a team on R's thread
+  expect_identical(process_threads(), baseline + 1L)
+  expect_identical(pjrt:::ffi_start_thread_team(TRUE), 2L)  # R's team ended, the worker's started
+  expect_identical(threads_settle_at(baseline), baseline)  # ... and ended when it went idle
+})

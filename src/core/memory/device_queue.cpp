@@ -73,7 +73,10 @@ void work(Queue* queue) {
   for (;;) {
     if (queue->jobs.empty()) {
       lock.unlock();
-      poll_for(kWorkerPoll, [&] { return queue->job_count.load(std::memory_order_acquire) > 0; });
+      if (!poll_for(kWorkerPoll,
+                    [&] { return queue->job_count.load(std::memory_order_acquire) > 0; })) {
+        release_thread_team();  // idle: the next runs may be R's, on its own thread's team
+      }
       lock.lock();
     }
     all.changed.wait(lock, [&] { return !queue->jobs.empty(); });
@@ -161,6 +164,7 @@ void PendingTensors::fail(std::exception_ptr error) {
 
 void enqueue_on(const Device& device, std::function<void()> job) {
   (void)g_fork_handlers;
+  release_thread_team();  // the worker's team runs the job; ours would stop its threads spinning
   Queues& all = queues();
   std::lock_guard<std::mutex> lock(all.mutex);
   Queue& queue = all.by_device[{static_cast<int>(device.platform), device.index}];

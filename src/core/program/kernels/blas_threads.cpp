@@ -4,7 +4,6 @@
 
 #include <dlfcn.h>
 
-#include <atomic>
 #include <cstdint>
 
 #include "ndbuf/memory/parallel.hpp"
@@ -64,7 +63,9 @@ const FoundApi& thread_api() {
   return found;
 }
 
-std::atomic<int> g_last_set{0};
+// Per thread: OpenBLAS's OpenMP build keeps the count in the calling thread's OpenMP settings,
+// so a count set on R's thread says nothing of a device worker's.
+thread_local int t_last_set = 0;
 
 }  // namespace
 
@@ -76,13 +77,13 @@ const char* blas_thread_library() {
 int set_blas_threads(int threads) {
   const FoundApi& found = thread_api();
   if (found.setter == nullptr || threads < 1) return 0;
-  if (g_last_set.load() == threads) return threads;
+  if (t_last_set == threads) return threads;
   if (found.api->wide) {
     reinterpret_cast<void (*)(int64_t)>(found.setter)(threads);
   } else {
     reinterpret_cast<void (*)(int)>(found.setter)(threads);
   }
-  g_last_set.store(threads);
+  t_last_set = threads;
   return threads;
 }
 

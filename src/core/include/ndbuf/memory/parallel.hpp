@@ -76,6 +76,18 @@ int max_threads();
 // The threads the process may run at once: the processors of its affinity mask (read again at
 // most every 50 ms), at most OMP_THREAD_LIMIT; 1 in builds without OpenMP.
 int usable_processors();
+// Lets the threads of the OpenMP team that served this thread's parallel regions exit (no-op
+// without one, or inside a region). The GNU runtime keeps a team per thread that starts regions
+// and, while its teams hold more threads than the machine has processors, stops spinning at
+// barriers for good: every region then puts its threads to sleep and wakes them (a 2-thread
+// Cholesky of 1000 ran at one thread's speed). A thread that hands its work to another thread
+// (the caller queueing a run, a device's worker going idle) calls this, so that only the busy
+// thread's team exists. A later region starts a new team (50-150 us).
+void release_thread_team();
+// Runs a trivial region of `threads` threads on the calling thread, which leaves its team alive,
+// and returns how many threads ran it (for tests of release_thread_team(): the loops' own
+// regions depend on sizes and the back-off).
+int start_thread_team(int threads);
 // True in a child made by fork() (parallel::mclapply and friends) of a process that had
 // loaded ndbuf; ndbuf's loops run serially there.
 bool in_forked_child();
