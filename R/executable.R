@@ -97,7 +97,9 @@ device.PJRTLoadedExecutable <- function(x, ...) {
 #' memory) and `row fusion` steps (reductions over the last dims with the element-wise ops
 #' before and after them, such as softmax or layer norm, run as one pass over blocks of rows),
 #' each with the ops it runs, its result types and their size (every result is dense
-#' row-major), and the program lines it comes from. A `canonicalised:` line counts what the
+#' row-major), and the program lines it comes from. The steps of a `while` loop's `cond` and
+#' `body`, and of the branches of an `if` or a `case`, are listed indented under the step that
+#' runs them (the ops inside a loop body run once per trip). A `canonicalised:` line counts what the
 #' exact rewrites made before planning changed in the program's functions: identity ops
 #' (a convert to the same type, a transpose by the identity, ...) forwarded, repeated
 #' computations merged, ops that read through a chain of transposes, reshapes or broadcasts,

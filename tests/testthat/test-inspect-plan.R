@@ -52,3 +52,27 @@ test_that("inspect_plan() counts what canonicalisation rewrote, and results keep
   x <- matrix(c(1, -2, 0.5, 3, 2, 0), 2)
   expect_equal(as_array(pjrt_execute(executable, pjrt_buffer(x, dtype = "f32"))), x * x)
 })
+
+test_that("inspect_plan() lists the steps of a loop's condition and body under the loop", {
+  executable <- pjrt_compile(pjrt_program("
+func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %zero = stablehlo.constant dense<0> : tensor<i64>
+  %n = stablehlo.constant dense<3> : tensor<i64>
+  %one = stablehlo.constant dense<1> : tensor<i64>
+  %r:2 = stablehlo.while(%i = %zero, %a = %x) : tensor<i64>, tensor<4xf32>
+    cond {
+      %lt = stablehlo.compare LT, %i, %n : (tensor<i64>, tensor<i64>) -> tensor<i1>
+      stablehlo.return %lt : tensor<i1>
+    } do {
+      %i2 = stablehlo.add %i, %one : tensor<i64>
+      %h = stablehlo.multiply %a, %a : tensor<4xf32>
+      %s = stablehlo.add %h, %a : tensor<4xf32>
+      stablehlo.return %i2, %s : tensor<i64>, tensor<4xf32>
+    }
+  return %r#1 : tensor<4xf32>
+}"))
+  expect_snapshot(print(inspect_plan(executable)))
+  # Three trips of a <- a * a + a from 1, 2, 0.5, 0 (by hand: 1 -> 2 -> 6 -> 42; 0.5 -> 0.75 -> 1.3125 -> 3.03515625).
+  x <- pjrt_buffer(c(1, 2, 0.5, 0), dtype = "f32")
+  expect_identical(as.vector(as_array(pjrt_execute(executable, x))), c(42, 1806, 3.03515625, 0))
+})

@@ -67,6 +67,9 @@ class Plan {
   explicit Plan(const Module& module) : module_(&module) {}
   const Module& module() const { return *module_; }
   const RegionPlan& region(const Region& region) const;
+  // The region's plan, or nullptr for a region planned with no steps of its own (a reduction's
+  // body, compiled into its kernel).
+  const RegionPlan* find_region(const Region& region) const;
   const FunctionPlan& function(const Function& function) const;
   const FunctionPlan* find(const std::string& name) const;
 

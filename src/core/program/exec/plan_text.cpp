@@ -84,22 +84,33 @@ std::string canonicalised_line(const CanonicaliseCounts& c) {
   return parts.empty() ? "" : "  canonicalised: " + parts + "\n";
 }
 
-}  // namespace
+// What a control-flow op calls its regions: "cond" and "body" of a while, the branches of an
+// if or a case.
+std::string region_label(const Op& op, size_t index) {
+  if (op.id == OpId::kWhile) return index == 0 ? "cond" : "body";
+  if (op.id == OpId::kIf) return index == 0 ? "true branch" : "false branch";
+  return "branch " + std::to_string(index);
+}
 
-std::string plan_text(const PlannedModule& program) {
-  const Function* main = program.module->find("main");
-  if (main == nullptr || !main->has_body) return "";
-  const RegionPlan& body = program.plan->region(main->body);
+std::string steps_count(size_t count) {
+  return std::to_string(count) + (count == 1 ? " step" : " steps");
+}
+
+// One step's line, its members' line, then the plans of its regions, each indented further.
+struct PlanWriter {
+  const Plan& plan;
+  const Function& function;
   std::ostringstream out;
-  out << "@main: " << body.steps.size() << (body.steps.size() == 1 ? " step" : " steps")
-      << " (every result dense row-major)\n";
-  out << canonicalised_line(program.canonicalised);
-  for (size_t k = 0; k < body.steps.size(); ++k) {
-    const Step& step = body.steps[k];
+
+  void region(const RegionPlan& region, const std::string& indent) {
+    for (size_t k = 0; k < region.steps.size(); ++k) step(region.steps[k], k, indent);
+  }
+
+  void step(const Step& step, size_t k, const std::string& indent) {
     std::string types;
     int64_t bytes = 0;
     for (int id : step.results) {
-      const Type& type = main->value_types[static_cast<size_t>(id)];
+      const Type& type = function.value_types[static_cast<size_t>(id)];
       types += (types.empty() ? "" : ", ") + type_to_string(type);
       if (type.is_tensor()) {
         int64_t count = 1;
@@ -107,11 +118,35 @@ std::string plan_text(const PlannedModule& program) {
         bytes += count * static_cast<int64_t>(itemsize(type.dtype));
       }
     }
-    out << "  " << k + 1 << ". " << step_kind(step) << " -> " << types << ", "
+    out << indent << k + 1 << ". " << step_kind(step) << " -> " << types << ", "
         << format_bytes(bytes) << " [" << step_lines(step) << "]\n";
-    if (!step.members.empty()) out << "       " << member_summary(step.members) << "\n";
+    const std::string inner = indent + "     ";
+    if (!step.members.empty()) out << inner << member_summary(step.members) << "\n";
+    const bool control_flow =
+        step.members.empty() && step.op != nullptr &&
+        (step.op->id == OpId::kWhile || step.op->id == OpId::kIf || step.op->id == OpId::kCase);
+    if (!control_flow) return;
+    for (size_t r = 0; r < step.op->regions.size(); ++r) {
+      const RegionPlan* nested = plan.find_region(step.op->regions[r]);
+      if (nested == nullptr) continue;
+      out << inner << region_label(*step.op, r) << ": " << steps_count(nested->steps.size())
+          << "\n";
+      region(*nested, inner + "  ");
+    }
   }
-  return out.str();
+};
+
+}  // namespace
+
+std::string plan_text(const PlannedModule& program) {
+  const Function* main = program.module->find("main");
+  if (main == nullptr || !main->has_body) return "";
+  const RegionPlan& body = program.plan->region(main->body);
+  PlanWriter writer{*program.plan, *main, {}};
+  writer.out << "@main: " << steps_count(body.steps.size()) << " (every result dense row-major)\n";
+  writer.out << canonicalised_line(program.canonicalised);
+  writer.region(body, "  ");
+  return writer.out.str();
 }
 
 }  // namespace ndbuf::program
