@@ -97,6 +97,11 @@ void work(Queue* queue) {
   }
 }
 
+void* start_work(void* queue) {
+  work(static_cast<Queue*>(queue));
+  return nullptr;
+}
+
 // Before fork(): the child must inherit no job in flight (its workers do not exist there).
 void before_fork() { drain_queues(); }
 
@@ -173,7 +178,7 @@ void enqueue_on(const Device& device, std::function<void()> job) {
   ++all.in_flight;
   if (!queue.worker_running) {
     try {
-      WorkerThread([q = &queue] { work(q); }).detach();
+      WorkerThread(&start_work, &queue).detach();
     } catch (...) {
       queue.jobs.pop_back();
       queue.job_count.store(queue.jobs.size(), std::memory_order_release);

@@ -21,19 +21,36 @@ void* run_body(void* body) {
   return nullptr;
 }
 
+// pthread_create() with a stack of kWorkerStackBytes; returns its error number.
+int start_thread(pthread_t* thread, void* (*start)(void*), void* argument) {
+  pthread_attr_t attr;
+  int error = pthread_attr_init(&attr);
+  if (error != 0) return error;
+  error = pthread_attr_setstacksize(&attr, kWorkerStackBytes);
+  if (error == 0) error = pthread_create(thread, &attr, start, argument);
+  pthread_attr_destroy(&attr);
+  return error;
+}
+
+[[noreturn]] void fail_to_start(int error) {
+  throw std::system_error(error, std::generic_category(), "cannot start a thread");
+}
+
 }  // namespace
 
 WorkerThread::WorkerThread(std::function<void()> body) : handle_(std::make_unique<Handle>()) {
-  pthread_attr_t attr;
-  int error = pthread_attr_init(&attr);
-  if (error == 0) error = pthread_attr_setstacksize(&attr, kWorkerStackBytes);
   auto* owned = new std::function<void()>(std::move(body));
-  if (error == 0) error = pthread_create(&handle_->thread, &attr, &run_body, owned);
-  pthread_attr_destroy(&attr);
+  const int error = start_thread(&handle_->thread, &run_body, owned);
   if (error != 0) {
     delete owned;
-    throw std::system_error(error, std::generic_category(), "cannot start a thread");
+    fail_to_start(error);
   }
+}
+
+WorkerThread::WorkerThread(void* (*start)(void*), void* argument)
+    : handle_(std::make_unique<Handle>()) {
+  const int error = start_thread(&handle_->thread, start, argument);
+  if (error != 0) fail_to_start(error);
 }
 
 WorkerThread::WorkerThread(WorkerThread&& other) noexcept = default;

@@ -16,6 +16,10 @@ class WorkerThread {
  public:
   // Starts `body` on a new thread; throws std::system_error when the thread cannot start.
   explicit WorkerThread(std::function<void()> body);
+  // Starts `start(argument)` on a new thread, allocating nothing for it: for threads that live
+  // as long as the process, whose memory a fork() child (where the thread does not exist) would
+  // otherwise hold unreachable.
+  WorkerThread(void* (*start)(void*), void* argument);
   WorkerThread(WorkerThread&& other) noexcept;
   WorkerThread& operator=(WorkerThread&&) = delete;
   WorkerThread(const WorkerThread&) = delete;
