@@ -50,9 +50,13 @@ std::string member_summary(const std::vector<const Op*>& members) {
   return text;
 }
 
+std::string ops_count(size_t count) {
+  return std::to_string(count) + (count == 1 ? " op" : " ops");
+}
+
 std::string step_kind(const Step& step) {
-  if (step.row_fused) return "row fusion of " + std::to_string(step.members.size()) + " ops";
-  if (step.fused) return "fusion of " + std::to_string(step.members.size()) + " ops";
+  if (step.row_fused) return "row fusion of " + ops_count(step.members.size());
+  if (step.fused) return "fusion of " + ops_count(step.members.size());
   return step.op->name;
 }
 

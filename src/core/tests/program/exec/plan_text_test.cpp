@@ -54,5 +54,22 @@ TEST(PlanText, ShowsTheRegionsOfControlFlowIndented) {
   EXPECT_EQ(plan_text(*compile(kLoopThenIf)), expected);
 }
 
+// A transpose read by an element-wise op is read through its strides inside the fused step,
+// which then holds one op.
+TEST(PlanText, CountsAOneOpFusionInTheSingular) {
+  const std::string text =
+      R"(func.func @main(%x: tensor<2x3xf32>, %y: tensor<3x2xf32>) -> tensor<3x2xf32> {
+  %t = stablehlo.transpose %x, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %s = stablehlo.add %t, %y : tensor<3x2xf32>
+  return %s : tensor<3x2xf32>
+}
+)";
+  const std::string expected =
+      "@main: 1 step (every result dense row-major)\n"
+      "  1. fusion of 1 op -> tensor<3x2xf32>, 24 B [line 3]\n"
+      "       add\n";
+  EXPECT_EQ(plan_text(*compile(text)), expected);
+}
+
 }  // namespace
 }  // namespace ndbuf::program
