@@ -1,7 +1,7 @@
 # pjrt side by side with PyTorch (Debian's python3-torch, run through /usr/bin/python3) on the
-# computations of bench/peer/cases.R, in one run: rounds alternate between timing every case in
-# pjrt and in a PyTorch process, on the same input values (the row-major bytes of pjrt's
-# buffers), with the same thread count. Prints, per case, the medians' range over the rounds,
+# computations of bench/peer/cases.R, in one run: each case is timed in pjrt and in a PyTorch
+# process back to back (the order alternating between rounds), on the same input values (the
+# row-major bytes of pjrt's buffers), with the same thread count. Prints, per case, the medians' range over the rounds,
 # the ratio pjrt / PyTorch (below 1: pjrt is faster), each program's compile time and the
 # largest difference between the two (first) results; then the geometric mean of the ratios.
 #
@@ -49,26 +49,49 @@ writeLines(manifest, file.path(folder, "manifest.tsv"))
 run_pjrt <- function(case) do.call(pjrt_execute, c(list(case$executable), case$buffers))
 
 # One warm-up run before the timed ones, as torch_cases.py gives each case.
-time_pjrt_round <- function() {
-  vapply(cases, function(case) {
-    run_pjrt(case)
-    time_median(run_pjrt(case), iterations = iterations)
-  }, 0)
+time_pjrt <- function(case) {
+  run_pjrt(case)
+  time_median(run_pjrt(case), iterations = iterations)
 }
 
-time_torch_round <- function() {
-  out <- system2(python, c(shQuote(file.path("bench", "peer", "torch_cases.py")),
-                           shQuote(folder), threads, iterations), stdout = TRUE)
-  fields <- strsplit(out, "\t", fixed = TRUE)
-  seconds <- setNames(as.numeric(vapply(fields, `[[`, "", 2)), vapply(fields, `[[`, "", 1))
-  seconds[vapply(cases, `[[`, "", "torch")]
+# PyTorch serves the cases from one process fed through two named pipes, so each case is timed
+# there right beside pjrt's timing of it: on a shared machine both then run under the same load
+# (whole rounds on one side and then the other, minutes apart, gave ratios that moved 2x from
+# round to round).
+to_torch <- file.path(folder, "to-torch")
+from_torch <- file.path(folder, "from-torch")
+if (system2("mkfifo", shQuote(c(to_torch, from_torch))) != 0) stop("mkfifo failed")
+# The shell opens the command's output pipe first, then its input: opened here in that order.
+system2(python, c(shQuote(file.path("bench", "peer", "torch_cases.py")), shQuote(folder),
+                  threads, iterations, "--serve"), stdout = from_torch, stdin = to_torch,
+        wait = FALSE)
+answers <- fifo(from_torch, "r", blocking = TRUE)
+requests <- fifo(to_torch, "w", blocking = TRUE)
+time_torch <- function(case) {
+  writeLines(case$torch, requests)
+  flush(requests)
+  line <- readLines(answers, n = 1)
+  if (length(line) == 0) stop("PyTorch's process ended (its error is above)")
+  fields <- strsplit(line, "\t", fixed = TRUE)[[1]]
+  stopifnot(identical(fields[[1]], case$torch))
+  as.numeric(fields[[2]])
 }
 
+# Each case on both sides back to back, pjrt first in odd rounds and PyTorch first in even ones.
 pjrt_seconds <- torch_seconds <- matrix(NA_real_, length(cases), rounds)
 for (r in seq_len(rounds)) {
-  pjrt_seconds[, r] <- time_pjrt_round()
-  torch_seconds[, r] <- time_torch_round()
+  for (k in seq_along(cases)) {
+    if (r %% 2 == 1) {
+      pjrt_seconds[k, r] <- time_pjrt(cases[[k]])
+      torch_seconds[k, r] <- time_torch(cases[[k]])
+    } else {
+      torch_seconds[k, r] <- time_torch(cases[[k]])
+      pjrt_seconds[k, r] <- time_pjrt(cases[[k]])
+    }
+  }
 }
+close(requests)
+close(answers)
 
 # The largest difference between the two results (the first of several: top_k's values),
 # relative to the largest magnitude; complex values differ by their modulus.

@@ -7,7 +7,10 @@ row-major bytes next to its inputs for peer.R to compare (bf16 as its raw 16-bit
 which numpy has no type for). PyTorch is a yardstick here, never a dependency of pjrt: run it
 through Debian's python3-torch (/usr/bin/python3).
 
-usage: /usr/bin/python3 torch_cases.py <folder> <threads> <iterations>
+usage: /usr/bin/python3 torch_cases.py <folder> <threads> <iterations> [--serve]
+
+With --serve it reads case names from standard input, one a line, and answers each with its
+line as soon as it has timed it (peer.R times each case in pjrt and here back to back).
 """
 import os
 import statistics
@@ -133,20 +136,33 @@ def write_result(result, path):
     result.numpy().tofile(path)
 
 
+def timed(name, args, iterations):
+    """The median of `iterations` timed runs after one warm-up, and the warm-up's result."""
+    fn = FUNCTIONS[name]
+    with torch.no_grad():
+        result = fn(*args)
+        times = []
+        for _ in range(iterations):
+            start = time.perf_counter()
+            fn(*args)
+            times.append(time.perf_counter() - start)
+    return statistics.median(times), result
+
+
 def main():
     folder, threads, iterations = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    serve = len(sys.argv) > 4 and sys.argv[4] == "--serve"
     torch.set_num_threads(threads)
-    for name, inputs in load_inputs(folder).items():
-        fn, args = FUNCTIONS[name], prepared(name, inputs)
-        with torch.no_grad():
-            result = fn(*args)
-            times = []
-            for _ in range(iterations):
-                start = time.perf_counter()
-                fn(*args)
-                times.append(time.perf_counter() - start)
+    cases = {name: prepared(name, inputs) for name, inputs in load_inputs(folder).items()}
+    # Served: one case per line read, so that the caller times each case right beside its own
+    # run of it; otherwise every case once, in the manifest's order.
+    names = (line.strip() for line in sys.stdin) if serve else iter(cases)
+    for name in names:
+        if not name:
+            continue
+        seconds, result = timed(name, cases[name], iterations)
         write_result(result, os.path.join(folder, name + ".out"))
-        print(f"{name}\t{statistics.median(times)}", flush=True)
+        print(f"{name}\t{seconds}", flush=True)
 
 
 if __name__ == "__main__":
