@@ -2,7 +2,7 @@
 
 Each input arrives as the row-major bytes of the very buffer pjrt ran on (made from an R array),
 so both sides compute on the same values. Prints one line per case, `name<TAB>seconds`, the
-median of `iterations` timed runs after one warm-up, and writes each case's first result as
+median of `iterations` timed runs after three untimed ones, and writes each case's first result as
 row-major bytes next to its inputs for peer.R to compare (bf16 as its raw 16-bit patterns,
 which numpy has no type for). PyTorch is a yardstick here, never a dependency of pjrt: run it
 through Debian's python3-torch (/usr/bin/python3).
@@ -136,11 +136,18 @@ def write_result(result, path):
     result.numpy().tofile(path)
 
 
+# Untimed runs before the timed ones, as peer.R gives pjrt: first runs fault in fresh memory and
+# choose kernels (and pjrt re-lays an R matrix out by rows at its second run).
+WARMUP = 3
+
+
 def timed(name, args, iterations):
-    """The median of `iterations` timed runs after one warm-up, and the warm-up's result."""
+    """The median of `iterations` timed runs after WARMUP untimed ones, and the first result."""
     fn = FUNCTIONS[name]
     with torch.no_grad():
         result = fn(*args)
+        for _ in range(WARMUP - 1):
+            fn(*args)
         times = []
         for _ in range(iterations):
             start = time.perf_counter()

@@ -6,9 +6,14 @@
 #ifndef _WIN32
 #include <signal.h>
 #endif
+#ifdef __linux__
+#include <fcntl.h>
+#include <unistd.h>
+#endif
 
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <ctime>
 
 #include "ndbuf/base/error.hpp"
@@ -91,6 +96,52 @@ int64_t thread_cpu_ns() {
 #else
   return -1;
 #endif
+}
+
+#ifdef __linux__
+namespace {
+
+// The calling thread's /proc/thread-self/schedstat ("<ns on a processor> <ns queued> <slices>"),
+// opened on the thread's first read and closed when it ends. A fork() child reads nothing: its
+// inherited descriptor names the parent's thread.
+class SchedstatFile {
+ public:
+  ~SchedstatFile() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  bool read(ThreadTimes& times) {
+    if (fd_ == kUnopened) fd_ = ::open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0 || in_forked_child()) return false;
+    char text[128];
+    const ssize_t n = ::pread(fd_, text, sizeof(text) - 1, 0);
+    if (n <= 0) return false;
+    text[n] = '\0';
+    char* end = nullptr;
+    const long long cpu = std::strtoll(text, &end, 10);
+    const long long queued = std::strtoll(end, &end, 10);
+    if (cpu < 0 || queued < 0) return false;
+    times.cpu_ns = cpu;
+    times.queued_ns = queued;
+    return true;
+  }
+
+ private:
+  static constexpr int kUnopened = -2;
+  int fd_ = kUnopened;
+};
+
+thread_local SchedstatFile t_schedstat;
+
+}  // namespace
+#endif
+
+ThreadTimes thread_times() {
+  ThreadTimes times;
+#ifdef __linux__
+  if (t_schedstat.read(times)) return times;
+#endif
+  times.cpu_ns = thread_cpu_ns();
+  return times;
 }
 
 }  // namespace ndbuf

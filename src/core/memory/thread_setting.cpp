@@ -135,10 +135,11 @@ int threads_for(int64_t bytes) {
   return static_cast<int>(std::min<int64_t>(threads, useful));
 }
 
-void note_region(int64_t work_ns, int64_t wait_ns, int64_t work_cpu_ns) {
+void note_region(int64_t work_ns, int64_t wait_ns, int64_t work_cpu_ns, int64_t work_queued_ns) {
   const bool waited = wait_ns > kTolerableWaitNs && wait_ns > work_ns;
-  const bool starved =
-      work_cpu_ns >= 0 && work_ns >= kStarvedWorkNs && 4 * work_cpu_ns < 3 * work_ns;
+  const bool starved = work_ns >= kStarvedWorkNs &&
+                       (work_queued_ns >= 0 ? 4 * work_queued_ns > work_ns
+                                            : work_cpu_ns >= 0 && 4 * work_cpu_ns < 3 * work_ns);
   if (!waited && !starved) {
     g_backoff_shift.store(0);
     g_serial_until_ns.store(0);
@@ -147,6 +148,12 @@ void note_region(int64_t work_ns, int64_t wait_ns, int64_t work_cpu_ns) {
   const int shift = std::min(g_backoff_shift.load() + 1, kMaxBackoffShift);
   g_backoff_shift.store(shift);
   g_serial_until_ns.store(now_ns() + (kBackoffNs << (shift - 1)));
+}
+
+void note_region_since(int64_t start, const ThreadTimes& before, int64_t work_done,
+                       const ThreadTimes& after) {
+  note_region(work_done - start, now_ns() - work_done, cpu_between(before.cpu_ns, after.cpu_ns),
+              cpu_between(before.queued_ns, after.queued_ns));
 }
 
 }  // namespace ndbuf

@@ -41,9 +41,10 @@ void run_blas_product(int threads, Product&& product) {
     product();
     return;
   }
-  const int64_t start = now_ns(), start_cpu = thread_cpu_ns();
+  const int64_t start = now_ns();
+  const ThreadTimes before = thread_times();
   product();
-  note_region(now_ns() - start, 0, cpu_between(start_cpu, thread_cpu_ns()));
+  note_region_since(start, before, now_ns(), thread_times());
 }
 
 }  // namespace ndbuf::program

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <thread>
@@ -159,6 +160,62 @@ TEST_F(ThreadSetting, ThreadProcessorTimeCountsWorkNotSleep) {
   while (now_ns() - start < 20000000) sink = sink + 1;
   // 20 ms of spinning: at least 1 ms of it even on a busy machine.
   EXPECT_GT(thread_cpu_ns() - spin_before, std::max<int64_t>(slept, 1000000));
+}
+
+TEST_F(ThreadSetting, RunQueueTimeDecidesWhereItIsKnown) {
+  note_region(1000, 0);
+  // 12 ms of work, a third of it on a processor and none of it queued: the caller slept (in
+  // the BLAS's barrier), nobody took its core.
+  note_region(12000000, 0, 4000000, 0);
+  EXPECT_FALSE(parallel_contended());
+  // Queued a fifth of its work: not enough to back off.
+  note_region(10000000, 0, 8000000, 2000000);
+  EXPECT_FALSE(parallel_contended());
+  // Under a millisecond of work says nothing, however long it was queued.
+  note_region(900000, 0, 0, 900000);
+  EXPECT_FALSE(parallel_contended());
+  // Queued over a quarter of 12 ms: other work held its core.
+  note_region(12000000, 0, 8000000, 4000000);
+  EXPECT_TRUE(parallel_contended());
+  note_region(1000, 0);
+  EXPECT_FALSE(parallel_contended());
+}
+
+// Both sides of the back-off on real threads: a caller that sleeps is never judged contended,
+// one that shares its processor with busy threads is.
+TEST_F(ThreadSetting, RunQueueTimeCountsWaitingForAProcessorNotSleep) {
+  const ThreadTimes first = thread_times();
+  if (first.queued_ns < 0) GTEST_SKIP() << "no run-queue times (Linux's schedstat)";
+  int64_t start = now_ns();
+  // 40 ms asleep: a woken thread may wait for a processor on a busy machine, but not 10 ms.
+  std::this_thread::sleep_for(std::chrono::milliseconds(40));
+  ThreadTimes after = thread_times();
+  note_region(now_ns() - start, 0, after.cpu_ns - first.cpu_ns, after.queued_ns - first.queued_ns);
+  EXPECT_LT(after.queued_ns - first.queued_ns, 10000000);
+  EXPECT_FALSE(parallel_contended());
+  // Twice as many spinning threads as processors, then 40 ms of work here: this thread gets at
+  // most a third of a processor's time, and waits in the run queue for the rest.
+  const int processors = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> spinners;
+  for (int k = 0; k < 2 * processors; ++k) {
+    spinners.emplace_back([&stop] {
+      while (!stop.load(std::memory_order_relaxed)) {
+      }
+    });
+  }
+  const ThreadTimes before = thread_times();
+  start = now_ns();
+  volatile double sink = 0;
+  while (now_ns() - start < 40000000) sink = sink + 1;
+  after = thread_times();
+  const int64_t work = now_ns() - start;
+  stop.store(true);
+  for (std::thread& spinner : spinners) spinner.join();
+  EXPECT_GT(4 * (after.queued_ns - before.queued_ns), work);
+  note_region(work, 0, after.cpu_ns - before.cpu_ns, after.queued_ns - before.queued_ns);
+  EXPECT_TRUE(parallel_contended());
+  note_region(1000, 0);
 }
 
 TEST_F(ThreadSetting, EveryIndexOnceWhateverTheThreads) {

@@ -119,13 +119,18 @@ class ThreadReservation {
   int count_;
 };
 // Records how long the calling thread waited for the team after finishing its own share
-// (`wait_ns`) against the time it spent working (`work_ns`), and how much of that work time it
-// spent on a processor (`work_cpu_ns`, thread_cpu_ns() over the work; negative: unknown).
-// A wait far beyond the work means the other threads were not running; a caller on a
-// processor for under three quarters of a millisecond or more of work means the team shares
-// the cores with other processes (idle OpenMP threads spin, taking the caller's share).
-// Either way parallel loops back off for a while; a region with neither ends the back-off.
-void note_region(int64_t work_ns, int64_t wait_ns, int64_t work_cpu_ns = -1);
+// (`wait_ns`) against the time it spent working (`work_ns`), and, over that work, how long it
+// was runnable but waited for a processor (`work_queued_ns`, the kernel's run-queue time) or,
+// where that is unknown (negative), how long it ran on one (`work_cpu_ns`; negative: unknown).
+// A wait far beyond the work means the other threads were not running; a caller queued for a
+// quarter of a millisecond or more of work (or, without run-queue times, on a processor for
+// under three quarters of it) means the team shares the cores with other processes. Either way
+// parallel loops back off for a while; a region with neither ends the back-off. Run-queue time
+// tells a caller that slept (in the BLAS's barrier, in a page fault) from one that was kept off
+// its processor; processor time alone does not: a 2-thread Cholesky's caller ran a third of
+// the call on an idle machine and backed the next products off to one thread.
+void note_region(int64_t work_ns, int64_t wait_ns, int64_t work_cpu_ns = -1,
+                 int64_t work_queued_ns = -1);
 // Monotonic nanoseconds.
 int64_t now_ns();
 // Nanoseconds the calling thread has run on a processor, or -1 where no clock measures it
@@ -135,6 +140,17 @@ int64_t thread_cpu_ns();
 inline int64_t cpu_between(int64_t before, int64_t after) {
   return before < 0 || after < 0 ? -1 : after - before;
 }
+// The calling thread's processor time and run-queue time (nanoseconds), each -1 where unknown:
+// one read of /proc/thread-self/schedstat on Linux (under a microsecond), else the CPU clock.
+struct ThreadTimes {
+  int64_t cpu_ns = -1;
+  int64_t queued_ns = -1;
+};
+ThreadTimes thread_times();
+// note_region() for a region that started at `start` (now_ns()) with the caller's times
+// `before`, whose caller finished its share at `work_done` with `after` and waited until now.
+void note_region_since(int64_t start, const ThreadTimes& before, int64_t work_done,
+                       const ThreadTimes& after);
 // True while parallel loops back off after a contended region.
 bool parallel_contended();
 
@@ -174,8 +190,10 @@ bool run_serial(const BlockPlan<Body>& plan) {
 template <class Body>
 bool run_parallel(const BlockPlan<Body>& plan, int threads) {
   std::atomic<bool> stop{false};
-  const int64_t start = now_ns(), start_cpu = thread_cpu_ns();
-  int64_t work_done = start, work_cpu = start_cpu;
+  const int64_t start = now_ns();
+  const ThreadTimes before = thread_times();
+  int64_t work_done = start;
+  ThreadTimes after = before;
 #pragma omp parallel num_threads(threads)
   {
     const bool caller = omp_get_thread_num() == 0;
@@ -187,16 +205,14 @@ bool run_parallel(const BlockPlan<Body>& plan, int threads) {
       if (caller && !last && interrupt_pending()) stop.store(true);
       if (caller && last) {
         work_done = now_ns();
-        work_cpu = thread_cpu_ns();
+        after = thread_times();
       }
       if (last) break;
 #pragma omp barrier
       if (stop.load()) break;
     }
   }
-  if (!stop.load()) {
-    note_region(work_done - start, now_ns() - work_done, cpu_between(start_cpu, work_cpu));
-  }
+  if (!stop.load()) note_region_since(start, before, work_done, after);
   return !stop.load();
 }
 #endif
