@@ -23,6 +23,11 @@ constexpr std::chrono::milliseconds kInterruptPoll{20};
 // one, paid that once or twice per run. Polling yields the core to any thread that can use it.
 constexpr std::chrono::microseconds kReaderPoll{500};
 constexpr std::chrono::microseconds kWorkerPoll{200};
+// How long an idle worker keeps its OpenMP team before it ends it (release_thread_team()): a
+// loop of queued runs whose R code between runs outlasts the poll (a reader woken from sleep,
+// bench::mark's bookkeeping) would otherwise start a team per run, and a 2-thread FFT of
+// 256 x 4096 ran at one thread's speed (4.0 against 2.4 ms).
+constexpr std::chrono::milliseconds kWorkerTeamKept{20};
 
 // Polls `done` (yielding the core between reads) until it is true or `limit` has passed.
 template <typename Done>
@@ -73,11 +78,14 @@ void work(Queue* queue) {
   for (;;) {
     if (queue->jobs.empty()) {
       lock.unlock();
-      if (!poll_for(kWorkerPoll,
-                    [&] { return queue->job_count.load(std::memory_order_acquire) > 0; })) {
-        release_thread_team();  // idle: the next runs may be R's, on its own thread's team
-      }
+      poll_for(kWorkerPoll, [&] { return queue->job_count.load(std::memory_order_acquire) > 0; });
       lock.lock();
+      // Idle for a while: the next runs may be R's, on its own thread's team.
+      if (!all.changed.wait_for(lock, kWorkerTeamKept, [&] { return !queue->jobs.empty(); })) {
+        lock.unlock();
+        release_thread_team();
+        lock.lock();
+      }
     }
     all.changed.wait(lock, [&] { return !queue->jobs.empty(); });
     Queue::Job job = std::move(queue->jobs.front());
