@@ -142,6 +142,9 @@ inline int64_t cpu_between(int64_t before, int64_t after) {
 }
 // The calling thread's processor time and run-queue time (nanoseconds), each -1 where unknown:
 // one read of /proc/thread-self/schedstat on Linux (under a microsecond), else the CPU clock.
+// Read there, the processor time is as of the thread's last scheduler tick or switch (up to a
+// few ms behind a thread that is running); the run-queue time is exact, since a thread reading
+// it is running. note_region() reads the processor time only where the run-queue time is unknown.
 struct ThreadTimes {
   int64_t cpu_ns = -1;
   int64_t queued_ns = -1;
