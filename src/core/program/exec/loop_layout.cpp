@@ -5,8 +5,6 @@
 namespace ndbuf::program {
 namespace {
 
-bool is_control_flow(OpId id) { return id == OpId::kWhile || id == OpId::kIf || id == OpId::kCase; }
-
 // Marks in `read` (by value id) what the steps of `region` read when `in_loop`, then descends
 // into the regions of its control flow (a while's regions are inside a loop).
 void mark_loop_reads(const Plan& plan, const RegionPlan& region, bool in_loop,
@@ -15,7 +13,7 @@ void mark_loop_reads(const Plan& plan, const RegionPlan& region, bool in_loop,
     if (in_loop) {
       for (int id : step.operands) read[static_cast<size_t>(id)] = true;
     }
-    if (step.fused || step.row_fused || !is_control_flow(step.op->id)) continue;
+    if (!runs_nested_plans(step)) continue;
     const bool loops = in_loop || step.op->id == OpId::kWhile;
     for (const Region& nested : step.op->regions) {
       mark_loop_reads(plan, plan.region(nested), loops, read);

@@ -19,11 +19,6 @@ const RegionPlan& Plan::region(const Region& region) const {
   return *it->second;
 }
 
-const RegionPlan* Plan::find_region(const Region& region) const {
-  auto it = by_region_.find(&region);
-  return it == by_region_.end() ? nullptr : it->second;
-}
-
 const FunctionPlan& Plan::function(const Function& function) const {
   auto it = by_function_.find(&function);
   if (it == by_function_.end()) unplanned("@" + function.name);

@@ -39,6 +39,13 @@ struct Step {
   int in_place_operand = -1;
 };
 
+// Whether `step` runs a control-flow op (while, if, case) whose regions are planned on their own.
+inline bool runs_nested_plans(const Step& step) {
+  if (step.fused || step.row_fused) return false;
+  const OpId id = step.op->id;
+  return id == OpId::kWhile || id == OpId::kIf || id == OpId::kCase;
+}
+
 struct RegionPlan {
   std::vector<int> args;     // the block arguments' value ids
   std::vector<Step> steps;   // in program order, the terminator excluded
@@ -67,9 +74,6 @@ class Plan {
   explicit Plan(const Module& module) : module_(&module) {}
   const Module& module() const { return *module_; }
   const RegionPlan& region(const Region& region) const;
-  // The region's plan, or nullptr for a region planned with no steps of its own (a reduction's
-  // body, compiled into its kernel).
-  const RegionPlan* find_region(const Region& region) const;
   const FunctionPlan& function(const Function& function) const;
   const FunctionPlan* find(const std::string& name) const;
 

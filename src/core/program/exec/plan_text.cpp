@@ -126,16 +126,11 @@ struct PlanWriter {
         << format_bytes(bytes) << " [" << step_lines(step) << "]\n";
     const std::string inner = indent + "     ";
     if (!step.members.empty()) out << inner << member_summary(step.members) << "\n";
-    const bool control_flow =
-        step.members.empty() && step.op != nullptr &&
-        (step.op->id == OpId::kWhile || step.op->id == OpId::kIf || step.op->id == OpId::kCase);
-    if (!control_flow) return;
+    if (!runs_nested_plans(step)) return;
     for (size_t r = 0; r < step.op->regions.size(); ++r) {
-      const RegionPlan* nested = plan.find_region(step.op->regions[r]);
-      if (nested == nullptr) continue;
-      out << inner << region_label(*step.op, r) << ": " << steps_count(nested->steps.size())
-          << "\n";
-      region(*nested, inner + "  ");
+      const RegionPlan& nested = plan.region(step.op->regions[r]);
+      out << inner << region_label(*step.op, r) << ": " << steps_count(nested.steps.size()) << "\n";
+      region(nested, inner + "  ");
     }
   }
 };
