@@ -1,8 +1,8 @@
 # pjrt side by side with PyTorch (Debian's python3-torch, run through /usr/bin/python3) on the
 # computations of bench/peer/cases.R, in one run: each case is timed in pjrt and in a PyTorch
 # process back to back (the order alternating between rounds), on the same input values (the
-# row-major bytes of pjrt's buffers), with the same thread count. Prints, per case, the medians' range over the rounds,
-# the ratio pjrt / PyTorch (below 1: pjrt is faster), each program's compile time and the
+# row-major bytes of pjrt's buffers), with the same thread count. Prints, per case, the medians'
+# range over the rounds, the ratio pjrt / PyTorch (below 1: pjrt is faster), each program's compile time and the
 # largest difference between the two (first) results; then the geometric mean of the ratios.
 #
 # Run from the repository root: Rscript bench/peer/peer.R
@@ -81,19 +81,19 @@ time_torch <- function(case) {
 # Each side starts 50 ms after the other ended: both keep OpenMP threads that spin for a few
 # milliseconds after their work before they sleep, and a run started meanwhile shares the cores
 # with them (pjrt's Cholesky of 1000 took 11.5 ms right after PyTorch's against 8.3 ms alone).
-settled <- function(timing) {
+settled <- function(time_side, case) {
   Sys.sleep(0.05)
-  timing
+  time_side(case)
 }
 pjrt_seconds <- torch_seconds <- matrix(NA_real_, length(cases), rounds)
 for (r in seq_len(rounds)) {
   for (k in seq_along(cases)) {
     if (r %% 2 == 1) {
-      pjrt_seconds[k, r] <- settled(time_pjrt(cases[[k]]))
-      torch_seconds[k, r] <- settled(time_torch(cases[[k]]))
+      pjrt_seconds[k, r] <- settled(time_pjrt, cases[[k]])
+      torch_seconds[k, r] <- settled(time_torch, cases[[k]])
     } else {
-      torch_seconds[k, r] <- settled(time_torch(cases[[k]]))
-      pjrt_seconds[k, r] <- settled(time_pjrt(cases[[k]]))
+      torch_seconds[k, r] <- settled(time_torch, cases[[k]])
+      pjrt_seconds[k, r] <- settled(time_pjrt, cases[[k]])
     }
   }
 }

@@ -1,7 +1,7 @@
 // Tests that a thread's OpenMP team ends when the thread hands its work over: released
 // explicitly, by queueing a job, and by a device worker going idle. Counted as the process's
 // threads in /proc/self/task (Linux), since the runtime reports no team sizes. GNU runtime only
-// (the R package's build; tests/testthat/test-thread-team.R covers it there too).
+// (the R package's build; tests/testthat/test-threads.R covers it there too).
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 

@@ -13,19 +13,20 @@
 #include <string>
 #include <vector>
 
+#include "ndbuf/base/half.hpp"
 #include "ndbuf/memory/tensor.hpp"
 #include "ndbuf/memory/transfer.hpp"
 
 namespace ndbuf::program::testing {
 
-// Whether the float part at `p`, of `itemsize` bytes, is a NaN (f16
-// and bf16 told apart by `dtype`).
+// Whether the float part at `p`, of `itemsize` bytes, is a NaN (f16 and bf16 told apart by
+// `dtype`).
 inline bool nan_bits(const unsigned char* p, size_t itemsize, DType dtype) {
   if (itemsize == 2) {
-    uint16_t v;
-    std::memcpy(&v, p, 2);
-    const uint16_t exponent = dtype == DType::kBF16 ? 0x7F80 : 0x7C00;
-    return (v & exponent) == exponent && (v & static_cast<uint16_t>(~exponent & 0x7FFF)) != 0;
+    uint16_t bits;
+    std::memcpy(&bits, p, 2);
+    return std::isnan(dtype == DType::kBF16 ? bfloat16_bits_to_double(bits)
+                                            : half_bits_to_double(bits));
   }
   if (itemsize == 4) {
     float v;
@@ -37,8 +38,8 @@ inline bool nan_bits(const unsigned char* p, size_t itemsize, DType dtype) {
   return std::isnan(v);
 }
 
-// The first element index (of `count` parts of `part` bytes) where the bytes differ and the two
-// parts are not both NaN, or -1.
+// The first element of two dense tensors of one dtype whose bytes differ, a complex element
+// counting as different where either part does without both being NaN; -1 where none does.
 inline int64_t first_difference(const Tensor& x, const Tensor& y) {
   const auto* a = static_cast<const unsigned char*>(x.data());
   const auto* b = static_cast<const unsigned char*>(y.data());
