@@ -19,9 +19,17 @@ std::atomic<ThreadSettingSource> g_setting_source{nullptr};
 std::thread::id g_source_thread;
 
 // Contention back-off: loops stay serial until this time; the pause doubles with each
-// contended region in a row (up to kMaxBackoffShift doublings of kBackoffNs).
+// contended region in a row (up to kMaxBackoffShift doublings of kBackoffNs). The first
+// contended region of a row starts none: on an idle machine a single region now and then waits
+// one scheduler tick (4 ms) for a thread, when another thread of the process spins on the other
+// processor (an OpenMP team that has just finished, or is about to be released, spins for
+// milliseconds at its barrier; so do other processes' teams after their last loop), and a
+// pause of 100 ms to 6.4 s at one thread's speed cost far more than that tick. Another process
+// that keeps the cores busy makes every region wait, so the second region in a row backs off.
 std::atomic<int64_t> g_serial_until_ns{0};
 std::atomic<int> g_backoff_shift{0};
+std::atomic<int> g_contended_in_row{0};
+constexpr int kContendedRegionsBeforeBackoff = 2;
 constexpr int64_t kBackoffNs = int64_t{100} * 1000 * 1000;
 constexpr int kMaxBackoffShift = 6;
 // A wait for the team under this is normal jitter on an idle machine.
@@ -141,10 +149,14 @@ void note_region(int64_t work_ns, int64_t wait_ns, int64_t work_cpu_ns, int64_t 
                        (work_queued_ns >= 0 ? 4 * work_queued_ns > work_ns
                                             : work_cpu_ns >= 0 && 4 * work_cpu_ns < 3 * work_ns);
   if (!waited && !starved) {
+    g_contended_in_row.store(0);
     g_backoff_shift.store(0);
     g_serial_until_ns.store(0);
     return;
   }
+  const int in_row = std::min(g_contended_in_row.load() + 1, kContendedRegionsBeforeBackoff);
+  g_contended_in_row.store(in_row);
+  if (in_row < kContendedRegionsBeforeBackoff) return;
   const int shift = std::min(g_backoff_shift.load() + 1, kMaxBackoffShift);
   g_backoff_shift.store(shift);
   g_serial_until_ns.store(now_ns() + (kBackoffNs << (shift - 1)));

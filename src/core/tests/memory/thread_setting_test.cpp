@@ -120,11 +120,30 @@ TEST_F(ThreadSetting, ContendedRegionBacksOffThenRecovers) {
   note_region(1000000, 500000);  // waited less than it worked: fine
   EXPECT_FALSE(parallel_contended());
   note_region(1000, 20000000);  // waited 20 ms for threads after 1 us of work
+  EXPECT_FALSE(parallel_contended());  // one such region in a row is a scheduler tick's bad luck
+  note_region(1000, 20000000);
   EXPECT_TRUE(parallel_contended());
   EXPECT_EQ(threads_for(int64_t{1} << 40), 1);
   std::this_thread::sleep_for(std::chrono::milliseconds(150));  // the first pause is 100 ms
   EXPECT_FALSE(parallel_contended());
   note_region(1000, 0);
+}
+
+TEST_F(ThreadSetting, OnlyContendedRegionsInARowBackOff) {
+  note_region(1000, 0);
+  for (int k = 0; k < 3; ++k) {  // contended regions, each followed by an uncontended one
+    note_region(1000, 20000000);
+    EXPECT_FALSE(parallel_contended());
+    note_region(1000, 0);
+  }
+  note_region(1000, 20000000);
+  note_region(12000000, 0, 8000000, 4000000);  // either kind of contention counts
+  EXPECT_TRUE(parallel_contended());
+  // A probe after the pause that finds contention again backs off at once.
+  note_region(1000, 20000000);
+  EXPECT_TRUE(parallel_contended());
+  note_region(1000, 0);
+  EXPECT_FALSE(parallel_contended());
 }
 
 TEST_F(ThreadSetting, ACallerOffItsProcessorBacksOff) {
@@ -142,7 +161,9 @@ TEST_F(ThreadSetting, ACallerOffItsProcessorBacksOff) {
   // An unknown processor time (-1) decides nothing.
   note_region(10000000, 0, cpu_between(-1, 5));
   EXPECT_FALSE(parallel_contended());
-  // 12 ms of work, 8 of them on a processor: the caller shared its core.
+  // 12 ms of work, 8 of them on a processor: the caller shared its core (twice in a row).
+  note_region(12000000, 0, 8000000);
+  EXPECT_FALSE(parallel_contended());
   note_region(12000000, 0, 8000000);
   EXPECT_TRUE(parallel_contended());
   note_region(1000, 0);
@@ -174,7 +195,9 @@ TEST_F(ThreadSetting, RunQueueTimeDecidesWhereItIsKnown) {
   // Under a millisecond of work says nothing, however long it was queued.
   note_region(900000, 0, 0, 900000);
   EXPECT_FALSE(parallel_contended());
-  // Queued over a quarter of 12 ms: other work held its core.
+  // Queued over a quarter of 12 ms: other work held its core (twice in a row).
+  note_region(12000000, 0, 8000000, 4000000);
+  EXPECT_FALSE(parallel_contended());
   note_region(12000000, 0, 8000000, 4000000);
   EXPECT_TRUE(parallel_contended());
   note_region(1000, 0);
@@ -193,8 +216,8 @@ TEST_F(ThreadSetting, RunQueueTimeCountsWaitingForAProcessorNotSleep) {
   note_region(now_ns() - start, 0, after.cpu_ns - first.cpu_ns, after.queued_ns - first.queued_ns);
   EXPECT_LT(after.queued_ns - first.queued_ns, 10000000);
   EXPECT_FALSE(parallel_contended());
-  // Twice as many spinning threads as processors, then 40 ms of work here: this thread gets at
-  // most a third of a processor's time, and waits in the run queue for the rest.
+  // Twice as many spinning threads as processors, then two regions of 40 ms of work here: this
+  // thread gets at most a third of a processor's time, and waits in the run queue for the rest.
   const int processors = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   std::atomic<bool> stop{false};
   std::vector<std::thread> spinners;
@@ -204,16 +227,20 @@ TEST_F(ThreadSetting, RunQueueTimeCountsWaitingForAProcessorNotSleep) {
       }
     });
   }
-  const ThreadTimes before = thread_times();
-  start = now_ns();
-  volatile double sink = 0;
-  while (now_ns() - start < 40000000) sink = sink + 1;
-  after = thread_times();
-  const int64_t work = now_ns() - start;
+  std::vector<int64_t> works, queued;
+  for (int region = 0; region < 2; ++region) {
+    const ThreadTimes before = thread_times();
+    start = now_ns();
+    volatile double sink = 0;
+    while (now_ns() - start < 40000000) sink = sink + 1;
+    after = thread_times();
+    works.push_back(now_ns() - start);
+    queued.push_back(after.queued_ns - before.queued_ns);
+    note_region(works.back(), 0, after.cpu_ns - before.cpu_ns, queued.back());
+  }
   stop.store(true);
   for (std::thread& spinner : spinners) spinner.join();
-  EXPECT_GT(4 * (after.queued_ns - before.queued_ns), work);
-  note_region(work, 0, after.cpu_ns - before.cpu_ns, after.queued_ns - before.queued_ns);
+  for (size_t k = 0; k < works.size(); ++k) EXPECT_GT(4 * queued[k], works[k]) << k;
   EXPECT_TRUE(parallel_contended());
   note_region(1000, 0);
 }
