@@ -119,7 +119,7 @@ TEST_F(ThreadSetting, ContendedRegionBacksOffThenRecovers) {
   EXPECT_FALSE(parallel_contended());
   note_region(1000000, 500000);  // waited less than it worked: fine
   EXPECT_FALSE(parallel_contended());
-  note_region(1000, 20000000);  // waited 20 ms for threads after 1 us of work
+  note_region(1000, 20000000);         // waited 20 ms for threads after 1 us of work
   EXPECT_FALSE(parallel_contended());  // one such region in a row is a scheduler tick's bad luck
   note_region(1000, 20000000);
   EXPECT_TRUE(parallel_contended());
