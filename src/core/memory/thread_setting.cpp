@@ -113,8 +113,19 @@ void set_thread_setting_source(ThreadSettingSource source) {
 
 int usable_processors() { return runtime_ceiling(); }
 
+namespace {
+thread_local int t_thread_budget = 0;  // 0: no ThreadBudget on this thread
+}  // namespace
+
+ThreadBudget::ThreadBudget(int threads) : previous_(t_thread_budget) {
+  t_thread_budget = std::max(1, threads);
+}
+
+ThreadBudget::~ThreadBudget() { t_thread_budget = previous_; }
+
 int max_threads() {
   if (in_forked_child()) return 1;
+  if (t_thread_budget > 0) return std::min(t_thread_budget, runtime_ceiling());
   int wanted = g_thread_setting.load();
   if (wanted == 0) wanted = source_setting();
   if (wanted == 0) wanted = environment_setting();

@@ -76,7 +76,7 @@ std::shared_ptr<PendingTensors> execute_async(std::shared_ptr<const Executable> 
   try {
     enqueue_on(device, [e = std::move(e), inputs = std::move(inputs), options = std::move(options),
                         pending, threads]() mutable {
-      const ThreadReservation share(std::max(0, max_threads() - threads));
+      const ThreadBudget budget(threads);
       run_reporting(*e, std::move(inputs), options, *pending, true);
     });
   } catch (...) {

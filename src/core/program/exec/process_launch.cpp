@@ -58,7 +58,7 @@ void run_one(const Plan& plan, Rendezvous& rendezvous, const std::atomic<bool>& 
   Values results;
   try {
     const CancelScope cancel(cancelled);
-    const ThreadReservation share(std::max(0, max_threads() - threads));
+    const ThreadBudget share(threads);
     const DeviceScope on_device(run.device);
     Interpreter interpreter(plan, run.device);
     interpreter.context().rendezvous = &rendezvous;

@@ -114,6 +114,32 @@ TEST_F(ThreadSetting, AReservationLeavesThreadsToOtherWorkOnItsThreadOnly) {
   EXPECT_EQ(threads_for(large), 2);
 }
 
+TEST_F(ThreadSetting, ABudgetSetsTheCountOnItsThreadOnly) {
+  set_thread_setting(2);
+  if (max_threads() < 2) GTEST_SKIP() << "one processor";
+  note_region(1000, 0);  // no back-off
+  const int64_t large = int64_t{1} << 40;
+  {
+    const ThreadBudget one(1);
+    EXPECT_EQ(max_threads(), 1);
+    EXPECT_EQ(threads_for(large), 1);
+    int elsewhere = 0;
+    std::thread([&] { elsewhere = max_threads(); }).join();
+    EXPECT_EQ(elsewhere, 2);
+    {
+      const ThreadBudget many(1 << 20);  // never more than the processors
+      EXPECT_EQ(max_threads(), usable_processors());
+      const ThreadBudget none(0);  // at least one
+      EXPECT_EQ(max_threads(), 1);
+    }
+    EXPECT_EQ(max_threads(), 1);
+    set_thread_setting(2);  // a budget outranks the setting
+    EXPECT_EQ(max_threads(), 1);
+  }
+  EXPECT_EQ(max_threads(), 2);
+  EXPECT_EQ(threads_for(large), 2);
+}
+
 TEST_F(ThreadSetting, ContendedRegionBacksOffThenRecovers) {
   note_region(1000, 0);  // an uncontended region ends any back-off
   EXPECT_FALSE(parallel_contended());

@@ -118,6 +118,22 @@ class ThreadReservation {
  private:
   int count_;
 };
+// While it lives, max_threads() on the constructing thread answers `threads` (at least 1, at
+// most the processors), whatever the setting says, for the loops, the BLAS's products and
+// oneDNN's primitives alike: a thread doing work for another runs it with the count that other
+// thread decided (a device's worker runs a queued run with the count of the thread that queued
+// it, which alone reads R's option; each process of a many-device run gets its share of the
+// cores). Nests: the innermost budget counts.
+class ThreadBudget {
+ public:
+  explicit ThreadBudget(int threads);
+  ~ThreadBudget();
+  ThreadBudget(const ThreadBudget&) = delete;
+  ThreadBudget& operator=(const ThreadBudget&) = delete;
+
+ private:
+  int previous_;
+};
 // Records how long the calling thread waited for the team after finishing its own share
 // (`wait_ns`) against the time it spent working (`work_ns`), and, over that work, how long it
 // was runnable but waited for a processor (`work_queued_ns`, the kernel's run-queue time) or,

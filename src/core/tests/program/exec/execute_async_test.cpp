@@ -14,6 +14,7 @@
 #include "ndbuf/memory/device_queue.hpp"
 #include "ndbuf/memory/parallel.hpp"
 #include "ndbuf/program/program.hpp"
+#include "program/kernels/blas_threads.hpp"
 #include "tests/program/kernel_tensors.hpp"
 
 namespace ndbuf::program {
@@ -165,6 +166,38 @@ func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
               (std::vector<int64_t>{1}));
   }
   EXPECT_FALSE(runs_on_calling_thread(*count));  // its runs were quick, but it loops
+}
+
+// R's option pjrt.threads is a setting source only R's thread may read: a run queued there runs
+// on the worker with R's count (its products set the BLAS to it), not the runtime's default.
+TEST_F(ExecuteAsync, AQueuedRunUsesTheThreadCountOfTheThreadThatQueuedIt) {
+  if (std::string(blas_thread_library()).empty()) GTEST_SKIP() << "no BLAS thread setter";
+  int worker_default = 0;
+  enqueue_on(Device{}, [&] { worker_default = max_threads(); });
+  drain_queues();
+  if (worker_default < 2) GTEST_SKIP() << "one thread by default";
+  set_thread_setting_source([] { return 1; });
+  struct Restored {
+    int64_t ns = set_quick_run_ns(0);  // every run queued
+    ~Restored() {
+      set_quick_run_ns(ns);
+      set_thread_setting_source(nullptr);
+    }
+  } const restored;
+  ASSERT_EQ(max_threads(), 1);
+  const auto product = compile(R"(
+func.func @main(%a: tensor<256x256xf32>, %b: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %c = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<256x256xf32>, tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %c : tensor<256x256xf32>
+}
+)");
+  const Tensor ones = testing::f32({256, 256}, std::vector<float>(256 * 256, 1.0F));
+  const auto run = execute_async(product, {ones, ones});
+  EXPECT_EQ(values<float>(run->wait()[0]), std::vector<float>(256 * 256, 256.0F));
+  int worker_blas = 0;
+  enqueue_on(Device{}, [&] { worker_blas = blas_threads(); });
+  drain_queues();
+  EXPECT_EQ(worker_blas, 1);
 }
 
 TEST_F(ExecuteAsync, AForkedChildRunsWorkOfItsOwn) {
