@@ -10,6 +10,7 @@
 #include "program/exec/donation.hpp"
 #include "program/exec/executable.hpp"
 #include "program/exec/loop_layout.hpp"
+#include "program/passes/sink_transposes.hpp"
 #include "program/text/parser.hpp"
 #include "program/verify/verifier.hpp"
 
@@ -20,7 +21,15 @@ PlannedModule compile_module(std::string_view text, bool require_main,
   PlannedModule out;
   Module module = parse_program(text);
   verify_module(module, require_main);
-  if (options.canonicalise) out.canonicalised = canonicalise(module);
+  if (options.canonicalise) {
+    out.canonicalised = canonicalise(module);
+    if (options.sink_transposes) {
+      // The moved transposes meet each other and shared operands: canonicalise what they left.
+      const int sunk = sink_transposes(module);
+      if (sunk > 0) out.canonicalised += canonicalise(module);
+      out.canonicalised.sunk += sunk;
+    }
+  }
   out.module = std::make_unique<const Module>(std::move(module));
   std::unique_ptr<Plan> plan = plan_module(
       *out.module, {options.fuse_elementwise, options.fuse_elementwise && options.fuse_reductions,

@@ -82,7 +82,10 @@ std::string canonicalised_line(const CanonicaliseCounts& c) {
   std::string parts;
   for (const std::string& part :
        {counted(c.forwarded, "forwarded"), counted(c.merged, "merged"),
-        counted(c.rewritten, "read through a chain"), counted(c.removed, "removed")}) {
+        counted(c.rewritten, "read through a chain"), counted(c.removed, "removed"),
+        c.sunk == 0 ? std::string()
+                    : std::to_string(c.sunk) + (c.sunk == 1 ? " transpose" : " transposes") +
+                          " moved onto operands"}) {
     if (!part.empty()) parts += (parts.empty() ? "" : ", ") + part;
   }
   return parts.empty() ? "" : "  canonicalised: " + parts + "\n";

@@ -23,6 +23,15 @@ struct CanonicaliseCounts {
   int merged = 0;     // ops replaced by an equal earlier op
   int removed = 0;    // dead ops removed (forwarded and merged ones included)
   int rewritten = 0;  // chains shortened
+  int sunk = 0;       // transposes moved onto operands (sink_transposes.hpp, run after)
+  CanonicaliseCounts& operator+=(const CanonicaliseCounts& other) {
+    forwarded += other.forwarded;
+    merged += other.merged;
+    removed += other.removed;
+    rewritten += other.rewritten;
+    sunk += other.sunk;
+    return *this;
+  }
 };
 
 // Rewrites every function of `module` in place. The module must have passed verify_module();

@@ -44,6 +44,10 @@ struct CompileOptions {
   // broadcasts shortened, equal pure ops merged, dead ones removed (program/passes/
   // canonicalise.hpp; the same bits either way, tests compare both).
   bool canonicalise = true;
+  // With canonicalise: transposes of element-wise results move onto the element-wise ops'
+  // operands, so that chains with transposes between their links fuse (program/passes/
+  // sink_transposes.hpp; the same bits either way, tests compare both).
+  bool sink_transposes = true;
   // Chains of element-wise ops run as one pass over memory (results are the same either way;
   // tests compare both).
   bool fuse_elementwise = true;
