@@ -67,6 +67,9 @@ system2(python, c(shQuote(file.path("bench", "peer", "torch_cases.py")), shQuote
         wait = FALSE)
 answers <- fifo(from_torch, "r", blocking = TRUE)
 requests <- fifo(to_torch, "w", blocking = TRUE)
+# The first cases' timings once shared the cores with PyTorch's start (importing torch, reading
+# the inputs): round 1's ratios ran up to 5x those of later rounds.
+if (!identical(readLines(answers, n = 1), "ready")) stop("PyTorch's process did not start")
 time_torch <- function(case) {
   writeLines(case$torch, requests)
   flush(requests)
