@@ -80,6 +80,53 @@ TEST(Fusion, BroadcastsAlongEitherAxisAndStridedOperands) {
   }
 }
 
+// A column broadcast (one value per row) feeds its rows whole, for elements of 1, 2, 4 and 8
+// bytes; rows of 45 are long enough for the fill that doubles what it has written.
+TEST(Fusion, ColumnBroadcastsFillWholeRowsOfEveryElementSize) {
+  const int64_t rows = 5, cols = 45;
+  const auto text = [&](const std::string& element, const std::string& op) {
+    const std::string m = "tensor<5x45x" + element + ">";
+    return "func.func @main(%x: " + m + ", %c: tensor<5x" + element + ">) -> " + m + " {\n" +
+           "  %cb = stablehlo.broadcast_in_dim %c, dims = [0] : (tensor<5x" + element + ">) -> " +
+           m + "\n  %y = " + op + " %x, %cb : " + m + "\n  %z = " + op + " %y, %x : " + m +
+           "\n  return %z : " + m + "\n}\n";
+  };
+  std::vector<int32_t> xi(rows * cols);
+  std::vector<double> xd(rows * cols);
+  std::vector<uint8_t> xp(rows * cols);
+  for (int64_t k = 0; k < rows * cols; ++k) {
+    xi[k] = static_cast<int32_t>(k % 13) - 6;
+    xd[k] = static_cast<double>(k % 7) / 4;
+    xp[k] = static_cast<uint8_t>(k % 3 == 0);
+  }
+  const std::vector<int32_t> ci = {1, -2, 30, 4, 500};
+  const std::vector<double> cd = {0.5, -1, 8, 0.25, 3};
+  const std::vector<uint8_t> cp = {1, 0, 1, 1, 0};
+  const auto i32_out =
+      expect_fusion_exact(text("i32", "stablehlo.add"), {i32({rows, cols}, xi), i32({rows}, ci)});
+  const auto i64_out = expect_fusion_exact(
+      text("i64", "stablehlo.add"), {i64({rows, cols}, std::vector<int64_t>(xi.begin(), xi.end())),
+                                     i64({rows}, std::vector<int64_t>(ci.begin(), ci.end()))});
+  const auto f16_out = expect_fusion_exact(text("f16", "stablehlo.multiply"),
+                                           {f16({rows, cols}, xd), f16({rows}, cd)});
+  const auto pred_out =
+      expect_fusion_exact(text("i1", "stablehlo.xor"), {pred({rows, cols}, xp), pred({rows}, cp)});
+  const auto* zi = static_cast<const int32_t*>(i32_out[0].data());
+  const auto* zl = static_cast<const int64_t*>(i64_out[0].data());
+  const auto* zp = static_cast<const uint8_t*>(pred_out[0].data());
+  const std::vector<double> zh = half_values(f16_out[0]);
+  for (int64_t i = 0; i < rows; ++i) {
+    for (int64_t j = 0; j < cols; ++j) {
+      const int64_t k = i * cols + j;
+      ASSERT_EQ(zi[k], 2 * xi[k] + ci[i]) << i << "," << j;
+      ASSERT_EQ(zl[k], 2 * int64_t{xi[k]} + ci[i]) << i << "," << j;
+      // Quarters times halves and small whole numbers: exact in f16.
+      ASSERT_EQ(zh[k], xd[k] * cd[i] * xd[k]) << i << "," << j;
+      ASSERT_EQ(zp[k], cp[i]) << i << "," << j;  // (x xor c) xor x
+    }
+  }
+}
+
 // Transposes feeding a group are read in place with permuted strides (rank 2 and 3, a
 // transposed operand read twice, and one also read outside the group, which stays), small ones
 // as well (a 10 x 10 transpose feeding one add).
