@@ -34,9 +34,19 @@ const void* periodic_tile(const LeafFeed& feed, int64_t start, int64_t count, vo
   return own;
 }
 
-// `count` copies of the element at `value` into `dst`, for elements of `C`. Long runs double
-// what is written with memcpy: the element loop is not vectorised at R's -O2, and it was a
-// third of a fused select's time filling one row index per row (jnp.tril's mask, 1000 x 1000).
+// Fills bytes [prefix, total) of `dst` with copies of its first `prefix` bytes, doubling what is
+// written with each memcpy.
+void repeat_prefix(unsigned char* dst, size_t prefix, size_t total) {
+  for (size_t filled = prefix; filled < total;) {
+    const size_t n = std::min(filled, total - filled);
+    std::memcpy(dst + filled, dst, n);
+    filled += n;
+  }
+}
+
+// `count` copies of `value` into `dst`. Long runs double what is written (repeat_prefix()): the
+// element loop is not vectorised at R's -O2, and it was a third of a fused select's time filling
+// one row index per row (jnp.tril's mask, 1000 x 1000).
 template <class C>
 void fill_run(C* dst, int64_t count, const C& value) {
   constexpr int64_t kDoublingFrom = 32;
@@ -44,12 +54,9 @@ void fill_run(C* dst, int64_t count, const C& value) {
     std::fill(dst, dst + count, value);
     return;
   }
-  dst[0] = value;
-  for (int64_t filled = 1; filled < count;) {
-    const int64_t n = std::min(filled, count - filled);
-    std::memcpy(dst + filled, dst, static_cast<size_t>(n) * sizeof(C));
-    filled += n;
-  }
+  std::memcpy(dst, &value, sizeof(C));
+  repeat_prefix(reinterpret_cast<unsigned char*>(dst), sizeof(C),
+                static_cast<size_t>(count) * sizeof(C));
 }
 
 // Where a strided walk stands: the output index and the leaf's element offset there.
@@ -232,10 +239,7 @@ void prepare_feed(LeafFeed& feed, const LeafSource& source, const Shape& shape, 
     const size_t total = static_cast<size_t>(lanes + feed.period) * feed.item;
     feed.repeated.resize(total);
     std::memcpy(feed.repeated.data(), feed.base, period_bytes);
-    for (size_t filled = period_bytes; filled < total; filled *= 2) {
-      std::memcpy(feed.repeated.data() + filled, feed.repeated.data(),
-                  std::min(filled, total - filled));
-    }
+    repeat_prefix(feed.repeated.data(), period_bytes, total);
   }
 }
 
