@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "ndbuf/base/dtype.hpp"
+#include "ndbuf/base/shape.hpp"
+#include "program/ir/attr_access.hpp"
 #include "program/registry/op_registry.hpp"
 
 namespace ndbuf::program {
@@ -30,15 +32,9 @@ bool is_elementwise(const Op& op) {
   }
 }
 
-const std::vector<int64_t>* permutation(const Op& transpose) {
-  const Attribute* attr = find_attr(transpose.attrs, "permutation");
-  return attr != nullptr && attr->kind == Attribute::Kind::kArray ? &attr->ints : nullptr;
-}
-
+// The parser has checked that every declared tensor's bytes fit int64: this never throws.
 int64_t tensor_bytes(const Type& type) {
-  int64_t count = 1;
-  for (const int64_t extent : type.shape) count *= extent;
-  return count * static_cast<int64_t>(itemsize(type.dtype));
+  return checked_nbytes(checked_numel(type.shape), itemsize(type.dtype));
 }
 
 // Whether `transpose` may move onto the operands of `producer`, the op making its operand:
@@ -46,8 +42,8 @@ int64_t tensor_bytes(const Type& type) {
 // result's shape (or are scalars, which need no transpose), small enough to read strided.
 bool sinkable(const Op& producer, const Op& transpose, const std::vector<int>& uses) {
   if (!is_elementwise(producer) || producer.results.size() != 1 ||
-      uses[static_cast<size_t>(producer.results[0])] != 1 || permutation(transpose) == nullptr ||
-      transpose.result_types.size() != 1 || !transpose.result_types[0].is_tensor() ||
+      uses[static_cast<size_t>(producer.results[0])] != 1 || transpose.result_types.size() != 1 ||
+      !transpose.result_types[0].is_tensor() ||
       tensor_bytes(transpose.result_types[0]) > kSinkableBytes) {
     return false;
   }
@@ -128,7 +124,7 @@ class Sinker {
 
   // A copy of `model` (its permutation and location) reading `operand`, making a new value.
   Op transposed(const Op& model, int operand, const Type& operand_type) {
-    const std::vector<int64_t>& order = *permutation(model);
+    const std::vector<int64_t> order = attr_ints(model, "permutation");  // verified
     Type type = operand_type;
     for (size_t k = 0; k < order.size(); ++k) {
       type.shape[k] = operand_type.shape[static_cast<size_t>(order[k])];
