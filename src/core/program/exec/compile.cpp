@@ -192,8 +192,10 @@ std::vector<Tensor> hand_out(Values results, const Device& device) {
   for (Value& v : results) {
     const Tensor& t = v.get();
     const bool dense = t.is_contiguous(Order::kRowMajor) || t.is_contiguous(Order::kColumnMajor);
-    const bool sole = dense && t.offset() == 0 && t.storage().use_count() == 1 &&
-                      !t.storage()->read_only() && t.device() == device;
+    const Storage& memory = *t.storage();
+    const bool owned = t.storage().use_count() == 1 && !memory.read_only();
+    const bool sole =
+        dense && t.offset() == 0 && t.device() == device && (owned || memory.shared_result());
     if (sole) {
       out.push_back(std::move(*v.tensor));
       continue;

@@ -16,12 +16,14 @@ class Storage {
   // Called exactly once with `data`; must not throw.
   using Deleter = std::function<void(void*)>;
 
-  Storage(void* data, size_t nbytes, Device device, Deleter deleter, bool read_only)
+  Storage(void* data, size_t nbytes, Device device, Deleter deleter, bool read_only,
+          bool shared_result = false)
       : data_(data),
         nbytes_(nbytes),
         device_(device),
         deleter_(std::move(deleter)),
-        read_only_(read_only) {}
+        read_only_(read_only || shared_result),
+        shared_result_(shared_result) {}
   ~Storage() {
     if (deleter_) deleter_(data_);
   }
@@ -33,6 +35,10 @@ class Storage {
   const Device& device() const noexcept { return device_; }
   // Memory ndbuf does not own outright (an R vector, a mapped file) is read-only.
   bool read_only() const noexcept { return read_only_; }
+  // Memory that the results of several CPU devices of one process share (a large all_reduce's
+  // one result block, which every member reads): read-only, so nothing writes it in place, yet
+  // a run hands it out as a result without copying it.
+  bool shared_result() const noexcept { return shared_result_; }
 
  private:
   void* data_;
@@ -40,6 +46,7 @@ class Storage {
   Device device_;
   Deleter deleter_;
   bool read_only_;
+  bool shared_result_;
 };
 
 inline constexpr size_t kHostAlignment = 64;

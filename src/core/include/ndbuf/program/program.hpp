@@ -165,7 +165,8 @@ int num_partitions(const Executable& executable);
 // too instead of waiting, and the error thrown is the first failure's, prefixed with its
 // process ("process (1, 0): ..."). A collective whose peers do not arrive within
 // `collective_timeout_ms` (0: the environment variable PJRT_COLLECTIVE_TIMEOUT in seconds, else
-// 60 s) fails every member.
+// 60 s) fails every member. The results of different processes may share one read-only block
+// where their values agree by construction (a large all_reduce's; Storage::shared_result()).
 std::vector<std::vector<Tensor>> execute_processes(const Executable& executable,
                                                    std::vector<std::vector<Tensor>> inputs,
                                                    const std::vector<Device>& devices,

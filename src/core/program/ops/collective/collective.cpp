@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "ndbuf/base/error.hpp"
 #include "ndbuf/memory/transfer.hpp"
 #include "program/exec/builders.hpp"
 #include "program/ir/attr_access.hpp"
@@ -94,6 +95,17 @@ Values zero_results(const Op& op, size_t count) {
 Tensor on_this_device(const Tensor& t) {
   const Device here = current_device();
   return t.device() == here ? t : copy_to(t, here, Order::kRowMajor);
+}
+
+Tensor shared_on(const Tensor& t, const Device& device) {
+  if (!is_host(t.device()) || !is_host(device)) {
+    fail(ErrorKind::kDevice, "only host memory can be shared between devices");
+  }
+  auto alias = std::make_shared<Storage>(
+      t.storage()->data(), t.storage()->nbytes(), device,
+      [keep = t.storage()](void*) mutable noexcept { keep.reset(); }, /*read_only=*/true,
+      /*shared_result=*/true);
+  return Tensor(std::move(alias), t.dtype(), t.shape(), t.strides(), t.offset());
 }
 
 Tensor zeros_of(const Type& type) {

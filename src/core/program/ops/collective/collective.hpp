@@ -46,6 +46,10 @@ size_t root_position(const Op& op, const Tensor* roots, size_t j, size_t members
 Values zero_results(const Op& op, size_t count);
 // `t` when it lives on this thread's current device, else a copy there (a peer's part received).
 Tensor on_this_device(const Tensor& t);
+// `t`'s memory as a result on `device` (Storage::shared_result(): read-only, never donated),
+// keeping `t`'s storage alive: CPU devices of one process all address host memory, so the
+// members of a group can share one result whose values they agree on. Both must be host devices.
+Tensor shared_on(const Tensor& t, const Device& device);
 // A dense zero tensor of a tensor type (what a process outside every group receives).
 Tensor zeros_of(const Type& type);
 

@@ -68,9 +68,10 @@ Tensor Combine::operator()(Interpreter& in, const Tensor& a, const Tensor& b) co
   return combine_by_elements(in, *body_.plan, a, b, dtype_);
 }
 
-bool Combine::is_native() const {
+std::optional<BinaryOp> Combine::native_op() const {
   BinaryOp op{};
-  return binary_of(body_.fast, op);
+  if (!binary_of(body_.fast, op)) return std::nullopt;
+  return op;
 }
 
 Tensor Combine::into(const Tensor& a, const Tensor& b, const Tensor& target) const {

@@ -2,8 +2,11 @@
 // step of all_reduce, reduce_scatter and collective_reduce that folds in one more peer's part.
 #pragma once
 
+#include <optional>
+
 #include "program/exec/builders.hpp"
 #include "program/exec/region_patterns.hpp"
+#include "program/ops/elementwise/elementwise.hpp"
 
 namespace ndbuf::program {
 
@@ -17,7 +20,9 @@ class Combine {
   Tensor fold(Interpreter& in, const std::vector<Tensor>& parts) const;
   // A recognised body that runs as one element-wise kernel (add, multiply, maximum, minimum,
   // and, or): into() then applies.
-  bool is_native() const;
+  bool is_native() const { return native_op().has_value(); }
+  // That kernel's op, if the body is recognised.
+  std::optional<BinaryOp> native_op() const;
   // body(a[i], b[i]) written into `target` (dense, of a's shape and the region's type; it may
   // be `a` itself); returns `target`. Only where is_native().
   Tensor into(const Tensor& a, const Tensor& b, const Tensor& target) const;

@@ -1,8 +1,8 @@
 // all_reduce of large tensors with a recognised body (add, multiply, maximum, minimum, and,
-// or): each member folds one contiguous range of the elements, for the whole group, straight
-// into every member's result, so the work and the memory traffic are shared out instead of
-// every member folding everything. The fold is the plain one (left to right in group order),
-// so the bits are those of Combine::fold on every member.
+// or) among processes of one machine: each member folds one contiguous range of the elements,
+// for the whole group, into the one result block the members share (shared_on()), so the work
+// and the memory traffic are shared out instead of every member folding everything. The fold is
+// the plain one (left to right in group order), so the bits are those of Combine::fold.
 #pragma once
 
 #include "program/exec/interpreter.hpp"

@@ -4,6 +4,7 @@
 // user interrupt while the processes wait.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -230,49 +231,98 @@ TEST_F(ExecuteProcesses, EveryCollectiveAtEveryElementType) {
 }
 
 // all_reduce of 4 MB per process: each of 3 processes folds a third of the elements (several
-// chunks) into every member's result (split_all_reduce.cpp); the values must be the plain fold's.
+// chunks) into the one result the members share (split_all_reduce.cpp); the values must be the
+// plain fold's.
+std::vector<double> as_doubles(const Tensor& t) {
+  if (t.dtype() == DType::kF64) return values<double>(t);
+  std::vector<double> out;
+  if (t.dtype() == DType::kF32) {
+    for (float v : values<float>(t)) out.push_back(v);
+  } else {
+    for (int32_t v : values<int32_t>(t)) out.push_back(v);
+  }
+  return out;
+}
+
 TEST_F(ExecuteProcesses, LargeAllReducesShareTheirWorkAndKeepTheirValues) {
   constexpr int kN = 1000001;  // not a multiple of 3: the ranges differ in size
   const std::string n = std::to_string(kN);
-  for (const char* body : {"add", "maximum"}) {
-    SCOPED_TRACE(body);
-    const auto exe =
-        compile(header(3, 1) + "func.func @main() -> tensor<" + n + "xf32> {\n" +
-                "%id = stablehlo.replica_id : tensor<ui32>\n"
-                "%f = stablehlo.convert %id : (tensor<ui32>) -> tensor<f32>\n"
-                "%one = stablehlo.constant dense<1.0> : tensor<f32>\n"
-                "%k = stablehlo.add %f, %one : tensor<f32>\n"
-                "%kb = stablehlo.broadcast_in_dim %k, dims = [] : (tensor<f32>) -> tensor<" +
-                n +
-                "xf32>\n"
-                "%i = stablehlo.iota dim = 0 : tensor<" +
-                n +
-                "xf32>\n"
-                "%v = stablehlo.multiply %i, %kb : tensor<" +
-                n +
-                "xf32>\n"
-                "%s = \"stablehlo.all_reduce\"(%v) ({\n^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
-                "  %0 = stablehlo." +
-                body +
-                " %a, %b : tensor<f32>\n  stablehlo.return %0 : tensor<f32>\n"
-                "}) : (tensor<" +
-                n + "xf32>) -> tensor<" + n +
-                "xf32>\n"
-                "return %s : tensor<" +
-                n + "xf32>\n}\n}\n");
-    const auto results = execute_processes(*exe, {{}, {}, {}}, devices(3));
-    // Process r holds i * (r + 1): the sum is 6i, the maximum 3i.
-    const float factor = std::string(body) == "add" ? 6.0F : 3.0F;
-    for (size_t r = 0; r < 3; ++r) {
-      EXPECT_EQ(results[r][0].device(), (Device{Platform::kCpu, static_cast<int>(r)}));
-      const std::vector<float> got = values<float>(results[r][0]);
-      ASSERT_EQ(got.size(), static_cast<size_t>(kN));
-      size_t wrong = 0;
-      for (int i = 0; i < kN; ++i) {
-        wrong += got[static_cast<size_t>(i)] != factor * static_cast<float>(i) ? 1 : 0;
+  // f32 and f64 fold through span kernels, the other types a chunk at a time.
+  for (const std::string type : {"f32", "f64", "i32"}) {
+    for (const std::string body : {"add", "maximum"}) {
+      SCOPED_TRACE(type + " " + body);
+      const std::string t = "tensor<" + n + "x" + type + ">";
+      const std::string scalar = "tensor<" + type + ">";
+      const auto exe = compile(
+          header(3, 1) + "func.func @main() -> " + t + " {\n" +
+          "%id = stablehlo.replica_id : tensor<ui32>\n"
+          "%f = stablehlo.convert %id : (tensor<ui32>) -> " +
+          scalar + "\n" + "%one = stablehlo.constant dense<1> : " + scalar + "\n" +
+          "%k = stablehlo.add %f, %one : " + scalar + "\n" +
+          "%kb = stablehlo.broadcast_in_dim %k, dims = [] : (" + scalar + ") -> " + t + "\n" +
+          "%i = stablehlo.iota dim = 0 : " + t + "\n" + "%v = stablehlo.multiply %i, %kb : " + t +
+          "\n" + "%s = \"stablehlo.all_reduce\"(%v) ({\n^bb0(%a: " + scalar + ", %b: " + scalar +
+          "):\n  %0 = stablehlo." + body + " %a, %b : " + scalar + "\n  stablehlo.return %0 : " +
+          scalar + "\n}) : (" + t + ") -> " + t + "\n" + "return %s : " + t + "\n}\n}\n");
+      const auto results = execute_processes(*exe, {{}, {}, {}}, devices(3));
+      // Process r holds i * (r + 1): the sum is 6i, the maximum 3i.
+      const double factor = body == "add" ? 6.0 : 3.0;
+      for (size_t r = 0; r < 3; ++r) {
+        EXPECT_EQ(results[r][0].device(), (Device{Platform::kCpu, static_cast<int>(r)}));
+        const std::vector<double> got = as_doubles(results[r][0]);
+        ASSERT_EQ(got.size(), static_cast<size_t>(kN));
+        size_t wrong = 0;
+        for (int i = 0; i < kN; ++i) {
+          // i * (r + 1) and their sum are exact in f32 below 2^24: every operand here is.
+          wrong += got[static_cast<size_t>(i)] != factor * i ? 1 : 0;
+        }
+        EXPECT_EQ(wrong, 0U);
       }
-      EXPECT_EQ(wrong, 0U);
     }
+  }
+}
+
+// The members of a large all_reduce share one result block: process 0 owns it, the others see
+// it read-only on their own device. Donating either afterwards must not write into the block
+// the other still reads.
+TEST_F(ExecuteProcesses, SharedAllReduceResultsAreNeverWrittenInPlace) {
+  constexpr int kN = 1 << 19;  // 2 MB of f32, over the split's threshold
+  const std::string t = "tensor<" + std::to_string(kN) + "xf32>";
+  const auto sum = compile(header(2, 1) + "func.func @main(%x: " + t + ") -> " + t + " {\n" +
+                           "%s = \"stablehlo.all_reduce\"(%x) ({\n^bb0(%a: tensor<f32>, %b: "
+                           "tensor<f32>):\n  %0 = stablehlo.add %a, %b : tensor<f32>\n"
+                           "  stablehlo.return %0 : tensor<f32>\n}) : (" +
+                           t + ") -> " + t + "\nreturn %s : " + t + "\n}\n}\n");
+  const auto reduce = [&] {
+    return execute_processes(*sum,
+                             {{testing::f32({kN}, std::vector<float>(kN, 1.0F))},
+                              {copy_to(testing::f32({kN}, std::vector<float>(kN, 2.0F)),
+                                       Device{Platform::kCpu, 1}, Order::kRowMajor)}},
+                             devices(2));
+  };
+  // Doubling, with the argument donated to the result: in place only on memory it owns alone.
+  const std::string doubling = "func.func @main(%x: " + t + " {tf.aliasing_output = 0 : i32}) -> " +
+                               t + " {\n%y = stablehlo.add %x, %x : " + t + "\nreturn %y : " + t +
+                               "\n}";
+  for (int device : {0, 1}) {
+    SCOPED_TRACE(device);
+    auto results = reduce();
+    const Tensor& first = results[0][0];
+    const Tensor& second = results[1][0];
+    EXPECT_EQ(second.device(), (Device{Platform::kCpu, 1}));
+    EXPECT_EQ(first.data(), second.data());
+    EXPECT_TRUE(first.storage()->read_only());
+    EXPECT_TRUE(second.storage()->read_only());
+    const Tensor kept = results[static_cast<size_t>(1 - device)][0];
+    std::vector<Tensor> inputs;
+    inputs.push_back(std::move(results[static_cast<size_t>(device)][0]));
+    const auto doubled =
+        execute(*compile(doubling, Device{Platform::kCpu, device}), std::move(inputs));
+    EXPECT_NE(doubled[0].data(), kept.data());
+    const std::vector<float> got = values<float>(doubled[0]);
+    const std::vector<float> still = values<float>(kept);
+    EXPECT_EQ(std::count(got.begin(), got.end(), 6.0F), kN);
+    EXPECT_EQ(std::count(still.begin(), still.end(), 3.0F), kN);
   }
 }
 
