@@ -12,46 +12,48 @@
 
 namespace ndbuf {
 
-// One per storage with live HArrays: every HArray over that storage holds a shared_ptr to it,
-// so its use count is the number of live HArrays. The registry finds the group of a storage
-// for HArrays made separately over it. The storage cannot be freed (and its address reused)
-// while a group for it lives, since each member holds the storage too.
+// One per block of memory with live HArrays, found by the block's address: every HArray over it
+// holds a shared_ptr to the group, so its use count is the number of live HArrays. The registry
+// finds the group for HArrays made separately over the block, through one Storage or through
+// several that share it (the results of a many-device all_reduce, Storage::shared_result()).
+// The block cannot be freed (and its address reused) while a group for it lives, since each
+// member holds a storage that keeps it.
 class ShareGroup {
  public:
-  explicit ShareGroup(const Storage* storage) : storage_(storage) {}
+  explicit ShareGroup(const void* block) : block_(block) {}
   ~ShareGroup();
   ShareGroup(const ShareGroup&) = delete;
   ShareGroup& operator=(const ShareGroup&) = delete;
 
-  static std::shared_ptr<ShareGroup> of(const Storage* storage);
+  static std::shared_ptr<ShareGroup> of(const void* block);
 
  private:
   static std::mutex& mutex() {
     static std::mutex m;
     return m;
   }
-  static std::unordered_map<const Storage*, std::weak_ptr<ShareGroup>>& registry() {
-    static auto* map = new std::unordered_map<const Storage*, std::weak_ptr<ShareGroup>>();
+  static std::unordered_map<const void*, std::weak_ptr<ShareGroup>>& registry() {
+    static auto* map = new std::unordered_map<const void*, std::weak_ptr<ShareGroup>>();
     return *map;  // never destroyed: groups may die during static destruction
   }
 
-  const Storage* storage_;
+  const void* block_;
 };
 
 ShareGroup::~ShareGroup() {
   std::lock_guard<std::mutex> lock(mutex());
   auto& map = registry();
-  const auto it = map.find(storage_);
+  const auto it = map.find(block_);
   // A new group may already have replaced this one after it expired.
   if (it != map.end() && it->second.expired()) map.erase(it);
 }
 
-std::shared_ptr<ShareGroup> ShareGroup::of(const Storage* storage) {
+std::shared_ptr<ShareGroup> ShareGroup::of(const void* block) {
   std::lock_guard<std::mutex> lock(mutex());
-  std::weak_ptr<ShareGroup>& slot = registry()[storage];
+  std::weak_ptr<ShareGroup>& slot = registry()[block];
   std::shared_ptr<ShareGroup> group = slot.lock();
   if (!group) {
-    group = std::make_shared<ShareGroup>(storage);
+    group = std::make_shared<ShareGroup>(block);
     slot = group;
   }
   return group;
@@ -69,7 +71,9 @@ HArray::HArray(Tensor tensor) : tensor_(std::move(tensor)) {
          "elements, not " +
              std::string(dtype_name(tensor_.dtype())) + ".");
   }
-  group_ = ShareGroup::of(tensor_.storage().get());
+  // An empty block has no address of its own (R gives every empty vector the same one).
+  const Storage& storage = *tensor_.storage();
+  group_ = ShareGroup::of(storage.nbytes() > 0 ? storage.data() : &storage);
 }
 
 HArray HArray::from_buffer(const Tensor& buffer) {

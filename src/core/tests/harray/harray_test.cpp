@@ -60,6 +60,25 @@ TEST(HArray, OnlyFloatAndComplexDtypes) {
   }
 }
 
+// Two storages over one block (as the devices' results of a many-device all_reduce are): the
+// HArrays over them share memory, so neither is unique. Empty arrays never share.
+TEST(HArray, IsUniqueSeesOneBlockThroughSeveralStorages) {
+  const Tensor owner = Tensor::allocate(DType::kF64, {4}, Order::kRowMajor);
+  auto alias = std::make_shared<Storage>(
+      owner.storage()->data(), owner.storage()->nbytes(), Device{Platform::kCpu, 1},
+      [keep = owner.storage()](void*) mutable noexcept { keep.reset(); }, true, true);
+  const HArray first(owner);
+  std::optional<HArray> second(Tensor::dense(alias, DType::kF64, {4}, Order::kRowMajor));
+  EXPECT_FALSE(first.is_unique());
+  EXPECT_FALSE(second->is_unique());
+  second.reset();
+  EXPECT_TRUE(first.is_unique());
+  const HArray empty_a(Tensor::allocate(DType::kF64, {0}, Order::kRowMajor));
+  const HArray empty_b(Tensor::allocate(DType::kF64, {0}, Order::kRowMajor));
+  EXPECT_TRUE(empty_a.is_unique());
+  EXPECT_TRUE(empty_b.is_unique());
+}
+
 TEST(HArray, IsUniqueCountsLiveClonesAndSlices) {
   const HArray h = HArray::from_buffer(r_buffer({3, 4}));
   EXPECT_TRUE(h.is_unique());
