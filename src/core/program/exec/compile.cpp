@@ -10,6 +10,7 @@
 #include "program/exec/donation.hpp"
 #include "program/exec/executable.hpp"
 #include "program/exec/loop_layout.hpp"
+#include "program/passes/mask_factors.hpp"
 #include "program/passes/sink_transposes.hpp"
 #include "program/text/parser.hpp"
 #include "program/verify/verifier.hpp"
@@ -28,6 +29,12 @@ PlannedModule compile_module(std::string_view text, bool require_main,
       const int sunk = sink_transposes(module);
       if (sunk > 0) out.canonicalised += canonicalise(module);
       out.canonicalised.sunk += sunk;
+    }
+    if (options.mask_factors) {
+      // The masks' iotas, comparisons and zeros are dead now.
+      const int masks = mask_factors(module);
+      if (masks > 0) out.canonicalised += canonicalise(module);
+      out.canonicalised.masks += masks;
     }
   }
   out.module = std::make_unique<const Module>(std::move(module));

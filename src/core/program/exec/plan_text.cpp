@@ -85,7 +85,10 @@ std::string canonicalised_line(const CanonicaliseCounts& c) {
         counted(c.rewritten, "read through a chain"), counted(c.removed, "removed"),
         c.sunk == 0 ? std::string()
                     : std::to_string(c.sunk) + (c.sunk == 1 ? " transpose" : " transposes") +
-                          " moved onto operands"}) {
+                          " moved onto operands",
+        c.masks == 0 ? std::string()
+                     : std::to_string(c.masks) + (c.masks == 1 ? " factor mask" : " factor masks") +
+                           " folded into the factor"}) {
     if (!part.empty()) parts += (parts.empty() ? "" : ", ") + part;
   }
   return parts.empty() ? "" : "  canonicalised: " + parts + "\n";

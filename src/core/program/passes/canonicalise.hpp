@@ -24,12 +24,14 @@ struct CanonicaliseCounts {
   int removed = 0;    // dead ops removed (forwarded and merged ones included)
   int rewritten = 0;  // chains shortened
   int sunk = 0;       // transposes moved onto operands (sink_transposes.hpp, run after)
+  int masks = 0;      // factor masks folded into their factors (mask_factors.hpp, run after)
   CanonicaliseCounts& operator+=(const CanonicaliseCounts& other) {
     forwarded += other.forwarded;
     merged += other.merged;
     removed += other.removed;
     rewritten += other.rewritten;
     sunk += other.sunk;
+    masks += other.masks;
     return *this;
   }
 };

@@ -48,6 +48,10 @@ struct CompileOptions {
   // operands, so that chains with transposes between their links fuse (program/passes/
   // sink_transposes.hpp; the same bits either way, tests compare both).
   bool sink_transposes = true;
+  // With canonicalise: a Cholesky factor's triangle mask (JAX's select of an iota comparison
+  // and zeros) is folded into the factor, whose kernel writes those zeros already
+  // (program/passes/mask_factors.hpp; the same bits either way, tests compare both).
+  bool mask_factors = true;
   // Chains of element-wise ops run as one pass over memory (results are the same either way;
   // tests compare both).
   bool fuse_elementwise = true;

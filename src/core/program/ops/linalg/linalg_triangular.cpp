@@ -54,28 +54,66 @@ T not_a_number() {
   }
 }
 
-// stablehlo.cholesky's result from LAPACK's factor: zeros in the other triangle, and a matrix
-// of NaNs where the factorisation failed (info != 0), as JAX on XLA gives.
+// Zeros in the triangle of row `i` of an n x n matrix that the factor does not use: after the
+// diagonal for a factor in the lower triangle (`lower`, in the memory's row-major terms), before
+// it otherwise.
+template <class T>
+void clear_other_triangle(T* row, int64_t i, int64_t n, bool lower) {
+  if (lower) {
+    std::fill(row + i + 1, row + n, T(0));
+  } else {
+    std::fill(row, row + i, T(0));
+  }
+}
+
+// stablehlo.cholesky's result from LAPACK's factor: zeros in the other triangle (written here
+// unless `cleared` says the copy made them), and a matrix of NaNs where the factorisation
+// failed (info != 0), as JAX on XLA gives; a `masked` one keeps the zeros there too (NaNs in
+// the factor's triangle only).
 // `lower` names the triangle kept in row-major terms; a column-major factor keeps the other.
 template <class T>
-void finish_factors(Tensor& factor, const Tensor& info, bool lower) {
+void finish_factors(Tensor& factor, const Tensor& info, bool lower, bool masked, bool cleared) {
   const int64_t n = factor.shape().back();
   T* m = static_cast<T*>(factor.data());
   const auto* infos = static_cast<const int32_t*>(info.data());
   for (int64_t b = 0; b < info.numel(); ++b, m += n * n) {
-    if (infos[b] != 0) {
+    const bool failed = infos[b] != 0;
+    if (failed && !masked) {
       std::fill(m, m + n * n, not_a_number<T>());
       continue;
     }
+    if (!failed && cleared) continue;
     for (int64_t i = 0; i < n; ++i) {
       T* row = m + i * n;
-      if (lower) {
-        std::fill(row + i + 1, row + n, T(0));
-      } else {
-        std::fill(row, row + i, T(0));
-      }
+      T* kept = lower ? row : row + i;
+      if (failed) std::fill(kept, kept + (lower ? i + 1 : n - i), not_a_number<T>());
+      clear_other_triangle(row, i, n, lower);
     }
   }
+}
+
+// A's matrices copied into `factor` (dense in `layout`), reading only the factor's triangle
+// (`lower`, in the memory's row-major terms) and writing zeros in the other, which potrf leaves
+// alone: one pass instead of a copy and a second one to clear. Returns false (nothing done)
+// unless A lies dense in `layout` in host memory.
+template <class T>
+bool copy_factor_triangle(const Tensor& a, Tensor& factor, Order layout, bool lower) {
+  if (!is_host(a.device()) || !a.is_contiguous(layout)) return false;
+  const int64_t n = factor.shape().back();
+  if (n == 0) return true;
+  const T* in = static_cast<const T*>(a.data());
+  T* out = static_cast<T*>(factor.data());
+  const auto row_bytes = static_cast<int64_t>(2 * sizeof(T)) * n;
+  for_each_block(factor.numel() / n, row_bytes, [&](int64_t begin, int64_t end) {
+    for (int64_t r = begin; r < end; ++r) {
+      const int64_t i = r % n;
+      const int64_t first = lower ? 0 : i;
+      const int64_t last = lower ? i + 1 : n;
+      std::copy(in + r * n + first, in + r * n + last, out + r * n + first);
+      clear_other_triangle(out + r * n, i, n, lower);
+    }
+  });
+  return true;
 }
 
 void trsm(const char* s, const char* u, const char* t, const char* d, int m, int n, const double* a,
@@ -144,22 +182,24 @@ Order lapack_layout(const Tensor& a) {
   return column_major ? Order::kColumnMajor : Order::kRowMajor;
 }
 
-// The factor in A's own type, on a fresh row-major copy of A (the threaded copy, from any
-// layout), which LAPACK reads as M = A^T. potrf('U') factors M = U^H U reading M's upper
-// triangle, which is A's lower one, and leaves U there: read row-major that is L = U^T, and
-// L L^H = (U^H U)^T = A. So the lower factor is potrf('U') in place (the upper one 'L'), with
-// no layout copy around the call and only the factor's triangle of A read.
-// A matrix that arrives column-major (an R matrix) is copied as it lies, which LAPACK reads as
-// A itself: potrf('L') leaves L, and the factor is returned column-major, so neither copy
-// transposes.
+// The factor in A's own type, on a fresh row-major copy of A (of the factor's triangle only
+// where A lies dense, else the threaded copy from any layout), which LAPACK reads as M = A^T.
+// potrf('U') factors M = U^H U reading M's upper triangle, which is A's lower one, and leaves U
+// there: read row-major that is L = U^T, and L L^H = (U^H U)^T = A. So the lower factor is
+// potrf('U') in place (the upper one 'L'), with no layout copy around the call and only the
+// factor's triangle of A read. A matrix that arrives column-major (an R matrix) is copied as it
+// lies, which LAPACK reads as A itself: potrf('L') leaves L, and the factor is returned
+// column-major, so neither copy transposes.
 template <class T>
-Tensor cholesky_in_place(const Tensor& a, bool lower) {
+Tensor cholesky_in_place(const Tensor& a, bool lower, bool masked) {
   const int64_t n = a.shape().back();
   const int order = linalg::lapack_size(n, "rows");
   const Order layout = lapack_layout(a);
   const bool as_lapack = layout == Order::kColumnMajor;
+  const bool kept_lower = lower != as_lapack;
   Tensor factor = Tensor::allocate(a.dtype(), a.shape(), layout);
-  copy_to_dense(to_host(a), factor.data(), layout);
+  const bool cleared = copy_factor_triangle<T>(a, factor, layout, kept_lower);
+  if (!cleared) copy_to_dense(to_host(a), factor.data(), layout);
   Tensor info = Tensor::allocate(DType::kI32, Shape(a.shape().begin(), a.shape().end() - 2),
                                  Order::kRowMajor);
   auto* infos = static_cast<int32_t*>(info.data());
@@ -168,12 +208,12 @@ Tensor cholesky_in_place(const Tensor& a, bool lower) {
   run_blas_product(threads, [&] {
     for (int64_t b = 0; b < info.numel(); ++b) {
       infos[b] = 0;
-      if (n > 0) potrf(lower != as_lapack ? 'U' : 'L', order, m + b * n * n, &infos[b]);
+      if (n > 0) potrf(kept_lower ? 'U' : 'L', order, m + b * n * n, &infos[b]);
       check_interrupt();
     }
   });
   sync_blas_threads();
-  finish_factors<T>(factor, info, lower != as_lapack);
+  finish_factors<T>(factor, info, kept_lower, masked, cleared);
   return factor;
 }
 
@@ -250,7 +290,7 @@ std::string triangular_solve_problem(const Shape& a, const Shape& b, bool left_s
   return "";
 }
 
-Tensor cholesky(const Tensor& a, bool lower) {
+Tensor cholesky(const Tensor& a, bool lower, bool masked) {
   const std::string problem = cholesky_problem(a.shape());
   if (!problem.empty()) fail(ErrorKind::kInvalidArgument, "cholesky " + problem + ".");
   if (!is_floating(a.dtype()) && !is_complex(a.dtype())) {
@@ -262,13 +302,14 @@ Tensor cholesky(const Tensor& a, bool lower) {
   const Tensor in = half ? convert(a, DType::kF32) : a;
   if (has_potrf(in.dtype())) {
     return linalg::dispatch_float(in.dtype(), [&](auto tag) {
-      const Tensor factor = cholesky_in_place<decltype(tag)>(in, lower);
+      const Tensor factor = cholesky_in_place<decltype(tag)>(in, lower, masked);
       return half ? convert(factor, a.dtype()) : factor;
     });
   }
   CholeskyFactor f = cholesky_factor(in, lower);
-  linalg::dispatch_float(f.factor.dtype(),
-                         [&](auto tag) { finish_factors<decltype(tag)>(f.factor, f.info, lower); });
+  linalg::dispatch_float(f.factor.dtype(), [&](auto tag) {
+    finish_factors<decltype(tag)>(f.factor, f.info, lower, masked, false);
+  });
   return half ? convert(f.factor, a.dtype()) : f.factor;
 }
 

@@ -15,8 +15,10 @@ namespace ndbuf::program {
 
 // [..., n, n] -> the factor of each matrix: lower L with L L^H = A (`lower`), else upper U with
 // U^H U = A. Only the factor's triangle of A is read; the other triangle of the result is zero.
-// A matrix that is not positive definite gives a matrix of NaNs (no error), as JAX on XLA does.
-Tensor cholesky(const Tensor& a, bool lower);
+// A matrix that is not positive definite gives a matrix of NaNs (no error), as JAX on XLA does;
+// with `masked` (a factor whose mask was folded into it, passes/mask_factors.hpp) NaNs in the
+// factor's triangle and zeros in the other, as the mask would have made of them.
+Tensor cholesky(const Tensor& a, bool lower, bool masked = false);
 
 enum class Transpose : uint8_t { kNone, kTranspose, kAdjoint };
 // "NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"; nullopt for anything else ("TRANSPOSE_INVALID").

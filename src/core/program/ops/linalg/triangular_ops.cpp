@@ -4,6 +4,7 @@
 
 #include "program/exec/builders.hpp"
 #include "program/ir/attr_access.hpp"
+#include "program/ir/pass_attrs.hpp"
 #include "program/ops/linalg/linalg_triangular.hpp"
 #include "program/verify/type_rules.hpp"
 
@@ -34,7 +35,9 @@ void cholesky_types(const Op& op, const Module&) {
 
 OpFn build_cholesky(const Op& op, const Planning&) {
   const bool lower = attr_bool_or(op, "lower", false);
-  return tensor_fn([lower](const Values& v) { return cholesky(v[0].get(), lower); });
+  const bool masked = attr_bool_or(op, kMaskedFactorAttr, false);
+  return tensor_fn(
+      [lower, masked](const Values& v) { return cholesky(v[0].get(), lower, masked); });
 }
 
 void triangular_solve_types(const Op& op, const Module&) {

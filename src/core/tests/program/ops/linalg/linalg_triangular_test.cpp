@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "ndbuf/memory/transfer.hpp"
 #include "program/ops/linalg/lapack_single.hpp"
 #include "tests/program/program_test_util.hpp"
 
@@ -37,6 +38,33 @@ TEST(ProgramTriangular, CholeskyLowerAndUpper) {
   const Tensor upper_garbage = f64({3, 3}, {4, 99, 99, 12, 37, 99, -16, -43, 98});
   EXPECT_EQ(values<double>(run(cholesky_program("tensor<3x3xf64>", true), {upper_garbage})[0]),
             (std::vector<double>{2, 0, 0, 6, 1, 0, -8, 5, 3}));
+}
+
+// Row-major, column-major (an R matrix, factored as it lies) and strided operands, both
+// factors: only the factor's triangle is read (NaN elsewhere changes nothing) and the other
+// triangle of the result is zero.
+TEST(ProgramTriangular, CholeskyOfEveryLayoutReadsOnlyItsTriangle) {
+  const double nan = std::nan("");
+  const std::vector<double> lower_only = {4, nan, nan, 12, 37, nan, -16, -43, 98};
+  const std::vector<double> upper_only = {4, 12, -16, nan, 37, -43, nan, nan, 98};
+  for (const bool lower : {true, false}) {
+    const Tensor dense = f64({3, 3}, lower ? lower_only : upper_only);
+    // Every other column of a 3 x 6 matrix holding the same values.
+    std::vector<double> wide(18, nan);
+    for (size_t k = 0; k < 9; ++k)
+      wide[(k / 3) * 6 + (k % 3) * 2] = (lower ? lower_only : upper_only)[k];
+    const Tensor wide_tensor = f64({3, 6}, wide);
+    const Tensor strided(wide_tensor.storage(), DType::kF64, {3, 3}, {6, 2});
+    const std::vector<double> expected = lower ? std::vector<double>{2, 0, 0, 6, 1, 0, -8, 5, 3}
+                                               : std::vector<double>{2, 6, -8, 0, 1, 5, 0, 0, 3};
+    for (const Tensor& a : {dense, copy_to(dense, Device{}, Order::kColumnMajor), strided}) {
+      SCOPED_TRACE(std::string(lower ? "lower " : "upper ") +
+                   (a.is_contiguous(Order::kRowMajor)      ? "row-major"
+                    : a.is_contiguous(Order::kColumnMajor) ? "column-major"
+                                                           : "strided"));
+      EXPECT_EQ(values<double>(run(cholesky_program("tensor<3x3xf64>", lower), {a})[0]), expected);
+    }
+  }
 }
 
 TEST(ProgramTriangular, CholeskyBatchedF32AndNotPositiveDefinite) {
