@@ -121,6 +121,29 @@ test_that("f32 channels-first layouts, kernel dilation and feature groups agree 
   expect_equal(run_conv(mixed, x, w), out_nchw, tolerance = 1e-5)
 })
 
+test_that("one executable gives the naive result for operands of changing layouts and values", {
+  # oneDNN's primitives are kept per operand layout: R arrays (column-major) and program
+  # results (row-major) of one shape must each get their own, and new values the same ones.
+  set.seed(7)
+  x <- array(rnorm(2 * 6 * 5 * 3), c(2, 6, 5, 3))
+  w <- array(rnorm(3 * 3 * 3 * 4), c(3, 3, 3, 4))
+  src <- conv_src(ttype(dim(x)), ttype(dim(w)), ttype(c(2, 4, 3, 4)))
+  executable <- pjrt_compile(pjrt_program(src))
+  row_major <- function(a) {
+    copy <- sprintf("func.func @main(%%a: %1$s) -> %1$s {\n  %%0 = stablehlo.add %%a, %%a : %1$s\n  return %%0 : %1$s\n}",
+                    ttype(dim(a)))
+    pjrt_execute(pjrt_compile(pjrt_program(copy)), pjrt_buffer(a / 2, dtype = "f32"))
+  }
+  for (round in 1:2) {
+    for (layout in c("R", "row-major")) {
+      v <- x * round
+      input <- if (layout == "R") pjrt_buffer(v, dtype = "f32") else row_major(v)
+      got <- as_array(pjrt_execute(executable, input, pjrt_buffer(w, dtype = "f32")))
+      expect_equal(got, naive_conv(v, w), tolerance = 1e-5, label = paste(layout, round))
+    }
+  }
+})
+
 test_that("integer convolutions are exact and i8 operands can give an i32 result", {
   x <- array(c(1:16), c(1, 4, 4, 1))
   w <- array(c(1L, 2L, 3L, 4L), c(2, 2, 1, 1))

@@ -116,6 +116,40 @@ test_that("outputs advised for huge pages hold the same values", {
   }
 })
 
+test_that("f32 and bf16 products give the same bits on one thread and on several", {
+  # Products large enough for oneDNN's kernels where the build has them, small ones through
+  # the BLAS; batched; operands made from R matrices (column-major) and a program's result.
+  withr::defer(pjrt_threads(0))
+  set.seed(11)
+  a <- matrix(rnorm(300 * 200), 300)
+  b <- matrix(rnorm(200 * 250), 200)
+  x <- array(rnorm(4 * 64 * 96), c(4, 64, 96))
+  y <- array(rnorm(4 * 96 * 80), c(4, 96, 80))
+  product <- function(dtype, lhs, rhs, batched) {
+    t <- function(d) sprintf("tensor<%sx%s>", paste(d, collapse = "x"), dtype)
+    out <- if (batched) c(dim(lhs)[1:2], dim(rhs)[3]) else c(nrow(lhs), ncol(rhs))
+    dims <- if (batched) "batching_dims = [0] x [0], contracting_dims = [2] x [1]"
+            else "contracting_dims = [1] x [0]"
+    text <- sprintf(paste0("func.func @main(%%a: %1$s, %%b: %2$s) -> %3$s {\n",
+                           "  %%c = stablehlo.dot_general %%a, %%b, %4$s : (%1$s, %2$s) -> %3$s\n",
+                           "  return %%c : %3$s\n}"), t(dim(lhs)), t(dim(rhs)), t(out), dims)
+    as_array(pjrt_execute(pjrt_compile(pjrt_program(text)), pjrt_buffer(lhs, dtype),
+                          pjrt_buffer(rhs, dtype)))
+  }
+  for (dtype in c("f32", "bf16")) {
+    pjrt_threads(1)
+    one <- list(product(dtype, a, b, FALSE), product(dtype, x, y, TRUE),
+                product(dtype, a[1:20, 1:30], b[1:30, 1:10], FALSE))
+    pjrt_threads(2)
+    two <- list(product(dtype, a, b, FALSE), product(dtype, x, y, TRUE),
+                product(dtype, a[1:20, 1:30], b[1:30, 1:10], FALSE))
+    expect_identical(one, two, label = dtype)
+    tolerance <- if (dtype == "f32") 1e-5 else 2e-2
+    expect_equal(one[[1]], a %*% b, tolerance = tolerance)
+    expect_equal(one[[3]], a[1:20, 1:30] %*% b[1:30, 1:10], tolerance = tolerance)
+  }
+})
+
 test_that("pjrt_threads() sets the BLAS's thread count too", {
   withr::local_options(pjrt.threads = NULL)
   withr::local_envvar(PJRT_NUM_THREADS = NA)
@@ -139,17 +173,18 @@ test_that("a matrix product sets the BLAS's count from the option in effect", {
           "the BLAS R links has no thread setter")
   skip_if(pjrt_threads() < 2, "a single thread: the count could not change")
   withr::defer(pjrt:::ffi_blas_threads(TRUE))
+  # f64: large f32 products go to oneDNN where the build has it, not to the BLAS.
   program <- pjrt_program(paste(
-    "func.func @main(%a: tensor<256x256xf32>, %b: tensor<256x256xf32>) -> tensor<256x256xf32> {",
-    "  %c = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<256x256xf32>, tensor<256x256xf32>) -> tensor<256x256xf32>",
-    "  return %c : tensor<256x256xf32>", "}", sep = "\n"))
+    "func.func @main(%a: tensor<256x256xf64>, %b: tensor<256x256xf64>) -> tensor<256x256xf64> {",
+    "  %c = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<256x256xf64>, tensor<256x256xf64>) -> tensor<256x256xf64>",
+    "  return %c : tensor<256x256xf64>", "}", sep = "\n"))
   a <- matrix(1, 256, 256)
   # The product must run on this thread, whose BLAS count is read below (OpenBLAS keeps one
   # per thread): not on a device queue's.
   old_async <- pjrt_async(FALSE)
   withr::defer(pjrt_async(old_async))
   options(pjrt.threads = 1)  # not through pjrt_threads(): only the product can set the BLAS
-  got <- as_array(pjrt_execute(pjrt_compile(program), pjrt_buffer(a, "f32"), pjrt_buffer(a, "f32")))
+  got <- as_array(pjrt_execute(pjrt_compile(program), pjrt_buffer(a, "f64"), pjrt_buffer(a, "f64")))
   expect_identical(got, a * 256)
   expect_identical(as.vector(pjrt:::ffi_blas_threads(FALSE)), 1L)
 })

@@ -28,6 +28,12 @@ dnnl::primitive_attr dnnl_user_scratchpad() {
   return attr;
 }
 
+void append_key(std::vector<int64_t>& key, const dnnl::memory::dims& dims,
+                const dnnl::memory::dims& strides) {
+  key.insert(key.end(), dims.begin(), dims.end());
+  key.insert(key.end(), strides.begin(), strides.end());
+}
+
 OpenMpThreads::OpenMpThreads(int threads) {
 #ifdef _OPENMP
   previous_ = omp_get_max_threads();

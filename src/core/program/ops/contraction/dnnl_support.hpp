@@ -5,6 +5,9 @@
 #ifdef NDBUF_HAVE_DNNL
 
 #include <dnnl.hpp>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <vector>
 
 #include "ndbuf/memory/tensor.hpp"
@@ -25,6 +28,31 @@ dnnl::memory dnnl_scratch(const dnnl::memory::desc& md, std::vector<Tensor>& hel
 
 // An attribute asking for the scratchpad to come from us (dnnl_scratch()).
 dnnl::primitive_attr dnnl_user_scratchpad();
+
+// The primitives `make()` creates for `key` (operand dims and strides, window, thread count:
+// whatever tells one call's primitives from another's), made once and kept, the last 64 of each
+// kind: creating a primitive descriptor costs tens of microseconds a call, which oneDNN's own
+// cache of created primitives does not save. `make` may throw dnnl::error (nothing is kept).
+template <class Made, class Make>
+std::shared_ptr<const Made> kept_primitives(const std::vector<int64_t>& key, Make make) {
+  constexpr size_t kKept = 64;
+  static std::mutex mutex;
+  static std::map<std::vector<int64_t>, std::shared_ptr<const Made>> kept;
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    const auto it = kept.find(key);
+    if (it != kept.end()) return it->second;
+  }
+  std::shared_ptr<const Made> made = make();
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (kept.size() >= kKept) kept.clear();
+  kept.emplace(key, made);
+  return made;
+}
+
+// `dims` and `strides` appended to `key`.
+void append_key(std::vector<int64_t>& key, const dnnl::memory::dims& dims,
+                const dnnl::memory::dims& strides);
 
 // oneDNN's OpenMP threads follow the calling thread's count: `threads` for the scope's life.
 class OpenMpThreads {
