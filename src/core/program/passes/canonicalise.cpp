@@ -10,6 +10,7 @@
 
 #include "ndbuf/memory/parallel.hpp"
 #include "program/passes/op_key.hpp"
+#include "program/passes/value_uses.hpp"
 #include "program/registry/op_registry.hpp"
 
 namespace ndbuf::program {
@@ -197,13 +198,6 @@ class Canonicaliser {
         seen_.erase(it);
         return;
       }
-    }
-  }
-
-  static void count_uses(const Region& region, std::vector<int>& uses) {
-    for (const Op& op : region.ops) {
-      for (int operand : op.operands) ++uses[static_cast<size_t>(operand)];
-      for (const Region& nested : op.regions) count_uses(nested, uses);
     }
   }
 

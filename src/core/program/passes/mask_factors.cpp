@@ -9,6 +9,7 @@
 
 #include "ndbuf/base/dtype.hpp"
 #include "program/ir/attr_access.hpp"
+#include "program/passes/value_uses.hpp"
 
 namespace ndbuf::program {
 namespace {
@@ -29,9 +30,7 @@ bool is_zero_splat(const Tensor& t) {
 
 class MaskFolder {
  public:
-  explicit MaskFolder(Function& fn) : uses_(static_cast<size_t>(fn.num_values), 0) {
-    count_uses(fn.body);
-  }
+  explicit MaskFolder(const Function& fn) : uses_(value_uses(fn)) {}
 
   int run(Region& region) {
     int folded = 0;
@@ -60,13 +59,6 @@ class MaskFolder {
   }
 
  private:
-  void count_uses(const Region& region) {
-    for (const Op& op : region.ops) {
-      for (const int operand : op.operands) ++uses_[static_cast<size_t>(operand)];
-      for (const Region& nested : op.regions) count_uses(nested);
-    }
-  }
-
   // The op of this region (before the one being looked at) that made `value`, with `id`.
   static Op* made_by(Region& region, const std::unordered_map<int, size_t>& made_at, int value,
                      OpId id) {

@@ -12,6 +12,7 @@
 #include "ndbuf/base/dtype.hpp"
 #include "ndbuf/base/shape.hpp"
 #include "program/ir/attr_access.hpp"
+#include "program/passes/value_uses.hpp"
 #include "program/registry/op_registry.hpp"
 
 namespace ndbuf::program {
@@ -58,9 +59,7 @@ bool sinkable(const Op& producer, const Op& transpose, const std::vector<int>& u
 
 class Sinker {
  public:
-  explicit Sinker(Function& fn) : fn_(fn), uses_(static_cast<size_t>(fn.num_values), 0) {
-    count_uses(fn.body);
-  }
+  explicit Sinker(Function& fn) : fn_(fn), uses_(value_uses(fn)) {}
 
   int run() {
     sink_in(fn_.body);
@@ -68,13 +67,6 @@ class Sinker {
   }
 
  private:
-  void count_uses(const Region& region) {
-    for (const Op& op : region.ops) {
-      for (const int operand : op.operands) ++uses_[static_cast<size_t>(operand)];
-      for (const Region& nested : op.regions) count_uses(nested);
-    }
-  }
-
   void sink_in(Region& region) {
     bool any_transpose = false;
     for (Op& op : region.ops) {

@@ -12,10 +12,8 @@
 #include "ndbuf/memory/transfer.hpp"
 #include "ndbuf/program/program.hpp"
 #include "program/exec/compile.hpp"
-#include "program/passes/canonicalise.hpp"
-#include "program/text/parser.hpp"
-#include "program/verify/verifier.hpp"
 #include "tests/program/kernel_tensors.hpp"
+#include "tests/program/passes/after_pass.hpp"
 #include "tests/program/same_results.hpp"
 
 namespace ndbuf::program {
@@ -53,22 +51,9 @@ std::string masked_cholesky(const Mask& m, const std::string& shape = "3x3") {
          (m.factor_returned_too ? t + ", " + t : t) + "\n}";
 }
 
-// How many masks folded, and @main's op names afterwards (canonicalised again, as compile does).
-struct Folded {
-  int masks = 0;
-  std::vector<std::string> ops;
-};
-
-Folded folded(const std::string& text) {
-  Module module = parse_program(text);
-  verify_module(module, true);
-  canonicalise(module);
-  Folded out;
-  out.masks = mask_factors(module);
-  canonicalise(module);
-  verify_module(module, true);  // still a valid module
-  for (const Op& op : module.find("main")->body.ops) out.ops.push_back(op.name);
-  return out;
+// How many masks folded, and @main's op names afterwards.
+testing::AfterPass folded(const std::string& text) {
+  return testing::after_pass(text, mask_factors);
 }
 
 std::vector<Tensor> run(const std::string& text, const Tensor& a, bool fold) {
@@ -91,8 +76,8 @@ const std::vector<double> kUpper = {2, 1, 4, 0, 3, 5, 0, 0, 6};
 
 TEST(MaskFactors, JaxsTrilOfALowerFactorFoldsIntoIt) {
   const std::string text = masked_cholesky({});
-  const Folded f = folded(text);
-  EXPECT_EQ(f.masks, 1);
+  const testing::AfterPass f = folded(text);
+  EXPECT_EQ(f.count, 1);
   EXPECT_EQ(f.ops, (std::vector<std::string>{"stablehlo.cholesky", "return"}));
   EXPECT_EQ(values<double>(expect_unfolded_bits(text, f64({3, 3}, kA))[0]), kLower);
   const std::string plan = plan_text(compile_module(text, true));
@@ -107,7 +92,7 @@ TEST(MaskFactors, EitherWayRoundAndUpperFactorsFold) {
   for (const Mask& m : {lower_swapped, upper, upper_swapped}) {
     SCOPED_TRACE(m.direction + (m.row_left ? " row left" : " row right"));
     const std::string text = masked_cholesky(m);
-    EXPECT_EQ(folded(text).masks, 1);
+    EXPECT_EQ(folded(text).count, 1);
     EXPECT_EQ(values<double>(expect_unfolded_bits(text, f64({3, 3}, kA))[0]),
               m.lower ? kLower : kUpper);
   }
@@ -123,7 +108,7 @@ TEST(MaskFactors, OtherMasksAndSharedFactorsStay) {
   for (const Mask& m : {strict, wrong_triangle, ones, negative_zero, shared}) {
     SCOPED_TRACE(m.direction + " " + m.zero);
     const std::string text = masked_cholesky(m);
-    EXPECT_EQ(folded(text).masks, 0);
+    EXPECT_EQ(folded(text).count, 0);
     expect_unfolded_bits(text, f64({3, 3}, kA));
   }
 }
@@ -158,7 +143,7 @@ TEST(MaskFactors, AFailedFactorisationKeepsTheMasksZeros) {
 
 TEST(MaskFactors, BatchesOfRMatricesFold) {
   const std::string text = masked_cholesky({}, "2x3x3");
-  EXPECT_EQ(folded(text).masks, 1);
+  EXPECT_EQ(folded(text).count, 1);
   std::vector<double> two = kA;
   for (double v : kA) two.push_back(4 * v);  // (2L)(2L)^T
   std::vector<double> expected = kLower;

@@ -10,10 +10,8 @@
 
 #include "ndbuf/program/program.hpp"
 #include "program/exec/compile.hpp"
-#include "program/passes/canonicalise.hpp"
-#include "program/text/parser.hpp"
-#include "program/verify/verifier.hpp"
 #include "tests/program/kernel_tensors.hpp"
+#include "tests/program/passes/after_pass.hpp"
 #include "tests/program/same_results.hpp"
 
 namespace ndbuf::program {
@@ -34,23 +32,9 @@ std::vector<Tensor> expect_unsunk_bits(const std::string& text, const std::vecto
   return sunk;
 }
 
-// How many transposes moved, and @main's op names afterwards (canonicalised again, as
-// compile does), the terminator included.
-struct Sunk {
-  int moved = 0;
-  std::vector<std::string> ops;
-};
-
-Sunk sunk(const std::string& text) {
-  Module module = parse_program(text);
-  verify_module(module, true);
-  canonicalise(module);
-  Sunk out;
-  out.moved = sink_transposes(module);
-  canonicalise(module);
-  verify_module(module, true);  // still a valid module
-  for (const Op& op : module.find("main")->body.ops) out.ops.push_back(op.name);
-  return out;
+// How many transposes moved, and @main's op names afterwards.
+testing::AfterPass sunk(const std::string& text) {
+  return testing::after_pass(text, sink_transposes);
 }
 
 // d1 = x^T + b, d2 = d1^T + b, d3 = d2^T + b on 2 x 2.
@@ -79,8 +63,8 @@ std::vector<float> chain_by_hand(const std::vector<float>& x, const std::vector<
 }
 
 TEST(SinkTransposes, AChainWithTransposesBetweenItsLinksFusesIntoOneStep) {
-  const Sunk s = sunk(kChain);
-  EXPECT_GE(s.moved, 2);
+  const testing::AfterPass s = sunk(kChain);
+  EXPECT_GE(s.count, 2);
   // Only transposes of the arguments are left, read by the adds.
   for (const std::string& name : s.ops) {
     EXPECT_TRUE(name == "stablehlo.transpose" || name == "stablehlo.add" || name == "return")
@@ -105,7 +89,7 @@ TEST(SinkTransposes, AResultWithOtherReadersStays) {
       "  %t = stablehlo.transpose %e, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>\n"
       "  return %t, %e : tensor<3x2xf32>, tensor<2x3xf32>\n"
       "}\n";
-  EXPECT_EQ(sunk(text).moved, 0);
+  EXPECT_EQ(sunk(text).count, 0);
 }
 
 TEST(SinkTransposes, OnlyElementwiseProducersOfSmallResults) {
@@ -116,7 +100,7 @@ TEST(SinkTransposes, OnlyElementwiseProducersOfSmallResults) {
       "  %t = stablehlo.transpose %d, dims = [1, 0] : (tensor<2x2xf32>) -> tensor<2x2xf32>\n"
       "  return %t : tensor<2x2xf32>\n"
       "}\n";
-  EXPECT_EQ(sunk(product).moved, 0);
+  EXPECT_EQ(sunk(product).count, 0);
   // 512 x 256 f32 is 512 KiB, above kSinkableBytes: read strided it would leave the caches.
   static_assert(512 * 256 * 4 > kSinkableBytes);
   const std::string large =
@@ -126,7 +110,7 @@ TEST(SinkTransposes, OnlyElementwiseProducersOfSmallResults) {
       "tensor<256x512xf32>\n"
       "  return %t : tensor<256x512xf32>\n"
       "}\n";
-  EXPECT_EQ(sunk(large).moved, 0);
+  EXPECT_EQ(sunk(large).count, 0);
 }
 
 TEST(SinkTransposes, ScalarOperandsNeedNoTranspose) {
@@ -139,8 +123,8 @@ TEST(SinkTransposes, ScalarOperandsNeedNoTranspose) {
       "  %t = stablehlo.transpose %c, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>\n"
       "  return %t : tensor<3x2xf32>\n"
       "}\n";
-  const Sunk s = sunk(text);
-  EXPECT_EQ(s.moved, 1);
+  const testing::AfterPass s = sunk(text);
+  EXPECT_EQ(s.count, 1);
   EXPECT_EQ(s.ops, (std::vector<std::string>{"stablehlo.transpose", "stablehlo.clamp", "return"}));
   const auto out = expect_unsunk_bits(
       text, {testing::scalar_f32(2), f32({2, 3}, {1, 2, 3, 4, 5, 6}), testing::scalar_f32(4)});
