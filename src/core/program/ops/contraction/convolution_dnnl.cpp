@@ -150,10 +150,12 @@ memory reordered(const std::optional<dnnl::reorder>& reorder, memory user, const
   return copy;
 }
 
-void run(const Tensor& lhs, const Tensor& rhs, const ConvConfig& c, Tensor& result, int threads) {
+// False when oneDNN has no optimised kernel for this convolution.
+bool run(const Tensor& lhs, const Tensor& rhs, const ConvConfig& c, Tensor& result, int threads) {
   const ConvCall call = conv_call(lhs, rhs, c, result, threads);
   const std::shared_ptr<const ConvPrimitives> made =
       kept_primitives<ConvPrimitives>(call.key, [&] { return make_primitives(call); });
+  if (!made) return false;
   const ConvPrimitives& p = *made;
   DnnlCpu& e = dnnl_cpu();
   std::vector<Tensor> held;
@@ -170,6 +172,7 @@ void run(const Tensor& lhs, const Tensor& rhs, const ConvConfig& c, Tensor& resu
                             {DNNL_ARG_SCRATCHPAD, pad}});
   if (p.dst_out) p.dst_out->execute(e.stream, dst_out, dst);
   e.stream.wait();
+  return true;
 }
 
 }  // namespace
@@ -183,11 +186,10 @@ bool convolution_through_dnnl(const Tensor& lhs, const Tensor& rhs, const ConvCo
   const int count = threads_for(loop_bytes(result.numel(), 4 * per_result));
   const OpenMpThreads threads(count);
   try {
-    run(lhs, rhs, config, result, count);
+    return run(lhs, rhs, config, result, count);  // false: the GEMM path takes it
   } catch (const dnnl::error&) {
     return false;  // a case this oneDNN does not implement: the GEMM path takes it
   }
-  return true;
 }
 
 #endif

@@ -32,7 +32,8 @@ dnnl::primitive_attr dnnl_user_scratchpad();
 // The primitives `make()` creates for `key` (operand dims and strides, window, thread count:
 // whatever tells one call's primitives from another's), made once and kept, the last 64 of each
 // kind: creating a primitive descriptor costs tens of microseconds a call, which oneDNN's own
-// cache of created primitives does not save. `make` may throw dnnl::error (nothing is kept).
+// cache of created primitives does not save. A key whose `make` threw dnnl::error (no optimised
+// kernel for this CPU or layout) is kept as null, so later calls fall back without trying again.
 template <class Made, class Make>
 std::shared_ptr<const Made> kept_primitives(const std::vector<int64_t>& key, Make make) {
   constexpr size_t kKept = 64;
@@ -43,7 +44,12 @@ std::shared_ptr<const Made> kept_primitives(const std::vector<int64_t>& key, Mak
     const auto it = kept.find(key);
     if (it != kept.end()) return it->second;
   }
-  std::shared_ptr<const Made> made = make();
+  std::shared_ptr<const Made> made;
+  try {
+    made = make();
+  } catch (const dnnl::error&) {
+    made = nullptr;
+  }
   const std::lock_guard<std::mutex> lock(mutex);
   if (kept.size() >= kKept) kept.clear();
   kept.emplace(key, made);

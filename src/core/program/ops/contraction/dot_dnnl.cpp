@@ -105,9 +105,11 @@ bool dot_through_dnnl(const Tensor& lhs, const Tensor& rhs, const DotSide& l, co
   const memory::desc b = as_matrices(rhs, r.batch, r.contracting, r.free, *type, key);
   if (a.is_zero() || b.is_zero()) return false;
   const OpenMpThreads scope(threads);
+  const std::shared_ptr<const MatmulPrimitives> made =
+      kept_primitives<MatmulPrimitives>(key, [&] { return make_primitives(a, b); });
+  if (!made) return false;  // no optimised kernel here: the GEMM path takes it
   try {
-    run(lhs, rhs, *kept_primitives<MatmulPrimitives>(key, [&] { return make_primitives(a, b); }),
-        result);
+    run(lhs, rhs, *made, result);
   } catch (const dnnl::error&) {
     return false;  // no optimised kernel here: the GEMM path takes it
   }
