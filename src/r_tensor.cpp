@@ -108,10 +108,11 @@ SEXP wrap_buffer(ndbuf::Tensor tensor) {
 }
 
 SEXP wrap_buffers(std::vector<ndbuf::Tensor> tensors) {
-  std::vector<BufferHolder> holders;
+  std::vector<std::unique_ptr<BufferHolder>> holders;
   holders.reserve(tensors.size());
   for (ndbuf::Tensor& tensor : tensors) {
-    holders.push_back({std::move(tensor), 0, nullptr, 0, CountedBytes()});
+    holders.push_back(std::make_unique<BufferHolder>(
+        BufferHolder{std::move(tensor), 0, nullptr, 0, CountedBytes()}));
   }
   return wrap_objects(kBuffer, std::move(holders));
 }
@@ -121,11 +122,12 @@ SEXP wrap_pending_buffers(std::shared_ptr<ndbuf::PendingTensors> pending,
                           ndbuf::Device device) {
   std::vector<ndbuf::Tensor> placeholders;
   for (const auto& type : types) placeholders.push_back(placeholder_tensor(type, device));
-  std::vector<BufferHolder> holders;
+  std::vector<std::unique_ptr<BufferHolder>> holders;
   holders.reserve(types.size());
   for (size_t k = 0; k < types.size(); ++k) {
     const size_t nbytes = placeholders[k].storage()->nbytes();
-    holders.push_back({std::move(placeholders[k]), 0, pending, k, CountedBytes(nbytes)});
+    holders.push_back(std::make_unique<BufferHolder>(
+        BufferHolder{std::move(placeholders[k]), 0, pending, k, CountedBytes(nbytes)}));
   }
   return wrap_objects(kBuffer, std::move(holders));
 }

@@ -56,19 +56,28 @@ Tensor::Tensor(std::shared_ptr<Storage> storage, DType dtype, Shape shape, Strid
 
 const Tensor::Geometry Tensor::kNoGeometry{};
 
-Tensor Tensor::dense(std::shared_ptr<Storage> storage, DType dtype, Shape shape, Order order) {
-  Strides strides = contiguous_strides(shape, order);
-  return Tensor(std::move(storage), dtype, std::move(shape), std::move(strides), 0);
+Tensor::Tensor(std::shared_ptr<Storage> storage, DType dtype,
+               std::shared_ptr<const Geometry> geometry)
+    : storage_(std::move(storage)),
+      dtype_(dtype),
+      geometry_(std::move(geometry)),
+      offset_(0),
+      numel_(checked_numel(geometry_->shape)) {
+  check_within_storage(*storage_, dtype_, geometry_->shape, geometry_->strides, offset_, numel_);
 }
 
-Tensor Tensor::allocate(DType dtype, Shape shape, Order order, Device device) {
+Tensor Tensor::dense(std::shared_ptr<Storage> storage, DType dtype, const Shape& shape,
+                     Order order) {
+  return Tensor(std::move(storage), dtype, dense_geometry(shape, order));
+}
+
+Tensor Tensor::allocate(DType dtype, const Shape& shape, Order order, Device device) {
   const int64_t nbytes = checked_nbytes(checked_numel(shape), itemsize(dtype));
-  return dense(allocate_storage(static_cast<size_t>(nbytes), device), dtype, std::move(shape),
-               order);
+  return dense(allocate_storage(static_cast<size_t>(nbytes), device), dtype, shape, order);
 }
 
-Tensor Tensor::allocate(DType dtype, Shape shape, Order order) {
-  return allocate(dtype, std::move(shape), order, current_device());
+Tensor Tensor::allocate(DType dtype, const Shape& shape, Order order) {
+  return allocate(dtype, shape, order, current_device());
 }
 
 void* Tensor::data() const noexcept {

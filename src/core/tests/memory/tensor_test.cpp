@@ -3,11 +3,14 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <functional>
 #include <limits>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "ndbuf/base/error.hpp"
@@ -427,6 +430,69 @@ TEST(MakeDense, OtherLayoutsAreCopied) {
                           static_cast<char*>(c.data()) + (2 - i) * 8, 8),
               0);
   }
+}
+
+// Strides of a dense tensor, counted by hand: in row-major order the last axis is 1 and each
+// axis before it the product of the extents after it; column-major the mirror image.
+Strides hand_strides(const Shape& shape, Order order) {
+  Strides strides(shape.size(), 1);
+  if (order == Order::kRowMajor) {
+    for (size_t axis = shape.size(); axis-- > 1;) strides[axis - 1] = strides[axis] * shape[axis];
+  } else {
+    for (size_t axis = 1; axis < shape.size(); ++axis) {
+      strides[axis] = strides[axis - 1] * shape[axis - 1];
+    }
+  }
+  return strides;
+}
+
+// Dense geometries come from a small cache of recent shapes: however many shapes pass
+// through it (far more than it holds, both orders, ranks 0 to 10), every tensor keeps the shape
+// and strides it was made with, including those made before their slot was reused.
+TEST(TensorTest, DenseTensorsKeepTheirGeometryThroughTheSharedCache) {
+  std::vector<Tensor> made;
+  std::vector<std::pair<Shape, Order>> expected;
+  for (int64_t k = 0; k < 400; ++k) {
+    Shape shape;
+    for (int64_t axis = 0; axis < k % 11; ++axis) shape.push_back(1 + (k * 7 + axis * 3) % 5);
+    const Order order = k % 2 == 0 ? Order::kRowMajor : Order::kColumnMajor;
+    made.push_back(Tensor::allocate(DType::kF32, shape, order));
+    expected.emplace_back(shape, order);
+  }
+  for (size_t k = 0; k < made.size(); ++k) {
+    EXPECT_EQ(made[k].shape(), expected[k].first) << k;
+    EXPECT_EQ(made[k].strides(), hand_strides(expected[k].first, expected[k].second)) << k;
+    EXPECT_EQ(made[k].offset(), 0);
+  }
+}
+
+// The same shape in the two orders never shares strides.
+TEST(TensorTest, DenseTensorsOfOneShapeInTwoOrders) {
+  const Shape shape{2, 3, 4};
+  const Tensor rows = Tensor::allocate(DType::kF64, shape, Order::kRowMajor);
+  const Tensor columns = Tensor::allocate(DType::kF64, shape, Order::kColumnMajor);
+  const Tensor rows_again = Tensor::dense(allocate_host(192), DType::kF64, shape, Order::kRowMajor);
+  EXPECT_EQ(rows.strides(), (Strides{12, 4, 1}));
+  EXPECT_EQ(columns.strides(), (Strides{1, 2, 6}));
+  EXPECT_EQ(rows_again.strides(), (Strides{12, 4, 1}));
+}
+
+// Threads making dense tensors of overlapping shapes at once each get their own shape.
+TEST(TensorTest, DenseGeometriesFromManyThreads) {
+  std::vector<std::thread> threads;
+  std::atomic<int> wrong{0};
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([t, &wrong] {
+      for (int64_t k = 0; k < 2000; ++k) {
+        const Shape shape{1 + (k + t) % 9, 1 + k % 4};
+        const Order order = (k + t) % 3 == 0 ? Order::kColumnMajor : Order::kRowMajor;
+        const Tensor x = Tensor::allocate(DType::kU8, shape, order);
+        if (x.shape() != shape || x.strides() != hand_strides(shape, order)) ++wrong;
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(wrong.load(), 0);
 }
 
 }  // namespace

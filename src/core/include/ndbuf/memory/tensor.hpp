@@ -21,11 +21,14 @@ class Tensor {
          int64_t offset = 0);
 
   // A dense tensor over `storage` in the given order.
-  static Tensor dense(std::shared_ptr<Storage> storage, DType dtype, Shape shape, Order order);
+  // Its shape and strides are shared with other dense tensors of that shape and order
+  // (dense_geometry.cpp).
+  static Tensor dense(std::shared_ptr<Storage> storage, DType dtype, const Shape& shape,
+                      Order order);
   // Fresh, uninitialised memory on `device` (host memory for CPU devices), laid out densely;
   // without a device, on the calling thread's current_device() (cpu:0 outside a DeviceScope).
-  static Tensor allocate(DType dtype, Shape shape, Order order, Device device);
-  static Tensor allocate(DType dtype, Shape shape, Order order);
+  static Tensor allocate(DType dtype, const Shape& shape, Order order, Device device);
+  static Tensor allocate(DType dtype, const Shape& shape, Order order);
 
   DType dtype() const noexcept { return dtype_; }
   const Shape& shape() const noexcept { return geometry().shape; }
@@ -58,6 +61,12 @@ class Tensor {
     Strides strides;
   };
   const Geometry& geometry() const noexcept { return geometry_ ? *geometry_ : kNoGeometry; }
+  // The shared geometry of dense tensors of `shape` in `order`, from a small cache of recent
+  // ones: a program's results are made per run, and a fresh geometry (a shared block, a shape
+  // and strides) was three allocations per result.
+  static std::shared_ptr<const Geometry> dense_geometry(const Shape& shape, Order order);
+  friend struct DenseGeometryCache;
+  Tensor(std::shared_ptr<Storage> storage, DType dtype, std::shared_ptr<const Geometry> geometry);
   static const Geometry kNoGeometry;  // a moved-from tensor's
 
   std::shared_ptr<Storage> storage_;

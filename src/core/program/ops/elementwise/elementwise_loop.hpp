@@ -42,8 +42,13 @@ template <class T>
 struct Operand {
   Tensor host;
   const T* data;
-  Strides strides;
+  // Zeros for a scalar broadcast over the result's axes; otherwise empty, and strides() are
+  // host's own (not copied: a copy is an allocation per operand per op).
+  Strides broadcast_strides;
   bool dense;  // row-major dense over the result's shape: element i is data[i]
+  const Strides& strides() const {
+    return broadcast_strides.empty() ? host.strides() : broadcast_strides;
+  }
 };
 
 template <class T>
@@ -54,8 +59,7 @@ Operand<T> read_operand(const Tensor& t, const Shape& shape) {
     return Operand<T>{host, data, Strides(shape.size(), 0), false};
   }
   const bool dense = host.is_contiguous(Order::kRowMajor);
-  Strides strides = host.strides();
-  return Operand<T>{std::move(host), data, std::move(strides), dense};
+  return Operand<T>{std::move(host), data, Strides(), dense};
 }
 
 // Rows of the last axis for operands that are not all dense: each block of rows starts an
@@ -66,12 +70,16 @@ void map_rows(TOut* out, const Shape& shape, int64_t rows, int64_t bytes_per_row
   constexpr size_t kCount = sizeof...(TIn);
   const size_t outer = shape.empty() ? 0 : shape.size() - 1;
   const int64_t inner = shape.empty() ? 1 : shape[outer];
-  const int64_t step[kCount] = {(shape.empty() ? 0 : in.strides[outer])...};
-  const Strides* strides[kCount] = {&in.strides...};
+  const int64_t step[kCount] = {(shape.empty() ? 0 : in.strides()[outer])...};
+  const Strides* strides[kCount] = {&in.strides()...};
   for_each_block(
       rows, bytes_per_row,
       [&](int64_t begin, int64_t end) {
-        std::vector<int64_t> counter(outer, 0);
+        // Arrays of up to kInlineAxes axes keep their odometer on the stack.
+        constexpr size_t kInlineAxes = 8;
+        int64_t inline_counter[kInlineAxes] = {};
+        std::vector<int64_t> spilled_counter(outer > kInlineAxes ? outer : 0, 0);
+        int64_t* counter = outer > kInlineAxes ? spilled_counter.data() : inline_counter;
         int64_t pos[kCount] = {};
         int64_t rest = begin;
         for (size_t axis = outer; axis-- > 0;) {
