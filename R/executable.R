@@ -96,8 +96,10 @@ device.PJRTLoadedExecutable <- function(x, ...) {
 #' runs in order: single ops, `fusion` steps (chains of element-wise ops run as one pass over
 #' memory) and `row fusion` steps (reductions over the last dims with the element-wise ops
 #' before and after them, such as softmax or layer norm, run as one pass over blocks of rows),
-#' each with the ops it runs, its result types and their size (every result is dense
-#' row-major), and the program lines it comes from. The steps of a `while` loop's `cond` and
+#' each with the ops it runs, its result types and their size, and the program lines it
+#' comes from. Every result is dense row-major, except that a `fusion` step whose result the
+#' program only returns writes it column-major when its full-size operands are (R matrices):
+#' such steps say "column-major when its operands are". The steps of a `while` loop's `cond` and
 #' `body`, and of the branches of an `if` or a `case`, are listed indented under the step that
 #' runs them (the ops inside a loop body run once per trip). A `canonicalised:` line counts what the
 #' exact rewrites made before planning changed in the program's functions: identity ops

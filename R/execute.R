@@ -35,9 +35,10 @@
 #' allocation, when nothing else can see it and the program allows it: the buffer has memory
 #' of its own (a buffer sharing an R vector, a memory-mapped file or an Arrow array keeps it,
 #' so R data and files never change), no HArray, `as_array()` view or other argument shares
-#' it, it is dense row-major (a program's results are; so is any vector), and result `K` is
-#' computed by an element-wise op or fused chain that reads the argument last, or is the
-#' argument itself. Otherwise the result gets fresh memory. A run that fails before it writes
+#' it, it is dense row-major (most of a program's results are; so is any vector), or dense
+#' column-major (an R matrix) with result `K` computed by a fused chain whose full-size
+#' operands are all column-major, and result `K` is computed by an element-wise op or fused
+#' chain that reads the argument last, or is the argument itself. Otherwise the result gets fresh memory. A run that fails before it writes
 #' a donated buffer's memory leaves that buffer usable.
 #'
 #' @param executable A `PJRTLoadedExecutable` from [pjrt_compile()].

@@ -109,3 +109,39 @@ test_that("a batched product of R arrays gives the same values from the copies",
   expect_identical(runs[[2]], runs[[1]])
   expect_identical(runs[[3]], runs[[1]])
 })
+
+test_that("a fused result of R matrices comes back column-major, read like any other buffer", {
+  fma_src <- paste(
+    "func.func @main(%x: tensor<3x4xf64>, %y: tensor<3x4xf64>) -> tensor<3x4xf64> {",
+    "  %m = stablehlo.multiply %x, %y : tensor<3x4xf64>",
+    "  %s = stablehlo.add %m, %x : tensor<3x4xf64>",
+    "  return %s : tensor<3x4xf64>",
+    "}", sep = "\n")
+  exe <- pjrt_compile(pjrt_program(fma_src))
+  x <- matrix(c(1.5, -2, 3, 0.25, 7, -1, 2, 9, -4, 6, 0.5, 10), 3, 4)
+  y <- matrix(c(2, 0.5, -1, 4, 3, 8, -0.5, 1, 2, -3, 6, 0.75), 3, 4)
+  result <- pjrt_execute(exe, pjrt_buffer(x, dtype = "f64"), pjrt_buffer(y, dtype = "f64"))
+  expect_false(stored_row_major(result))
+  # R's own x * y + x: the same two IEEE operations per element.
+  expect_identical(as_array(result), x * y + x)
+  # From row-major operands the same values come back row-major.
+  transpose <- pjrt_compile(pjrt_program(paste(
+    "func.func @main(%a: tensor<4x3xf64>) -> tensor<3x4xf64> {",
+    "  %t = stablehlo.transpose %a, dims = [1, 0] : (tensor<4x3xf64>) -> tensor<3x4xf64>",
+    "  return %t : tensor<3x4xf64>",
+    "}", sep = "\n")))
+  row_major_copy <- function(m) pjrt_execute(transpose, pjrt_buffer(t(m), dtype = "f64"))
+  rows_x <- row_major_copy(x)
+  expect_true(stored_row_major(rows_x))
+  from_rows <- pjrt_execute(exe, rows_x, row_major_copy(y))
+  expect_true(stored_row_major(from_rows))
+  expect_identical(as_array(from_rows), x * y + x)
+  # Printing, raw bytes in either order, HArray views and safetensors read through the layout.
+  expect_identical(capture.output(print(result)), capture.output(print(from_rows)))
+  expect_identical(as_raw(result, row_major = TRUE), as_raw(from_rows, row_major = TRUE))
+  expect_identical(as_raw(result, row_major = FALSE), as_raw(from_rows, row_major = FALSE))
+  expect_true(HArray$new_from_buffer(result)$eq(HArray$new_from_buffer(from_rows)))
+  path <- withr::local_tempfile(fileext = ".safetensors")
+  pjrt_save_safetensors(list(r = result), path)
+  expect_identical(as_array(pjrt_load_safetensors(path)$r), x * y + x)
+})

@@ -29,9 +29,10 @@ OpFn build_broadcast_binary(const Op& op, const Planning& planning);
 // Which optimisations planning applies (each off for tests that compare optimised and plain
 // runs; CompileOptions).
 struct PlanPasses {
-  bool elementwise = true;    // fusion.hpp
-  bool reductions = true;     // row_fusion.hpp (only with `elementwise`)
-  bool region_bodies = true;  // element programs for region bodies (region_program())
+  bool elementwise = true;     // fusion.hpp
+  bool reductions = true;      // row_fusion.hpp (only with `elementwise`)
+  bool region_bodies = true;   // element programs for region bodies (region_program())
+  bool result_layouts = true;  // results in their operands' layout where free (RegionFacts)
 };
 
 struct Planning {
@@ -40,12 +41,16 @@ struct Planning {
   PlanPasses passes;
 };
 
-// The plan of every region of every function: one step per op, bound to its builder's run
-// function (an op without a builder is an error naming it), then the fusion passes: clusters
-// fused through their reductions, then groups of element-wise ops, each one step in place of
-// its members (steps reordered where a fused step must run before an op it feeds), then the
-// values each step reads for the last time. The module is only read; the plan points into it.
-std::unique_ptr<Plan> plan_module(const Module& module, PlanPasses passes = {});
+class Backend;
+
+// The plan of every region of every function: one step per op, bound to the run function
+// `backend` lowers it to (an op it cannot run is an error naming it), then the backend's
+// fusion (the CPU backend's: clusters fused through their reductions, then groups of
+// element-wise ops, each one step in place of its members), then the values each step reads
+// for the last time and the memory it may write over. The module is only read; the plan points
+// into it. Null `backend`: the CPU backend (backend.hpp).
+std::unique_ptr<Plan> plan_module(const Module& module, PlanPasses passes = {},
+                                  const Backend* backend = nullptr);
 
 // Adapters from tensor kernels to run functions.
 template <class F>

@@ -1,7 +1,8 @@
-// The executor of fused groups: the group's element program runs over the row-major output
-// tile by tile (a few KiB per register, so a chain's live registers stay in the first-level
-// cache), tiles in parallel. Each tile's leaves reach the argument registers as leaf_feed.hpp
-// feeds them; the root's lanes are written straight into the output.
+// The executor of fused groups: the group's element program runs over the output (row-major,
+// or column-major where its leaves are and the layout is free) tile by tile (a few KiB per
+// register, so a chain's live registers stay in the first-level cache), tiles in parallel. Each
+// tile's leaves reach the argument registers as leaf_feed.hpp feeds them; the root's lanes are
+// written straight into the output.
 #include <algorithm>
 #include <atomic>
 #include <cstring>
@@ -33,8 +34,8 @@ int64_t tile_lanes(const ElementProgram& program) {
   return std::max<int64_t>(1, kTileBytes / static_cast<int64_t>(widest));
 }
 
-Tensor fresh_output(const FusedPlan& plan) {
-  return Tensor::allocate(plan.output.dtype, plan.output.shape, Order::kRowMajor);
+Tensor fresh_output(const FusedPlan& plan, Order order) {
+  return Tensor::allocate(plan.output.dtype, plan.output.shape, order);
 }
 
 // The full-size output: the memory offered to this op (ExecContext::result) when every
@@ -42,29 +43,53 @@ Tensor fresh_output(const FusedPlan& plan) {
 // leaf, so each tile reads its elements before writing them); a broadcast of it would read
 // elements other tiles may already have overwritten, so then fresh memory.
 Tensor fused_output(const FusedPlan& plan, const std::vector<LeafSource>& sources,
-                    ResultMemory& memory) {
-  std::optional<Tensor> offered = memory.take_offered(plan.output.dtype, plan.output.shape);
+                    ResultMemory& memory, Order order) {
+  std::optional<Tensor> offered = memory.take_offered(plan.output.dtype, plan.output.shape, order);
   if (offered) {
     for (size_t k = 0; k < sources.size(); ++k) {
       const bool shares = sources[k].tensor().storage() == offered->storage();
-      if (shares && plan.leaves[k].kind != FusedLeaf::Kind::kSame) return fresh_output(plan);
+      if (shares && plan.leaves[k].kind != FusedLeaf::Kind::kSame) {
+        return fresh_output(plan, order);
+      }
     }
     return *offered;
   }
-  return fresh_output(plan);
+  return fresh_output(plan, order);
+}
+
+// Whether the output follows its leaves into column-major order: the plan leaves the layout
+// free, every full-size leaf is dense column-major (R's matrices) and every other leaf reads
+// zero strides (a scalar or a splat), so the loop can walk all of them in memory order. A
+// broadcast or transposed leaf keeps the row-major walk.
+bool follows_column_major(const FusedPlan& plan, const std::vector<LeafSource>& sources,
+                          const Shape& shape) {
+  if (!plan.any_layout || shape.size() < 2) return false;
+  const Strides columns = contiguous_strides(shape, Order::kColumnMajor);
+  if (columns == contiguous_strides(shape, Order::kRowMajor)) return false;
+  bool any_column_major = false;
+  for (const LeafSource& source : sources) {
+    if (source.strides == columns) {
+      any_column_major = true;
+      continue;
+    }
+    const bool splat = std::all_of(source.strides.begin(), source.strides.end(),
+                                   [](int64_t stride) { return stride == 0; });
+    if (!splat) return false;
+  }
+  return any_column_major;
 }
 
 // One tile of the output: its leaves into the argument registers, the program, the root's
 // lanes into the output.
 struct FeedTiles {
-  const FusedPlan& plan;
+  const Shape& shape;  // the output's, or its reversed axes for a column-major run
   const std::vector<LeafFeed>& feeds;
   unsigned char* out;
   int64_t out_item;
 
   void operator()(int64_t first, int64_t count, ElementTile& tile) const {
     for (size_t k = 0; k < feeds.size(); ++k) {
-      feed_argument(feeds[k], k, plan.output.shape, first, count, tile);
+      feed_argument(feeds[k], k, shape, first, count, tile);
     }
     tile.run_into(count, out + first * out_item);
   }
@@ -113,18 +138,26 @@ void run_tiles(const ElementProgram& program, RunState& state, int64_t items, in
 
 Values run_plan(const FusedPlan& plan, RunState& state, int64_t lanes, const Values& args,
                 ResultMemory& memory) {
-  const Shape& shape = plan.output.shape;
   std::vector<LeafSource>& sources = state.sources;
   sources.resize(plan.leaves.size());
   int64_t bytes_per_element = static_cast<int64_t>(itemsize(plan.output.dtype));
   for (size_t k = 0; k < plan.leaves.size(); ++k) {
-    read_leaf(sources[k], plan.leaves[k], args, shape.size());
+    read_leaf(sources[k], plan.leaves[k], args, plan.output.shape.size());
     if (sources[k].tensor().dtype() != plan.program.arguments[k]) {
       throw Error(ErrorKind::kInvalidArgument, "a fused group's input has an unexpected dtype");
     }
     bytes_per_element += static_cast<int64_t>(itemsize(sources[k].tensor().dtype()));
   }
-  Tensor out = fused_output(plan, sources, memory);
+  // Column-major: the loop runs over the reversed axes, where every leaf is row-major.
+  const bool column_major = follows_column_major(plan, sources, plan.output.shape);
+  Shape reversed;
+  if (column_major) {
+    reversed.assign(plan.output.shape.rbegin(), plan.output.shape.rend());
+    for (LeafSource& source : sources) std::reverse(source.strides.begin(), source.strides.end());
+  }
+  const Shape& shape = column_major ? reversed : plan.output.shape;
+  Tensor out =
+      fused_output(plan, sources, memory, column_major ? Order::kColumnMajor : Order::kRowMajor);
   const int64_t total = out.numel();
   if (total == 0) return one_value(std::move(out));
   // A transposing leaf reads rows in blocks as large as the element-wise kernels' blocks (the
@@ -139,7 +172,7 @@ Values run_plan(const FusedPlan& plan, RunState& state, int64_t lanes, const Val
     prepare_feed(state.feeds[k], sources[k], shape, lanes);
   }
   auto* dst = static_cast<unsigned char*>(out.data());
-  const FeedTiles body{plan, state.feeds, dst, static_cast<int64_t>(itemsize(out.dtype()))};
+  const FeedTiles body{shape, state.feeds, dst, static_cast<int64_t>(itemsize(out.dtype()))};
   run_tiles(plan.program, state, total, lanes, bytes_per_element, body);
   g_fused_runs.fetch_add(1, std::memory_order_relaxed);
   return one_value(std::move(out));

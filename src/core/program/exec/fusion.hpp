@@ -32,6 +32,8 @@ struct FusedLeaf {
 // output's element; the steps follow the members in program order.
 struct FusedPlan {
   Type output;
+  // The output may take the layout its full-size leaves share (RegionFacts::any_layout).
+  bool any_layout = false;
   std::vector<FusedLeaf> leaves;
   ElementProgram program;
 };
@@ -78,7 +80,9 @@ enum class StepFate : uint8_t { kOpen, kTaken, kGone };
 // ops, or of one fed by broadcasts or constants, becomes one fused step at the group's root (a
 // group with an op the element program cannot express is left unfused); the other members,
 // feeders read only in place, and gone steps are left out. The region itself is not changed.
+// A group whose root's result is in `any_layout` may write it in its leaves' layout.
 std::vector<Step> fuse_elementwise(const Region& region, std::vector<Step> steps,
-                                   const std::vector<StepFate>& fates);
+                                   const std::vector<StepFate>& fates,
+                                   const std::vector<int>& any_layout);
 
 }  // namespace ndbuf::program

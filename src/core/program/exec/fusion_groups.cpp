@@ -143,9 +143,12 @@ struct GroupBuilder {
   }
 
   // The group's one step, at its root's place; its run function reads the leaves' values.
-  Step make_fused(const std::vector<int>& members) {
+  Step make_fused(const std::vector<int>& members, const std::vector<int>& any_layout) {
     const Op& root = region.ops[members.back()];
+    plan.any_layout =
+        std::find(any_layout.begin(), any_layout.end(), root.results[0]) != any_layout.end();
     Step step;
+    step.any_layout = plan.any_layout;
     step.run = fused_run(std::move(plan));
     step.op = &root;
     step.operands = operands;
@@ -212,7 +215,8 @@ FusedLeaf feeder_leaf_of(const Op& feeder, int operand) {
 }
 
 std::vector<Step> fuse_elementwise(const Region& region, std::vector<Step> steps,
-                                   const std::vector<StepFate>& fates) {
+                                   const std::vector<StepFate>& fates,
+                                   const std::vector<int>& any_layout) {
   if (steps.size() + 1 != region.ops.size() || fates.size() != steps.size()) {
     fail_at(region.loc,
             "internal error: fusion needs one step per op; this is a bug in the "
@@ -233,7 +237,7 @@ std::vector<Step> fuse_elementwise(const Region& region, std::vector<Step> steps
     for (int def : builder.absorbed) absorbed_by[def].push_back(static_cast<int>(g));
     for (int m : members[g]) absorbed[m] = true;
     const int root = members[g].back();
-    steps[root] = builder.make_fused(members[g]);
+    steps[root] = builder.make_fused(members[g], any_layout);
     absorbed[root] = false;
   }
   for (const auto& entry : absorbed_by) {

@@ -129,7 +129,8 @@ void Interpreter::allow_in_place(std::vector<InPlaceWrite> writes) {
 // The memory of value `id` when `step` may write its result there: after `release` (the
 // caller's hold on a donated argument, if any) is called, the frame and this step's operands
 // are all that hold the storage (no view, other argument or caller shares it), and it is
-// writable host memory, dense row-major from its first element, of the step's result type.
+// writable host memory, dense from its first element (row-major, or column-major for a step
+// that writes that layout: ResultMemory::take_offered() checks), of the step's result type.
 std::optional<Tensor> Interpreter::donated_memory(const Step& step, int id,
                                                   const std::function<void()>* release,
                                                   const Values& frame) const {
@@ -137,8 +138,10 @@ std::optional<Tensor> Interpreter::donated_memory(const Step& step, int id,
   if (!value.tensor) return std::nullopt;
   const Tensor& t = *value.tensor;
   const Type& type = step.op->result_types[0];
+  const bool rows = t.is_contiguous(Order::kRowMajor);
   if (t.storage()->read_only() || !is_host(t.device()) || t.offset() != 0 ||
-      !t.is_contiguous(Order::kRowMajor) || t.dtype() != type.dtype || t.shape() != type.shape) {
+      (!rows && !t.is_contiguous(Order::kColumnMajor)) || t.dtype() != type.dtype ||
+      t.shape() != type.shape) {
     return std::nullopt;
   }
   long holders = 1;  // the frame
@@ -149,7 +152,8 @@ std::optional<Tensor> Interpreter::donated_memory(const Step& step, int id,
     (*release)();  // the caller's hold
   }
   if (t.storage().use_count() != holders) return std::nullopt;
-  return Tensor::dense(t.storage(), t.dtype(), t.shape(), Order::kRowMajor);
+  return Tensor::dense(t.storage(), t.dtype(), t.shape(),
+                       rows ? Order::kRowMajor : Order::kColumnMajor);
 }
 
 // A donated argument first (its result must land in the caller's memory when it can), then

@@ -28,6 +28,9 @@ struct Step {
   std::vector<int> release;   // values of the region last read here: dropped after the step
   bool fused = false;         // a loop-fusion group (fusion.hpp)
   bool row_fused = false;     // a cluster fused through its reductions (row_fusion.hpp)
+  // A fused step whose result may follow its operands into column-major order
+  // (FusedPlan::any_layout), for plan_text().
+  bool any_layout = false;
   // A fused step's ops, in program order (what plan_text() lists); empty for one op's step.
   std::vector<const Op*> members;
   // Donation: the argument of @main whose memory this step may write its one result into

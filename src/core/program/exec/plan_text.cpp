@@ -129,7 +129,8 @@ struct PlanWriter {
       }
     }
     out << indent << k + 1 << ". " << step_kind(step) << " -> " << types << ", "
-        << format_bytes(bytes) << " [" << step_lines(step) << "]\n";
+        << format_bytes(bytes) << " [" << step_lines(step)
+        << (step.any_layout ? "; column-major when its operands are" : "") << "]\n";
     const std::string inner = indent + "     ";
     if (!step.members.empty()) out << inner << member_summary(step.members) << "\n";
     if (!runs_nested_plans(step)) return;
@@ -148,7 +149,10 @@ std::string plan_text(const PlannedModule& program) {
   if (main == nullptr || !main->has_body) return "";
   const RegionPlan& body = program.plan->region(main->body);
   PlanWriter writer{*program.plan, *main, {}};
-  writer.out << "@main: " << steps_count(body.steps.size()) << " (every result dense row-major)\n";
+  const bool any_layout = std::any_of(body.steps.begin(), body.steps.end(),
+                                      [](const Step& step) { return step.any_layout; });
+  writer.out << "@main: " << steps_count(body.steps.size())
+             << (any_layout ? " (every result dense)\n" : " (every result dense row-major)\n");
   writer.out << canonicalised_line(program.canonicalised);
   writer.region(body, "  ");
   return writer.out.str();

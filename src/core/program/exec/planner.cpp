@@ -1,15 +1,16 @@
-// Makes the execution plan (plan.hpp): every op bound to its builder's run function.
+// Makes the execution plan (plan.hpp): every op bound to the run function its backend lowers it
+// to (backend.hpp), the backend's fusion, then releases and in-place writes.
 #include <algorithm>
 #include <functional>
 #include <queue>
+#include <string>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "ndbuf/memory/parallel.hpp"
+#include "program/exec/backend.hpp"
 #include "program/exec/builders.hpp"
-#include "program/exec/fusion.hpp"
 #include "program/exec/region_graph.hpp"
-#include "program/exec/row_fusion.hpp"
 #include "program/ir/attr_access.hpp"
 #include "program/registry/op_registry.hpp"
 
@@ -51,24 +52,15 @@ void plan_releases(const Region& region, RegionPlan& plan) {
   std::sort(plan.exit_release.begin(), plan.exit_release.end());
 }
 
-// Steps whose kernels take their result from the offered memory (ExecContext::result)
-// and compute each result element from the operands' elements at the same position (or, for
-// dynamic_update_slice, start from a copy of operand 0).
-bool takes_operand_memory(const Step& step) {
-  if (step.results.size() != 1 || step.row_fused || !step.op->result_types[0].is_tensor()) {
-    return false;
-  }
-  return step.fused || is_fusible_op(step.op->id) || step.op->id == OpId::kDynamicUpdateSlice;
-}
-
 // Marks, per step, an operand whose memory the step may reuse for its result: a value of the
 // region (not an argument of a function, which the caller lends: donation decides those) read
 // here for the last time, of the result's type.
-void plan_reuse(const Region& region, const Function& fn, bool function_body, RegionPlan& plan) {
+void plan_reuse(const Region& region, const Function& fn, bool function_body,
+                const Backend& backend, RegionPlan& plan) {
   std::unordered_set<int> lent;
   if (function_body) lent.insert(region.args.begin(), region.args.end());
   for (Step& step : plan.steps) {
-    if (!takes_operand_memory(step)) continue;
+    if (step.results.size() != 1 || !step.op->result_types[0].is_tensor()) continue;
     const Type& result = step.op->result_types[0];
     for (size_t j = 0; j < step.operands.size(); ++j) {
       const int id = step.operands[j];
@@ -77,21 +69,80 @@ void plan_reuse(const Region& region, const Function& fn, bool function_body, Re
       if (!released || lent.count(id) > 0) continue;
       if (static_cast<size_t>(id) >= fn.value_types.size() || fn.value_types[id] != result)
         continue;
-      if (step.op->id == OpId::kDynamicUpdateSlice && j != 0) break;
+      if (!backend.may_write_over(step, j)) continue;
       step.in_place_operand = static_cast<int>(j);
       break;
     }
   }
 }
 
-void plan_region(const Region& region, const Function& fn, Plan& plan, PlanPasses passes);
+// The values the region's terminator returns that no step reads (`steps`: one per op).
+std::vector<int> returned_only(const Region& region, const std::vector<Step>& steps) {
+  std::unordered_set<int> read;
+  for (const Step& step : steps) {
+    for (int id : step_uses(step)) read.insert(id);
+  }
+  std::vector<int> out;
+  if (region.ops.empty() || region.ops.back().id != OpId::kReturn) return out;
+  for (int id : region.ops.back().operands) {
+    if (read.count(id) == 0) out.push_back(id);
+  }
+  return out;
+}
 
-void plan_nested(const Op& op, const Function& fn, Plan& plan, PlanPasses passes) {
+std::string unsupported_message(const Op& op, const Backend& backend) {
+  if (op.id == OpId::kUnknown || op_row(op.id).build == nullptr) {
+    return "op '" + op.name + "' is not supported by this runtime";
+  }
+  return "op '" + op.name + "' is not supported by the " + std::string(backend.name()) + " backend";
+}
+
+void plan_region(const Region& region, const Function& fn, Plan& plan, PlanPasses passes,
+                 const Backend& backend);
+
+void plan_nested(const Op& op, const Function& fn, Plan& plan, PlanPasses passes,
+                 const Backend& backend) {
   for (const Region& nested : op.regions) {
     plan.add_region(nested);
-    plan_region(nested, fn, plan, passes);
+    plan_region(nested, fn, plan, passes, backend);
   }
 }
+
+// One step per op in program order (the terminator excluded), each lowered by the backend,
+// then the backend's fusion, then releases and in-place writes.
+void plan_region(const Region& region, const Function& fn, Plan& plan, PlanPasses passes,
+                 const Backend& backend) {
+  RegionPlan& out = plan.mutable_region(region);
+  out.args = region.args;
+  out.line = region.loc.line;
+  const Planning planning{plan.module(), plan, passes};
+  std::vector<Step> steps;
+  for (size_t k = 0; k < region.ops.size(); ++k) {
+    const Op& op = region.ops[k];
+    if ((k & 0xFFF) == 0xFFF) check_interrupt();  // builders may check large attributes
+    plan_nested(op, fn, plan, passes, backend);
+    if (op.id == OpId::kReturn) {
+      out.returns = op.operands;
+      continue;
+    }
+    Step step;
+    step.run = backend.lower(op, planning);
+    if (!step.run) fail_at(op.loc, unsupported_message(op, backend));
+    step.op = &op;
+    step.operands = op.operands;
+    step.results = op.results;
+    steps.push_back(std::move(step));
+  }
+  const bool function_body = &region == &fn.body;
+  RegionFacts facts;
+  if (function_body && fn.name == "main") facts.any_layout = returned_only(region, steps);
+  out.steps = backend.fuse(region, std::move(steps), passes, facts);
+  plan_releases(region, out);
+  if (function_body) out.exit_release.clear();  // the frame goes with the call
+  plan_reuse(region, fn, function_body, backend, out);
+}
+
+}  // namespace
 
 // The steps in an order where every value is written before it is read, as close to the given
 // order as that allows: a row-fused step sits at its last op's place, which may come after an
@@ -130,57 +181,14 @@ std::vector<Step> order_by_dependencies(std::vector<Step> steps) {
   return ordered;
 }
 
-std::vector<Step> fuse_steps(const Region& region, std::vector<Step> steps, PlanPasses passes) {
-  if (!passes.elementwise) return steps;
-  std::vector<StepFate> fates(steps.size(), StepFate::kOpen);
-  if (passes.reductions) fuse_rows(region, steps, fates);
-  const bool any_rows = std::find(fates.begin(), fates.end(), StepFate::kTaken) != fates.end();
-  steps = fuse_elementwise(region, std::move(steps), fates);
-  return any_rows ? order_by_dependencies(std::move(steps)) : steps;
-}
-
-// One step per op in program order (the terminator excluded), then fusion, then releases.
-void plan_region(const Region& region, const Function& fn, Plan& plan, PlanPasses passes) {
-  RegionPlan& out = plan.mutable_region(region);
-  out.args = region.args;
-  out.line = region.loc.line;
-  const Planning planning{plan.module(), plan, passes};
-  std::vector<Step> steps;
-  for (size_t k = 0; k < region.ops.size(); ++k) {
-    const Op& op = region.ops[k];
-    if ((k & 0xFFF) == 0xFFF) check_interrupt();  // builders may check large attributes
-    plan_nested(op, fn, plan, passes);
-    if (op.id == OpId::kReturn) {
-      out.returns = op.operands;
-      continue;
-    }
-    const OpRow* row = op.id == OpId::kUnknown ? nullptr : &op_row(op.id);
-    if (row == nullptr || row->build == nullptr) {
-      fail_at(op.loc, "op '" + op.name + "' is not supported by this runtime");
-    }
-    Step step;
-    step.run = row->build(op, planning);
-    step.op = &op;
-    step.operands = op.operands;
-    step.results = op.results;
-    steps.push_back(std::move(step));
-  }
-  out.steps = fuse_steps(region, std::move(steps), passes);
-  plan_releases(region, out);
-  const bool function_body = &region == &fn.body;
-  if (function_body) out.exit_release.clear();  // the frame goes with the call
-  plan_reuse(region, fn, function_body, out);
-}
-
-}  // namespace
-
-std::unique_ptr<Plan> plan_module(const Module& module, PlanPasses passes) {
+std::unique_ptr<Plan> plan_module(const Module& module, PlanPasses passes, const Backend* chosen) {
+  const Backend& backend = chosen == nullptr ? cpu_backend() : *chosen;
   auto plan = std::make_unique<Plan>(module);
   // Every function's plan first: a call planned before its callee's body holds its plan.
   for (const Function& fn : module.functions) {
     plan->add_function(fn).body = &plan->add_region(fn.body);
   }
-  for (const Function& fn : module.functions) plan_region(fn.body, fn, *plan, passes);
+  for (const Function& fn : module.functions) plan_region(fn.body, fn, *plan, passes, backend);
   return plan;
 }
 

@@ -29,9 +29,10 @@ class ResultMemory {
   // A dense row-major result: a scratch buffer, else the offered memory when it fits, else a
   // fresh allocation.
   Tensor take(DType dtype, const Shape& shape);
-  // The offered memory when it matches `dtype` and `shape`, else nullopt. Every call
-  // withdraws the offer, so only an op's first allocation can take it.
-  std::optional<Tensor> take_offered(DType dtype, const Shape& shape);
+  // The offered memory when it matches `dtype` and `shape` and is dense in `order`, else
+  // nullopt. Every call withdraws the offer, so only an op's first allocation can take it.
+  std::optional<Tensor> take_offered(DType dtype, const Shape& shape,
+                                     Order order = Order::kRowMajor);
 
  private:
   BlockScratch* scratch_ = nullptr;

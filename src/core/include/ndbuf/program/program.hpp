@@ -38,6 +38,7 @@ std::string tensor_type_to_string(const TensorType& type);
 std::string signature_to_string(const Signature& signature);
 
 class Executable;
+class Backend;
 
 struct CompileOptions {
   // Exact rewrites before planning: identities forwarded, chains of transposes, reshapes and
@@ -67,6 +68,14 @@ struct CompileOptions {
   // to it once per run instead of read strided every iteration (program/exec/loop_layout.hpp;
   // the same results either way, tests compare both).
   bool loop_layouts = true;
+  // A fused loop whose result @main returns (and nothing else reads) writes it in the layout
+  // its full-size operands share when that is column-major (R's matrices), reading and writing
+  // in memory order, so neither the loop nor the reader of the result transposes
+  // (exec/fused_run.cpp; the same values either way, tests compare both).
+  bool result_layouts = true;
+  // What lowers the planned ops to run functions (program/exec/backend.hpp); null: the CPU
+  // backend. Other backends are internal to the core for now (its tests plug one in).
+  const Backend* backend = nullptr;
 };
 
 // Parses, verifies and plans `text`; the result is immutable and may be executed many times

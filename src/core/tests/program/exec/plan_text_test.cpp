@@ -65,8 +65,9 @@ TEST(PlanText, CountsAOneOpFusionInTheSingular) {
 }
 )";
   const std::string expected =
-      "@main: 1 step (every result dense row-major)\n"
-      "  1. fusion of 1 op -> tensor<3x2xf32>, 24 B [line 3]\n"
+      "@main: 1 step (every result dense)\n"
+      "  1. fusion of 1 op -> tensor<3x2xf32>, 24 B [line 3; column-major when its operands "
+      "are]\n"
       "       add\n";
   EXPECT_EQ(plan_text(*compile(text)), expected);
 }

@@ -92,10 +92,11 @@ TEST(Canonicalise, ThePlanTextSaysWhatWasRewritten) {
       "  return %f : tensor<2x3xf32>\n"
       "}\n";
   EXPECT_EQ(plan_text(compile_module(text, true)),
-            "@main: 1 step (every result dense row-major)\n"
+            "@main: 1 step (every result dense)\n"
             "  canonicalised: 2 ops forwarded, 1 op merged, 1 op read through a chain, 4 ops "
             "removed\n"
-            "  1. fusion of 2 ops -> tensor<2x3xf32>, 24 B [lines 3-7]\n"
+            "  1. fusion of 2 ops -> tensor<2x3xf32>, 24 B [lines 3-7; column-major when its "
+            "operands are]\n"
             "       exponential, add\n");
   CompileOptions plain;
   plain.canonicalise = false;
