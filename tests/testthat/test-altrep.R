@@ -60,9 +60,18 @@ test_that("zero-length, 0-d and other buffers keep the copying path", {
 test_that("a row-major buffer (a program's result) is copied into R's order", {
   m <- matrix(as.double(1:6), 2)
   b <- pjrt_buffer(m, dtype = "f64")
+  # The sum of two R matrices comes back in their column-major layout: shared, not copied.
   sum <- run_program(add_program("tensor<2x3xf64>"), b, b)
   expect_identical(as_array(sum), 2 * m)
-  expect_identical(view_state(as_array(sum)), "")
+  expect_identical(view_state(as_array(sum)), "shared")
+  # A transpose's result is row-major.
+  rows <- run_program(paste(
+    "func.func @main(%a: tensor<3x2xf64>) -> tensor<2x3xf64> {",
+    "  %t = stablehlo.transpose %a, dims = [1, 0] : (tensor<3x2xf64>) -> tensor<2x3xf64>",
+    "  return %t : tensor<2x3xf64>",
+    "}", sep = "\n"), pjrt_buffer(t(m), dtype = "f64"))
+  expect_identical(as_array(rows), m)
+  expect_identical(view_state(as_array(rows)), "")
   column <- run_program(add_program("tensor<3xf64>"), pjrt_buffer(c(1, 2, 3), dtype = "f64"),
                         pjrt_buffer(c(1, 1, 1), dtype = "f64"))
   expect_identical(as_array(column), array(c(2, 3, 4)))  # 1-d: every order is R's order

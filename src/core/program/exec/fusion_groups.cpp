@@ -230,7 +230,12 @@ std::vector<Step> fuse_elementwise(const Region& region, std::vector<Step> steps
   for (size_t g = 0; g < members.size(); ++g) {
     GroupBuilder builder{region, graph, group_of, static_cast<int>(g), {}, {}, {}, {}, {}};
     const bool expressible = builder.build(members[g]);
-    if (!expressible || (members[g].size() < 2 && builder.absorbed.empty())) {
+    // A lone op stays with its kernel, unless the caller alone reads its result: as a fused
+    // loop it may then follow column-major operands (FusedPlan::any_layout).
+    const int lone_result = region.ops[members[g].back()].results[0];
+    const bool lone_free =
+        std::find(any_layout.begin(), any_layout.end(), lone_result) != any_layout.end();
+    if (!expressible || (members[g].size() < 2 && builder.absorbed.empty() && !lone_free)) {
       for (int m : members[g]) group_of[m] = -1;  // left as it is
       continue;
     }

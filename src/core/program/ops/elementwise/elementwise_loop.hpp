@@ -2,6 +2,7 @@
 // broadcast), compute in float for f16 / bf16 and round once, write a dense row-major result.
 #pragma once
 
+#include <algorithm>
 #include <complex>
 #include <cstdint>
 #include <string_view>
@@ -62,42 +63,93 @@ Operand<T> read_operand(const Tensor& t, const Shape& shape) {
   return Operand<T>{std::move(host), data, Strides(), dense};
 }
 
+// Where each operand's row of the last axis starts, row after row: an odometer over the outer
+// axes (on the stack for up to kInlineAxes of them).
+template <size_t kCount>
+class RowStarts {
+ public:
+  RowStarts(const Shape& shape, const Strides* const* strides, int64_t row)
+      : shape_(shape), outer_(shape.empty() ? 0 : shape.size() - 1), strides_(strides) {
+    if (outer_ > kInlineAxes) spilled_.assign(outer_, 0);
+    counter_ = outer_ > kInlineAxes ? spilled_.data() : inline_counter_;
+    for (size_t axis = outer_; axis-- > 0;) {
+      counter_[axis] = row % shape_[axis];
+      row /= shape_[axis];
+      for (size_t k = 0; k < kCount; ++k) pos[k] += counter_[axis] * (*strides_[k])[axis];
+    }
+  }
+
+  void next() {
+    for (size_t axis = outer_; axis-- > 0;) {
+      if (++counter_[axis] < shape_[axis]) {
+        for (size_t k = 0; k < kCount; ++k) pos[k] += (*strides_[k])[axis];
+        return;
+      }
+      for (size_t k = 0; k < kCount; ++k) pos[k] -= (shape_[axis] - 1) * (*strides_[k])[axis];
+      counter_[axis] = 0;
+    }
+  }
+
+  int64_t pos[kCount] = {};
+
+ private:
+  static constexpr size_t kInlineAxes = 8;
+  const Shape& shape_;
+  size_t outer_;
+  const Strides* const* strides_;
+  int64_t inline_counter_[kInlineAxes] = {};
+  std::vector<int64_t> spilled_;
+  int64_t* counter_;
+};
+
+// Rows whose operands are read across their memory order (an R matrix's rows): kGroupRows
+// rows at a time, column by column, so each operand's reads of one column and the result's
+// writes stay within a few cache lines (row by row, an add of two 2000 x 2000 f32 R matrices
+// took 26-28 ms against 1.3 ms for vectors of that length).
+template <class TOut, class F, size_t... K, class... TIn>
+void map_row_groups(TOut* out, int64_t inner, const int64_t* step, int64_t begin, int64_t end,
+                    RowStarts<sizeof...(TIn)>& starts, F& f, std::index_sequence<K...>,
+                    const Operand<TIn>&... in) {
+  constexpr int64_t kGroupRows = 16;
+  int64_t group[kGroupRows][sizeof...(TIn)];
+  for (int64_t r = begin; r < end; r += kGroupRows) {
+    const int64_t count = std::min(kGroupRows, end - r);
+    for (int64_t g = 0; g < count; ++g) {
+      for (size_t k = 0; k < sizeof...(TIn); ++k) group[g][k] = starts.pos[k];
+      starts.next();
+    }
+    TOut* rows = out + r * inner;
+    for (int64_t j = 0; j < inner; ++j) {
+      for (int64_t g = 0; g < count; ++g) {
+        rows[g * inner + j] = f(in.data[group[g][K] + j * step[K]]...);
+      }
+    }
+  }
+}
+
 // Rows of the last axis for operands that are not all dense: each block of rows starts an
 // odometer over the outer axes, and operand k sits at data[pos[k]] at the start of a row.
 template <class TOut, class F, size_t... K, class... TIn>
 void map_rows(TOut* out, const Shape& shape, int64_t rows, int64_t bytes_per_row, F& f,
-              std::index_sequence<K...>, const Operand<TIn>&... in) {
+              std::index_sequence<K...> order, const Operand<TIn>&... in) {
   constexpr size_t kCount = sizeof...(TIn);
   const size_t outer = shape.empty() ? 0 : shape.size() - 1;
   const int64_t inner = shape.empty() ? 1 : shape[outer];
   const int64_t step[kCount] = {(shape.empty() ? 0 : in.strides()[outer])...};
   const Strides* strides[kCount] = {&in.strides()...};
+  const bool across = outer > 0 && ((step[K] != 0 && step[K] != 1) || ...);
   for_each_block(
       rows, bytes_per_row,
       [&](int64_t begin, int64_t end) {
-        // Arrays of up to kInlineAxes axes keep their odometer on the stack.
-        constexpr size_t kInlineAxes = 8;
-        int64_t inline_counter[kInlineAxes] = {};
-        std::vector<int64_t> spilled_counter(outer > kInlineAxes ? outer : 0, 0);
-        int64_t* counter = outer > kInlineAxes ? spilled_counter.data() : inline_counter;
-        int64_t pos[kCount] = {};
-        int64_t rest = begin;
-        for (size_t axis = outer; axis-- > 0;) {
-          counter[axis] = rest % shape[axis];
-          rest /= shape[axis];
-          for (size_t k = 0; k < kCount; ++k) pos[k] += counter[axis] * (*strides[k])[axis];
+        RowStarts<kCount> starts(shape, strides, begin);
+        if (across) {
+          map_row_groups(out, inner, step, begin, end, starts, f, order, in...);
+          return;
         }
         for (int64_t r = begin; r < end; ++r) {
           TOut* row = out + r * inner;
-          for (int64_t j = 0; j < inner; ++j) row[j] = f(in.data[pos[K] + j * step[K]]...);
-          for (size_t axis = outer; axis-- > 0;) {
-            if (++counter[axis] < shape[axis]) {
-              for (size_t k = 0; k < kCount; ++k) pos[k] += (*strides[k])[axis];
-              break;
-            }
-            for (size_t k = 0; k < kCount; ++k) pos[k] -= (shape[axis] - 1) * (*strides[k])[axis];
-            counter[axis] = 0;
-          }
+          for (int64_t j = 0; j < inner; ++j) row[j] = f(in.data[starts.pos[K] + j * step[K]]...);
+          starts.next();
         }
       },
       inner);
