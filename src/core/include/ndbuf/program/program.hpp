@@ -70,8 +70,9 @@ struct CompileOptions {
   bool loop_layouts = true;
   // A fused loop whose result @main returns (and nothing else reads) writes it in the layout
   // its full-size operands share when that is column-major (R's matrices), reading and writing
-  // in memory order, so neither the loop nor the reader of the result transposes
-  // (exec/fused_run.cpp; the same values either way, tests compare both).
+  // in memory order, so neither the loop nor the reader of the result transposes; a lone
+  // element-wise op of that kind runs as a fused loop for this (exec/fused_run.cpp; the same
+  // values either way, tests compare both).
   bool result_layouts = true;
   // What lowers the planned ops to run functions (program/exec/backend.hpp); null: the CPU
   // backend. Other backends are internal to the core for now (its tests plug one in).
