@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "memory/element_cell.hpp"
+#include "ndbuf/memory/copy.hpp"
 #include "ndbuf/memory/parallel.hpp"
 #include "ndbuf/memory/transfer.hpp"
 #include "program/element/element_program.hpp"
@@ -25,6 +26,9 @@ namespace {
 constexpr int64_t kTileBytes = 8192;
 // Tiles per gather when a leaf is read across its memory's order.
 constexpr int64_t kTransposingTiles = 8;
+// Row-major results of column-major leaves up to this size are staged column-major and
+// transposed once (as the element-wise kernels do, map_through_columns()).
+constexpr int64_t kMaxStagedBytes = int64_t{64} << 20;
 
 std::atomic<int64_t> g_fused_runs{0};
 
@@ -57,13 +61,13 @@ Tensor fused_output(const FusedPlan& plan, const std::vector<LeafSource>& source
   return fresh_output(plan, order);
 }
 
-// Whether the output follows its leaves into column-major order: the plan leaves the layout
-// free, every full-size leaf is dense column-major (R's matrices) and every other leaf reads
-// zero strides (a scalar or a splat), so the loop can walk all of them in memory order. A
-// broadcast or transposed leaf keeps the row-major walk.
-bool follows_column_major(const FusedPlan& plan, const std::vector<LeafSource>& sources,
-                          const Shape& shape) {
-  if (!plan.any_layout || shape.size() < 2) return false;
+// Whether the loop can walk its leaves in column-major order: every full-size leaf is dense
+// column-major (R's matrices) and every other leaf reads zero strides (a scalar or a splat).
+// The output then follows them where the plan leaves its layout free, and is otherwise staged
+// column-major and transposed once into the row-major result. A broadcast or transposed leaf
+// keeps the row-major walk.
+bool leaves_column_major(const std::vector<LeafSource>& sources, const Shape& shape) {
+  if (shape.size() < 2) return false;
   const Strides columns = contiguous_strides(shape, Order::kColumnMajor);
   if (columns == contiguous_strides(shape, Order::kRowMajor)) return false;
   bool any_column_major = false;
@@ -148,18 +152,25 @@ Values run_plan(const FusedPlan& plan, RunState& state, int64_t lanes, const Val
     }
     bytes_per_element += static_cast<int64_t>(itemsize(sources[k].tensor().dtype()));
   }
-  // Column-major: the loop runs over the reversed axes, where every leaf is row-major.
-  const bool column_major = follows_column_major(plan, sources, plan.output.shape);
+  // Column-major leaves: the loop runs over the reversed axes, where every leaf is row-major,
+  // into the output (when its layout is free) or into a staging tensor transposed after.
+  const bool columns = leaves_column_major(sources, plan.output.shape);
+  const int64_t out_bytes =
+      checked_numel(plan.output.shape) * static_cast<int64_t>(itemsize(plan.output.dtype));
+  const bool column_major = columns && plan.any_layout;
+  const bool staged = columns && !plan.any_layout && out_bytes <= kMaxStagedBytes;
   Shape reversed;
-  if (column_major) {
+  if (column_major || staged) {
     reversed.assign(plan.output.shape.rbegin(), plan.output.shape.rend());
     for (LeafSource& source : sources) std::reverse(source.strides.begin(), source.strides.end());
   }
-  const Shape& shape = column_major ? reversed : plan.output.shape;
+  const Shape& shape = reversed.empty() ? plan.output.shape : reversed;
   Tensor out =
       fused_output(plan, sources, memory, column_major ? Order::kColumnMajor : Order::kRowMajor);
   const int64_t total = out.numel();
   if (total == 0) return one_value(std::move(out));
+  const Tensor target =
+      staged ? Tensor::allocate(out.dtype(), out.shape(), Order::kColumnMajor) : out;
   // A transposing leaf reads rows in blocks as large as the element-wise kernels' blocks (the
   // registers then live in the second-level cache, as those kernels' blocks do).
   const bool transposing = std::any_of(sources.begin(), sources.end(), [&](const LeafSource& s) {
@@ -171,9 +182,13 @@ Values run_plan(const FusedPlan& plan, RunState& state, int64_t lanes, const Val
   for (size_t k = 0; k < sources.size(); ++k) {
     prepare_feed(state.feeds[k], sources[k], shape, lanes);
   }
-  auto* dst = static_cast<unsigned char*>(out.data());
+  auto* dst = static_cast<unsigned char*>(target.data());
   const FeedTiles body{shape, state.feeds, dst, static_cast<int64_t>(itemsize(out.dtype()))};
   run_tiles(plan.program, state, total, lanes, bytes_per_element, body);
+  if (staged) {
+    copy_elements(target.data(), target.strides(), out.data(), out.strides(), out.shape(),
+                  itemsize(out.dtype()));
+  }
   g_fused_runs.fetch_add(1, std::memory_order_relaxed);
   return one_value(std::move(out));
 }

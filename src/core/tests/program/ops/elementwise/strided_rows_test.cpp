@@ -1,6 +1,7 @@
-// Element-wise kernels over operands read across their memory order (column-major, permuted,
-// mixed with row-major and 0-d operands): the kernels walk such rows in groups of rows,
-// column by column. Every element is checked against a value computed here from its index.
+// Element-wise kernels over operands read across their memory order: all column-major (a flat
+// loop into column-major staging, then a tiled transpose) or mixed with row-major operands
+// (groups of rows walked column by column), with a 0-d operand broadcast. Every element is
+// checked against a value computed here from its index.
 #include <gtest/gtest.h>
 
 #include <cstdint>
