@@ -17,6 +17,7 @@
 #include "program/exec/interpreter.hpp"
 #include "program/exec/kept_slot.hpp"
 #include "program/exec/leaf_feed.hpp"
+#include "program/kernels/column_staging.hpp"
 #include "program/kernels/thread_workers.hpp"
 
 namespace ndbuf::program {
@@ -26,9 +27,6 @@ namespace {
 constexpr int64_t kTileBytes = 8192;
 // Tiles per gather when a leaf is read across its memory's order.
 constexpr int64_t kTransposingTiles = 8;
-// Row-major results of column-major leaves up to this size are staged column-major and
-// transposed once (as the element-wise kernels do, map_through_columns()).
-constexpr int64_t kMaxStagedBytes = int64_t{64} << 20;
 
 std::atomic<int64_t> g_fused_runs{0};
 
@@ -59,28 +57,6 @@ Tensor fused_output(const FusedPlan& plan, const std::vector<LeafSource>& source
     return *offered;
   }
   return fresh_output(plan, order);
-}
-
-// Whether the loop can walk its leaves in column-major order: every full-size leaf is dense
-// column-major (R's matrices) and every other leaf reads zero strides (a scalar or a splat).
-// The output then follows them where the plan leaves its layout free, and is otherwise staged
-// column-major and transposed once into the row-major result. A broadcast or transposed leaf
-// keeps the row-major walk.
-bool leaves_column_major(const std::vector<LeafSource>& sources, const Shape& shape) {
-  if (shape.size() < 2) return false;
-  const Strides columns = contiguous_strides(shape, Order::kColumnMajor);
-  if (columns == contiguous_strides(shape, Order::kRowMajor)) return false;
-  bool any_column_major = false;
-  for (const LeafSource& source : sources) {
-    if (source.strides == columns) {
-      any_column_major = true;
-      continue;
-    }
-    const bool splat = std::all_of(source.strides.begin(), source.strides.end(),
-                                   [](int64_t stride) { return stride == 0; });
-    if (!splat) return false;
-  }
-  return any_column_major;
 }
 
 // One tile of the output: its leaves into the argument registers, the program, the root's
@@ -152,9 +128,12 @@ Values run_plan(const FusedPlan& plan, RunState& state, int64_t lanes, const Val
     }
     bytes_per_element += static_cast<int64_t>(itemsize(sources[k].tensor().dtype()));
   }
-  // Column-major leaves: the loop runs over the reversed axes, where every leaf is row-major,
-  // into the output (when its layout is free) or into a staging tensor transposed after.
-  const bool columns = leaves_column_major(sources, plan.output.shape);
+  // Column-major leaves (splats aside): the loop runs over the reversed axes, where every leaf
+  // is row-major, into the output (when its layout is free) or into a staging tensor
+  // transposed after. A broadcast or transposed leaf keeps the row-major walk.
+  const bool columns =
+      reads_column_major(plan.output.shape, sources.size(),
+                         [&](size_t k) -> const Strides& { return sources[k].strides; });
   const int64_t out_bytes =
       checked_numel(plan.output.shape) * static_cast<int64_t>(itemsize(plan.output.dtype));
   const bool column_major = columns && plan.any_layout;

@@ -17,6 +17,7 @@
 #include "ndbuf/memory/parallel.hpp"
 #include "ndbuf/memory/tensor.hpp"
 #include "ndbuf/memory/transfer.hpp"
+#include "program/kernels/column_staging.hpp"
 #include "program/kernels/compute_type.hpp"
 #include "program/kernels/result_memory.hpp"
 
@@ -156,23 +157,9 @@ void map_rows(TOut* out, const Shape& shape, int64_t rows, int64_t bytes_per_row
       inner);
 }
 
-// Whether every operand reads dense column-major memory over `shape` or zero strides, at least
-// one the former, and the two orders lay `shape` out differently (R's matrices in, a row-major
-// result out).
-template <class... TIn>
-bool all_column_major(const Shape& shape, const Operand<TIn>&... in) {
-  if (shape.size() < 2 || orders_coincide(shape)) return false;
-  const Strides columns = contiguous_strides(shape, Order::kColumnMajor);
-  const auto splat = [](const Strides& strides) {
-    return std::all_of(strides.begin(), strides.end(), [](int64_t s) { return s == 0; });
-  };
-  return ((in.strides() == columns || splat(in.strides())) && ...) &&
-         ((in.strides() == columns) || ...);
-}
-
-// all_column_major() operands into the row-major `out`: the flat loop over their memory into a
-// column-major staging tensor, then one tiled transpose (copy_elements()). An add of two
-// 2000 x 2000 f32 R matrices took 13.7 ms walking rows of their columns (map_row_groups()).
+// Operands that reads_column_major() into the row-major `out`: the flat loop over their memory into
+// a column-major staging tensor, then one tiled transpose (copy_elements()). An add of two 2000 x
+// 2000 f32 R matrices took 13.7 ms walking rows of their columns (map_row_groups()).
 template <class TOut, class F, size_t... K, class... TIn>
 void map_through_columns(Tensor& out, F& f, int64_t bytes_per_item, std::index_sequence<K...>,
                          const Operand<TIn>&... in) {
@@ -185,9 +172,6 @@ void map_through_columns(Tensor& out, F& f, int64_t bytes_per_item, std::index_s
   });
   copy_elements(s, staged.strides(), out.data(), out.strides(), out.shape(), sizeof(TOut));
 }
-
-// Results up to this size go through a column-major staging copy (map_through_columns()).
-inline constexpr int64_t kMaxStagedBytes = int64_t{64} << 20;
 
 // Writes out[i] = f(in[i]...) over the dense row-major result `out`. Dense operands take one
 // flat loop; others walk rows of the last axis. Large arrays run in parallel blocks, so `f`
@@ -209,7 +193,10 @@ void map_into(Tensor& out, F&& f, bool serial, const Operand<TIn>&... in) {
     return;
   }
   const Shape& shape = out.shape();
-  if (n * static_cast<int64_t>(sizeof(TOut)) <= kMaxStagedBytes && all_column_major(shape, in...)) {
+  const Strides* operand_strides[] = {&in.strides()...};
+  const auto strides_of = [&](size_t k) -> const Strides& { return *operand_strides[k]; };
+  if (n * static_cast<int64_t>(sizeof(TOut)) <= kMaxStagedBytes &&
+      reads_column_major(shape, sizeof...(TIn), strides_of)) {
     map_through_columns<TOut>(out, f, bytes_per_item, std::index_sequence_for<TIn...>{}, in...);
     return;
   }
