@@ -32,6 +32,10 @@ ffi_buffer_device <- function(buffer, cache) {
   .Call(`_pjrt_ffi_buffer_device`, buffer, cache)
 }
 
+ffi_buffer_on_device <- function(buffer, device, cache) {
+  .Call(`_pjrt_ffi_buffer_on_device`, buffer, device, cache)
+}
+
 ffi_buffer_await <- function(buffer) {
   .Call(`_pjrt_ffi_buffer_await`, buffer)
 }

@@ -85,11 +85,11 @@ pjrt_device <- function(device = NULL, ...) {
 #' @export
 device <- function(x, ...) {
   # A buffer's device, the common call (once per op in generated code), answers without S3
-  # dispatch or a second closure call (buffer_device()'s body, inlined): 1.7 -> 0.9 us a call.
-  if (inherits(x, "PJRTBuffer")) {
-    found <- .Call(`_pjrt_ffi_buffer_device`, x, device_cache)
-    return(if (is.environment(found)) found else new_device(with_core(found)))
-  }
+  # dispatch, a second closure call or inherits() (a closure too): the C function tells a
+  # buffer from anything else (NULL), 1.5 -> 0.7 us a call.
+  found <- .Call(`_pjrt_ffi_buffer_device`, x, device_cache)
+  if (is.environment(found)) return(found)
+  if (!is.null(found)) return(new_device(with_core(found)))
   UseMethod("device")
 }
 
@@ -164,8 +164,7 @@ Ops.PJRTDevice <- function(e1, e2) {
 copy_buffer <- function(buffer, device, ...) {
   # The common call, a buffer already on the device it names, answers at once.
   if (...length() == 0L && !missing(buffer) && !missing(device) &&
-      inherits(buffer, "PJRTBuffer") && inherits(device, "PJRTDevice") &&
-      identical(device.PJRTBuffer(buffer), device)) {
+      .Call(`_pjrt_ffi_buffer_on_device`, buffer, device, device_cache)) {
     return(buffer)
   }
   arg <- if (missing(buffer) && identical(...names(), "x")) "x" else "buffer"

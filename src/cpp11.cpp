@@ -62,6 +62,13 @@ extern "C" SEXP _pjrt_ffi_buffer_device(SEXP buffer, SEXP cache) {
   END_CPP11
 }
 // r_buffer_read.cpp
+SEXP ffi_buffer_on_device(SEXP buffer, SEXP device, SEXP cache);
+extern "C" SEXP _pjrt_ffi_buffer_on_device(SEXP buffer, SEXP device, SEXP cache) {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_buffer_on_device(cpp11::as_cpp<cpp11::decay_t<SEXP>>(buffer), cpp11::as_cpp<cpp11::decay_t<SEXP>>(device), cpp11::as_cpp<cpp11::decay_t<SEXP>>(cache)));
+  END_CPP11
+}
+// r_buffer_read.cpp
 SEXP ffi_buffer_await(SEXP buffer);
 extern "C" SEXP _pjrt_ffi_buffer_await(SEXP buffer) {
   BEGIN_CPP11
@@ -665,6 +672,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pjrt_ffi_buffer_from_vector_common", (DL_FUNC) &_pjrt_ffi_buffer_from_vector_common, 2},
     {"_pjrt_ffi_buffer_is_ready",           (DL_FUNC) &_pjrt_ffi_buffer_is_ready,           1},
     {"_pjrt_ffi_buffer_memory_bytes",       (DL_FUNC) &_pjrt_ffi_buffer_memory_bytes,       0},
+    {"_pjrt_ffi_buffer_on_device",          (DL_FUNC) &_pjrt_ffi_buffer_on_device,          3},
     {"_pjrt_ffi_buffer_shape",              (DL_FUNC) &_pjrt_ffi_buffer_shape,              1},
     {"_pjrt_ffi_buffer_stored_row_major",   (DL_FUNC) &_pjrt_ffi_buffer_stored_row_major,   1},
     {"_pjrt_ffi_buffer_to_arrow",           (DL_FUNC) &_pjrt_ffi_buffer_to_arrow,           1},

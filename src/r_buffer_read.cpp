@@ -37,13 +37,23 @@ SEXPTYPE sexptype_for(ndbuf::RVectorType type) {
 
 // The buffer's device as the R object `cache` (R's environment of interned devices, keyed by
 // spec) holds for it, or its spec where the cache has none yet: device() then costs one call.
+// NULL when `buffer` is not a PJRTBuffer (device() then dispatches on it).
 [[cpp11::register]] SEXP ffi_buffer_device(SEXP buffer, SEXP cache) {
+  if (!Rf_inherits(buffer, "PJRTBuffer")) return R_NilValue;
   return pjrt::call_core([&]() -> SEXP {
     const std::string spec = ndbuf::device_spec(pjrt::buffer_metadata(buffer).device());
     const SEXP found =
         cpp11::safe[Rf_findVarInFrame3](cache, cpp11::safe[Rf_install](spec.c_str()), TRUE);
     return found == R_UnboundValue ? cpp11::as_sexp(spec) : found;
   });
+}
+
+// Whether `buffer` is a PJRTBuffer on `device`, the interned device object `cache` holds for
+// its spec: copy_buffer()'s answer for a buffer already there, in one call. FALSE for anything
+// else, a failure included (copy_buffer() then checks its arguments the long way).
+[[cpp11::register]] SEXP ffi_buffer_on_device(SEXP buffer, SEXP device, SEXP cache) {
+  const bool on = TYPEOF(device) == ENVSXP && ffi_buffer_device(buffer, cache) == device;
+  return Rf_ScalarLogical(on ? TRUE : FALSE);
 }
 
 // Waits for a buffer's value (a pending result's run), raising the run's error.

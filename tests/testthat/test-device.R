@@ -167,6 +167,11 @@ test_that("copy_buffer() returns the same object when already there", {
   expect_identical(copy_buffer(b, "cpu:0"), b)
   expect_identical(copy_buffer(b, pjrt_device()), b)
   expect_identical(buffer_address(copy_buffer(b, "cpu")), buffer_address(b))
+  # A device read back from serialized bytes is another R object with the same fields.
+  restored <- unserialize(serialize(pjrt_device(), NULL))
+  expect_identical(copy_buffer(b, restored), b)
+  expect_error(copy_buffer(1, pjrt_device()), "must be a PJRTBuffer")
+  expect_error(copy_buffer(b, list()), "must be NULL, a PJRTDevice or a string")
 })
 
 test_that("copy_buffer() to cpu:1 makes a copy there", {
