@@ -33,6 +33,19 @@ bool StoragePool::holds(const Storage* storage) const {
   return false;
 }
 
+void StoragePool::forget(const Storage* storage) noexcept {
+  const auto it = by_size_.find(storage->nbytes());
+  if (it == by_size_.end()) return;
+  std::vector<std::shared_ptr<Storage>>& same_size = it->second;
+  for (size_t k = 0; k < same_size.size(); ++k) {
+    if (same_size[k].get() != storage) continue;
+    same_size[k] = std::move(same_size.back());
+    same_size.pop_back();
+    kept_bytes_ -= storage->nbytes();
+    return;
+  }
+}
+
 void StoragePool::clear() noexcept {
   by_size_.clear();
   kept_bytes_ = 0;

@@ -257,15 +257,24 @@ std::vector<Tensor> execute(const Executable& e, std::vector<Tensor> inputs,
   args.reserve(inputs.size());
   for (Tensor& input : inputs) args.emplace_back(std::move(input));
   inputs.clear();
-  // The tensors the run's kernels make live on the run's device (its context's).
+  // The tensors the run's kernels make live on the run's device (its context's), in the
+  // storages of the run before where one of the size is free.
   const DeviceScope on_device(interpreter.context().device);
+  interpreter.context().pool = e.kept_pool.take();
+  StoragePool& pool = *interpreter.context().pool;
   const auto start = std::chrono::steady_clock::now();
-  Values results = interpreter.call(*e.main_plan, std::move(args));
+  Values results;
+  {
+    const PoolScope pooled(pool);
+    results = interpreter.call(*e.main_plan, std::move(args));
+  }
   e.last_run_ns.store(
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start)
           .count(),
       std::memory_order_relaxed);
-  interpreter.context().pool.clear();  // the results are then held by themselves
+  // The results are then held by themselves; every other storage the pool keeps is free.
+  for (const Value& result : results) pool.forget(result.get().storage().get());
+  e.kept_pool.keep(std::move(interpreter.context().pool));
   for (size_t k = 0; k < donated.size(); ++k) release(k);
   return hand_out(std::move(results), e.device);
 }

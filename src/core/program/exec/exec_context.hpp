@@ -3,6 +3,8 @@
 // or a many-device runtime gives each concurrent execution its own device and memory.
 #pragma once
 
+#include <memory>
+
 #include "ndbuf/memory/device.hpp"
 #include "ndbuf/memory/storage_pool.hpp"
 #include "program/kernels/result_memory.hpp"
@@ -17,9 +19,11 @@ struct ExecContext {
   // time, Interpreter::run_in_place); a fresh allocation when nothing is offered. A step's
   // kernel takes it at most once; the interpreter withdraws it when the step ends.
   ResultMemory result;
-  // The storages this execution's loops hand from one iteration to the next: a while loop
-  // runs its iterations in a PoolScope of it (ndbuf/memory/storage_pool.hpp).
-  StoragePool pool;
+  // The storages this execution hands from one value to the next (ndbuf/memory/storage_pool.hpp):
+  // execute() runs @main in a PoolScope of the pool its executable kept from the run before,
+  // so a steady-state run allocates its results alone; a while loop's iterations take the
+  // storages of the iteration before. Null only once execute() has handed it back.
+  std::unique_ptr<StoragePool> pool = std::make_unique<StoragePool>();
   // The many-device run this execution is process `process` of (launch_processes()), where
   // its collectives meet their peers; null for a run on one device (a 1 x 1 grid, in which a
   // collective's group is the process alone).

@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "ndbuf/program/program.hpp"
+#include "ndbuf/memory/storage_pool.hpp"
 #include "program/exec/compile.hpp"
+#include "program/exec/kept_slot.hpp"
 #include "program/spmd/process_grid.hpp"
 
 namespace ndbuf::program {
@@ -27,6 +29,10 @@ class Executable {
   uint64_t fingerprint = 0;          // of the program text and grid: the same on every rank
   mutable std::atomic<bool> ranks_agree{false};  // the ranks compared fingerprints
   mutable std::atomic<int64_t> last_run_ns{-1};  // how long the latest run took; -1: none yet
+  // The small storages of one run's intermediates, free again when it ends, for the next run:
+  // a steady-state execute allocates only its results (planned memory without a planner:
+  // values of the same size take each other's storage once free, ExecContext::pool).
+  mutable KeptSlot<StoragePool> kept_pool;
 };
 
 // Argument k of @main (0-based) against its declared type and the device it must be on; errors

@@ -146,7 +146,7 @@ std::optional<Tensor> Interpreter::donated_memory(const Step& step, int id,
   }
   long holders = 1;  // the frame
   for (int operand : step.operands) holders += operand == id ? 1 : 0;
-  if (context_.pool.holds(t.storage().get())) ++holders;
+  if (context_.pool->holds(t.storage().get())) ++holders;
   const long count = t.storage().use_count();
   if (count == holders + 1 && release != nullptr && *release) {
     (*release)();  // the caller's hold

@@ -32,8 +32,12 @@ class StoragePool {
   std::shared_ptr<Storage> take(size_t nbytes, Device device);
   // Whether the pool holds `storage`: one more holder than the values that share it.
   bool holds(const Storage* storage) const;
-  // Lets go of every storage (results about to be handed out are then held by themselves).
+  // Lets go of `storage` (a result about to be handed out is then held by itself alone, and
+  // its memory is the caller's); nothing when the pool does not hold it.
+  void forget(const Storage* storage) noexcept;
+  // Lets go of every storage.
   void clear() noexcept;
+  size_t kept_bytes() const noexcept { return kept_bytes_; }
   int64_t reused() const noexcept { return reused_; }
 
  private:

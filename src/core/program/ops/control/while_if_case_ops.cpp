@@ -42,7 +42,7 @@ OpFn build_while(const Op& op, const Planning& planning) {
     Values state = a;
     // Each iteration's results take the storages of the one before (a steady-state
     // iteration allocates no memory).
-    const PoolScope pooled(in.context().pool);
+    const PoolScope pooled(*in.context().pool);
     while (is_true(in.run_region(*cond, state)[0])) in.run_region_on(*body, state);
     return state;
   };
