@@ -259,7 +259,8 @@ std::vector<Tensor> execute(const Executable& e, std::vector<Tensor> inputs,
   inputs.clear();
   // The tensors the run's kernels make live on the run's device (its context's), in the
   // storages of the run before where one of the size is free.
-  const DeviceScope on_device(interpreter.context().device);
+  interpreter.context().threads = options.threads;
+  const ContextScopes scopes(interpreter.context());
   interpreter.context().pool = e.kept_pool.take();
   StoragePool& pool = *interpreter.context().pool;
   const auto start = std::chrono::steady_clock::now();

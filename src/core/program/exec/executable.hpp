@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "ndbuf/program/program.hpp"
 #include "ndbuf/memory/storage_pool.hpp"
+#include "ndbuf/program/program.hpp"
 #include "program/exec/compile.hpp"
 #include "program/exec/kept_slot.hpp"
 #include "program/spmd/process_grid.hpp"

@@ -65,6 +65,7 @@ std::shared_ptr<PendingTensors> execute_async(std::shared_ptr<const Executable> 
   options.on_donated = nullptr;
   // The caller's thread count (it may come from a setting only that thread reads).
   const int threads = max_threads();
+  options.threads = threads;
   // A reader polls for the results only where the run leaves it a processor.
   auto pending = std::make_shared<PendingTensors>(threads < usable_processors());
   if (runs_on_calling_thread(*e)) {
@@ -75,8 +76,7 @@ std::shared_ptr<PendingTensors> execute_async(std::shared_ptr<const Executable> 
   g_queued_runs.fetch_add(1, std::memory_order_acq_rel);
   try {
     enqueue_on(device, [e = std::move(e), inputs = std::move(inputs), options = std::move(options),
-                        pending, threads]() mutable {
-      const ThreadBudget budget(threads);
+                        pending]() mutable {
       run_reporting(*e, std::move(inputs), options, *pending, true);
     });
   } catch (...) {

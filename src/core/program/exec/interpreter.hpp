@@ -39,8 +39,9 @@ struct InPlaceWrite {
 class Interpreter {
  public:
   // Runs on `device` (its kernels' results are made there).
-  explicit Interpreter(const Plan& plan, Device device = current_device())
-      : plan_(plan), context_{device, ResultMemory(), std::make_unique<StoragePool>(), nullptr, 0} {}
+  explicit Interpreter(const Plan& plan, Device device = current_device()) : plan_(plan) {
+    context_.device = device;
+  }
 
   // Arguments are taken by value: moved in, the run holds them alone.
   Values call(const FunctionPlan& fn, Values args);

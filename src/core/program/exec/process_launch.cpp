@@ -57,12 +57,13 @@ void run_one(const Plan& plan, Rendezvous& rendezvous, const std::atomic<bool>& 
   std::exception_ptr error;
   Values results;
   try {
-    const CancelScope cancel(cancelled);
-    const ThreadBudget share(threads);
-    const DeviceScope on_device(run.device);
     Interpreter interpreter(plan, run.device);
-    interpreter.context().rendezvous = &rendezvous;
-    interpreter.context().process = process;
+    ExecContext& context = interpreter.context();
+    context.rendezvous = &rendezvous;
+    context.process = process;
+    context.threads = threads;  // this process's share of the cores
+    context.cancelled = &cancelled;
+    const ContextScopes scopes(context);
     results = interpreter.call(*run.function, std::move(run.args));
   } catch (...) {
     error = std::current_exception();

@@ -110,6 +110,9 @@ struct ExecuteOptions {
   // binding invalidates the buffer), so a failed run leaves an argument whose memory it did
   // not write as it was.
   std::function<void(size_t)> on_donated;
+  // The threads the run may use (its execution context's thread count, ThreadBudget); 0: the
+  // running thread's max_threads(). A run queued for another thread carries its caller's.
+  int threads = 0;
 };
 
 // Per argument of @main: whether a run under `options` donates it (marked with

@@ -6,11 +6,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <string>
 #include <vector>
 
 #include "ndbuf/base/error.hpp"
+#include "ndbuf/memory/parallel.hpp"
 #include "ndbuf/memory/transfer.hpp"
 #include "ndbuf/program/program.hpp"
 #include "program/registry/op_registry.hpp"
@@ -35,8 +37,10 @@ class TallyBackend final : public Backend {
     if (op.id == refused_) return {};
     if (op.id != OpId::kAdd) return cpu_backend().lower(op, planning);
     std::atomic<int>* runs = &adds_run_;
-    return [runs](Interpreter& in, const Values& args) -> Values {
+    std::atomic<int>* threads = &threads_seen_;
+    return [runs, threads](Interpreter& in, const Values& args) -> Values {
       ++*runs;
+      threads->store(max_threads());
       const Tensor a = make_dense(to_host(args[0].get()), Order::kRowMajor);
       const Tensor b = make_dense(to_host(args[1].get()), Order::kRowMajor);
       Tensor out = Tensor::allocate(DType::kF32, a.shape(), Order::kRowMajor, in.context().device);
@@ -56,11 +60,14 @@ class TallyBackend final : public Backend {
   bool may_write_over(const Step&, size_t) const override { return false; }
 
   int adds_run() const { return adds_run_.load(); }
+  // max_threads() as the latest add's run function saw it.
+  int threads_seen() const { return threads_seen_.load(); }
   const std::vector<std::string>& lowered() const { return lowered_; }
 
  private:
   OpId refused_;
   mutable std::atomic<int> adds_run_{0};
+  mutable std::atomic<int> threads_seen_{0};
   mutable std::vector<std::string> lowered_;
 };
 
@@ -91,6 +98,27 @@ TEST(BackendTest, AnotherBackendRunsTheOpsItLowers) {
   }
   // The passes ran as for the CPU backend: the transposes were gone before lowering.
   EXPECT_EQ(tally.lowered(), (std::vector<std::string>{"stablehlo.multiply", "stablehlo.add"}));
+}
+
+// The thread count of a run is its context's (ExecuteOptions::threads): what the kernels below
+// a run function read, whatever the calling thread's own count.
+TEST(BackendTest, RunFunctionsRunWithTheirContextsThreads) {
+  TallyBackend tally;
+  CompileOptions options;
+  options.backend = &tally;
+  const auto executable = compile(kProgram, Device{}, options);
+  const Tensor x = f32({2, 3}, {1, 2, 3, 4, 5, 6});
+  const Tensor y = f32({2, 3}, {0.5f, -1, 2, 10, 0, -3});
+  const int own = max_threads();
+  for (int threads : {1, 2}) {
+    ExecuteOptions run;
+    run.threads = threads;
+    (void)execute(*executable, {x, y}, run);
+    EXPECT_EQ(tally.threads_seen(), std::min(threads, usable_processors())) << threads;
+    EXPECT_EQ(max_threads(), own) << "the budget ends with the run";
+  }
+  (void)execute(*executable, {x, y});
+  EXPECT_EQ(tally.threads_seen(), own);
 }
 
 TEST(BackendTest, TheCpuBackendFusesWhatAnotherRunsStepByStep) {
