@@ -15,6 +15,7 @@
 #include "program/ops/contraction/dot_dnnl.hpp"
 #include "program/ops/contraction/dot_gemm.hpp"
 #include "program/ops/contraction/dot_pack.hpp"
+#include "program/ops/contraction/dot_small.hpp"
 
 namespace ndbuf::program {
 namespace {
@@ -141,6 +142,7 @@ DotPlan plan_dot(const Shape& lhs, const Shape& rhs, const DotDimensions& dims) 
   for (int64_t d : p.l.batch) p.shape.push_back(lhs[d]);
   for (int64_t d : p.l.free) p.shape.push_back(lhs[d]);
   for (int64_t d : p.r.free) p.shape.push_back(rhs[d]);
+  p.small = small_dot_fits(lhs, rhs, p);
   return p;
 }
 
@@ -160,6 +162,7 @@ Tensor planned_dot_general(const Tensor& lhs_any, const Tensor& rhs_any, const D
   const Tensor& lhs = is_host(lhs_any.device()) ? lhs_any : lhs_copy.emplace(to_host(lhs_any));
   const Tensor& rhs = is_host(rhs_any.device()) ? rhs_any : rhs_copy.emplace(to_host(rhs_any));
   Tensor result = Tensor::allocate(result_dtype, p.shape, Order::kRowMajor);
+  if (p.small && small_dot(lhs, rhs, p, result)) return result;
   if (dot_through_dnnl(lhs, rhs, p.l, p.r, result)) return result;
   if (dot_through_gemm(lhs, rhs, p.l, p.r, result)) return result;
   dispatch(result_dtype,

@@ -19,6 +19,7 @@ struct DotSide {
 struct DotPlan {
   DotSide l, r;
   Shape shape;
+  bool small = false;  // runs through small_dot() (dot_small.hpp) when the dtypes allow
 };
 
 }  // namespace ndbuf::program
