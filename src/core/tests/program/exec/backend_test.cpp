@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -82,15 +83,25 @@ func.func @main(%x: tensor<2x3xf32>, %y: tensor<2x3xf32>) -> tensor<2x3xf32> {
 }
 )";
 
-TEST(BackendTest, AnotherBackendRunsTheOpsItLowers) {
+// kProgram compiled for a tally backend, and inputs for it.
+struct TalliedProgram {
   TallyBackend tally;
-  CompileOptions options;
-  options.backend = &tally;
-  const auto executable = compile(kProgram, Device{}, options);
-  const Tensor x = f32({2, 3}, {1, 2, 3, 4, 5, 6});
-  const Tensor y = f32({2, 3}, {0.5f, -1, 2, 10, 0, -3});
+  std::shared_ptr<const Executable> executable;
+  Tensor x = f32({2, 3}, {1, 2, 3, 4, 5, 6});
+  Tensor y = f32({2, 3}, {0.5f, -1, 2, 10, 0, -3});
+
+  TalliedProgram() {
+    CompileOptions options;
+    options.backend = &tally;
+    executable = compile(kProgram, Device{}, options);
+  }
+};
+
+TEST(BackendTest, AnotherBackendRunsTheOpsItLowers) {
+  TalliedProgram program;
+  const TallyBackend& tally = program.tally;
   for (int run = 1; run <= 3; ++run) {
-    const std::vector<Tensor> out = execute(*executable, {x, y});
+    const std::vector<Tensor> out = execute(*program.executable, {program.x, program.y});
     ASSERT_EQ(out.size(), 1u);
     // x * y + x by hand.
     EXPECT_EQ(values<float>(out[0]), (std::vector<float>{1.5f, 0, 9, 44, 5, -12}));
@@ -103,22 +114,17 @@ TEST(BackendTest, AnotherBackendRunsTheOpsItLowers) {
 // The thread count of a run is its context's (ExecuteOptions::threads): what the kernels below
 // a run function read, whatever the calling thread's own count.
 TEST(BackendTest, RunFunctionsRunWithTheirContextsThreads) {
-  TallyBackend tally;
-  CompileOptions options;
-  options.backend = &tally;
-  const auto executable = compile(kProgram, Device{}, options);
-  const Tensor x = f32({2, 3}, {1, 2, 3, 4, 5, 6});
-  const Tensor y = f32({2, 3}, {0.5f, -1, 2, 10, 0, -3});
+  TalliedProgram program;
   const int own = max_threads();
   for (int threads : {1, 2}) {
     ExecuteOptions run;
     run.threads = threads;
-    (void)execute(*executable, {x, y}, run);
-    EXPECT_EQ(tally.threads_seen(), std::min(threads, usable_processors())) << threads;
+    (void)execute(*program.executable, {program.x, program.y}, run);
+    EXPECT_EQ(program.tally.threads_seen(), std::min(threads, usable_processors())) << threads;
     EXPECT_EQ(max_threads(), own) << "the budget ends with the run";
   }
-  (void)execute(*executable, {x, y});
-  EXPECT_EQ(tally.threads_seen(), own);
+  (void)execute(*program.executable, {program.x, program.y});
+  EXPECT_EQ(program.tally.threads_seen(), own);
 }
 
 TEST(BackendTest, TheCpuBackendFusesWhatAnotherRunsStepByStep) {
