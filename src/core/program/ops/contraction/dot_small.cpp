@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "program/ops/contraction/dot_pack.hpp"
 
 // The FMA instruction where the CPU has it; elsewhere std::fma in software, with the same bits.
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
