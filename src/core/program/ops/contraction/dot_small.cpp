@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 
-
 // The FMA instruction where the CPU has it; elsewhere std::fma in software, with the same bits.
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
 #define NDBUF_DOT_CLONES __attribute__((target_clones("fma", "default")))
