@@ -81,8 +81,7 @@ bool small_dot_fits(const Shape& lhs, const Shape& rhs, const DotPlan& plan) {
   if (!simple) return false;
   const int64_t m = lhs[plan.l.free[0]], k = lhs[plan.l.contracting[0]];
   const int64_t n = rhs[plan.r.free[0]];
-  return m > 1 && n > 1 && k > 0 && k <= kSmallDotDepth && m * n <= kSmallDotProduct &&
-         m * n * k <= kSmallDotProduct;
+  return m > 1 && n > 1 && k > 0 && k <= kSmallDotDepth && m * n * k <= kSmallDotProduct;
 }
 
 bool small_dot(const Tensor& lhs, const Tensor& rhs, const DotPlan& plan, Tensor& result) {
