@@ -33,7 +33,7 @@ NDBUF_CLONES void widen_bf16(const uint16_t* in, double* out, int64_t count) {
 
 NDBUF_CLONES void narrow_f32_to_f16(const float* in, uint16_t* out, int64_t count) {
 #pragma omp simd
-  for (int64_t i = 0; i < count; ++i) out[i] = narrow_bits<HalfF16>(static_cast<double>(in[i]));
+  for (int64_t i = 0; i < count; ++i) out[i] = f16_of_f32(in[i]);
 }
 
 NDBUF_CLONES void narrow_f32_to_bf16(const float* in, uint16_t* out, int64_t count) {
@@ -43,7 +43,7 @@ NDBUF_CLONES void narrow_f32_to_bf16(const float* in, uint16_t* out, int64_t cou
 
 NDBUF_CLONES void widen_f16_to_f32(const uint16_t* in, float* out, int64_t count) {
 #pragma omp simd
-  for (int64_t i = 0; i < count; ++i) out[i] = static_cast<float>(widen_bits<HalfF16>(in[i]));
+  for (int64_t i = 0; i < count; ++i) out[i] = quiet_f32_of_f16(in[i]);
 }
 
 NDBUF_CLONES void widen_bf16_to_f32(const uint16_t* in, float* out, int64_t count) {

@@ -95,6 +95,49 @@ inline uint16_t bf16_of_f32_bits(uint32_t bits) {
   return static_cast<uint16_t>(select_bits(nan, quiet_nan, rounded));
 }
 
+// f32 arithmetic only, so loops over these vectorise on any SSE2 CPU (the double forms above
+// need 64-bit lanes): the same bits as widen_bits() rounded to f32, and as narrow_bits() of
+// the f32 widened to double.
+
+// `when` ? a : b for 32-bit lanes, as select_bits().
+inline uint32_t select_bits32(bool when, uint32_t a, uint32_t b) {
+  const uint32_t mask = 0 - static_cast<uint32_t>(when);
+  return (a & mask) | (b & ~mask);
+}
+
+// Exact; a NaN keeps its payload and comes back quiet, as from the double rounded to f32.
+inline float quiet_f32_of_bf16(uint16_t bits) {
+  const uint32_t wide = static_cast<uint32_t>(bits) << 16;
+  const bool nan = (wide & 0x7FFFFFFFu) > 0x7F800000u;
+  return f32_of(wide | select_bits32(nan, 0x00400000u, 0));
+}
+
+inline float quiet_f32_of_f16(uint16_t bits) {
+  const uint32_t sign = static_cast<uint32_t>(bits & 0x8000) << 16;
+  const uint32_t shifted = static_cast<uint32_t>(bits & 0x7FFF) << 13;
+  // The exponent field moved to f32's place reads 2^(15 - 127) too small; subnormals too.
+  const uint32_t scaled = f32_bits(f32_of(shifted) * 0x1p112f);
+  const uint32_t quiet = select_bits32(shifted > 0x0F800000u, 0x00400000u, 0);
+  const uint32_t special = shifted | 0x7F800000u | quiet;
+  return f32_of(select_bits32(shifted >= 0x0F800000u, special, scaled) | sign);
+}
+
+// Round to nearest even; NaN becomes the quiet NaN of the same sign; overflow gives Inf.
+inline uint16_t f16_of_f32(float value) {
+  const uint32_t bits = f32_bits(value);
+  const uint32_t sign = (bits >> 16) & 0x8000u;
+  const uint32_t magnitude = bits & 0x7FFFFFFFu;
+  const uint32_t rebias = 112u << 23;  // f32's exponent bias less f16's, in place
+  const uint32_t normal = (magnitude - rebias + 0xFFFu + ((magnitude >> 13) & 1u)) >> 13;
+  // 0.5 has a unit in the last place of 2^-24, f16's smallest subnormal: the addition rounds
+  // a magnitude below 2^-14 to whole subnormal steps in one go.
+  const uint32_t subnormal = f32_bits(f32_of(magnitude) + 0.5f) - f32_bits(0.5f);
+  uint32_t out = select_bits32(magnitude < 0x38800000u, subnormal, normal);  // below 2^-14
+  out = select_bits32(magnitude >= 0x477FF000u, HalfF16::kInf, out);         // from 65520
+  out = select_bits32(magnitude > 0x7F800000u, HalfF16::kQuietNaN, out);
+  return static_cast<uint16_t>(out | sign);
+}
+
 // Array forms (half_kernels.cpp): compiled for AVX2 and for the baseline ISA, picked at run
 // time where the compiler supports it.
 void narrow_to_f16(const double* in, uint16_t* out, int64_t count);

@@ -15,6 +15,7 @@
 #include "program/kernels/result_memory.hpp"
 #include "program/ops/elementwise/elementwise_scalar.hpp"
 #include "program/ops/elementwise/float_functions.hpp"
+#include "program/ops/elementwise/narrow_spans.hpp"
 #include "program/ops/elementwise/span_kernels.hpp"
 
 namespace ndbuf::program {
@@ -172,11 +173,18 @@ bool typed_span_binary(BinaryOp op, const void* a, const void* b, void* out, int
   return true;
 }
 
+bool is_16_bit_float(DType dtype) { return dtype == DType::kF16 || dtype == DType::kBF16; }
+
+// f16 / bf16 through the f32 spans, as their element-wise kernels compute them.
 bool float_span_unary(const ElementStep& s, DType in, const void* x, void* out, int64_t n) {
   if (in != s.dtype) return false;
   if (s.dtype == DType::kF32) return typed_span_unary<float>(s.unary, x, out, n);
   if (s.dtype == DType::kF64) return typed_span_unary<double>(s.unary, x, out, n);
-  return false;
+  if (!is_16_bit_float(s.dtype)) return false;
+  const SpanUnaryFn<float> f = span_unary<float>(s.unary);
+  if (f == nullptr) return false;
+  narrow_span_unary(s.dtype, f, static_cast<const uint16_t*>(x), static_cast<uint16_t*>(out), n);
+  return true;
 }
 
 bool float_span_binary(const ElementStep& s, DType in, const void* a, const void* b, void* out,
@@ -184,7 +192,12 @@ bool float_span_binary(const ElementStep& s, DType in, const void* a, const void
   if (in != s.dtype) return false;
   if (s.dtype == DType::kF32) return typed_span_binary<float>(s.binary, a, b, out, n);
   if (s.dtype == DType::kF64) return typed_span_binary<double>(s.binary, a, b, out, n);
-  return false;
+  if (!is_16_bit_float(s.dtype)) return false;
+  const SpanBinaryFn<float> f = span_binary<float>(s.binary);
+  if (f == nullptr) return false;
+  narrow_span_binary(s.dtype, f, static_cast<const uint16_t*>(a), static_cast<const uint16_t*>(b),
+                     static_cast<uint16_t*>(out), n);
+  return true;
 }
 
 }  // namespace

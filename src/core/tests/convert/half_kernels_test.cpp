@@ -221,6 +221,41 @@ TEST(HalfKernels, F32WideningOfEveryPatternIsExact) {
   EXPECT_EQ(f32_bits(wide), 0x7F810000u);
 }
 
+// The loads element-wise kernels use: every pattern, NaNs included, has the bits of the
+// reference double rounded to f32 (which quiets a signalling NaN and keeps its payload).
+TEST(HalfKernels, QuietF32OfEveryPatternIsTheReferenceRoundedToF32) {
+  for (uint32_t bits = 0; bits < 65536; ++bits) {
+    const auto pattern = static_cast<uint16_t>(bits);
+    ASSERT_EQ(f32_bits(quiet_f32_of_f16(pattern)),
+              f32_bits(static_cast<float>(half_bits_to_double(pattern))))
+        << "f16 pattern " << std::hex << bits;
+    ASSERT_EQ(f32_bits(quiet_f32_of_bf16(pattern)),
+              f32_bits(static_cast<float>(bfloat16_bits_to_double(pattern))))
+        << "bf16 pattern " << std::hex << bits;
+  }
+  EXPECT_EQ(f32_bits(quiet_f32_of_f16(0x7C01)), 0x7FC02000u);  // signalling: quiet, payload kept
+  EXPECT_EQ(f32_bits(quiet_f32_of_f16(0x8001)), f32_bits(-0x1p-24f));
+  EXPECT_EQ(f32_bits(quiet_f32_of_bf16(0xFF81)), 0xFFC10000u);
+}
+
+// The scalar f16 narrowing the kernels inline, at f16's edges (hand values) and over the
+// sweep the array form is checked with.
+TEST(HalfKernels, F16OfF32MatchesTheReference) {
+  EXPECT_EQ(f16_of_f32(0x1p-24f), 0x0001);
+  EXPECT_EQ(f16_of_f32(0x1p-25f), 0x0000);      // tie to even: zero
+  EXPECT_EQ(f16_of_f32(-0x1.8p-24f), 0x8002);   // tie to even: two units, sign kept
+  EXPECT_EQ(f16_of_f32(0x1.ff8p-15f), 0x03FF);  // the largest subnormal
+  EXPECT_EQ(f16_of_f32(0x1.ffcp-15f), 0x0400);  // its tie with the smallest normal: up to even
+  EXPECT_EQ(f16_of_f32(65519.0f), 0x7BFF);
+  EXPECT_EQ(f16_of_f32(65520.0f), 0x7C00);
+  EXPECT_EQ(f16_of_f32(-std::numeric_limits<float>::infinity()), 0xFC00);
+  EXPECT_EQ(f16_of_f32(f32_of(0xFF800001u)), 0xFE00);  // signalling NaN: quiet, sign kept
+  for (const float value : floats_around_every_value(kFormats[0])) {
+    ASSERT_EQ(f16_of_f32(value), double_to_half_bits(static_cast<double>(value)))
+        << "from f32 bits " << std::hex << f32_bits(value);
+  }
+}
+
 TEST(HalfKernels, Bf16OfF32BitsHandValues) {
   EXPECT_EQ(bf16_of_f32_bits(0x3F800000), 0x3F80);  // 1
   EXPECT_EQ(bf16_of_f32_bits(0x3F808000), 0x3F80);  // 1 + 2^-8, a tie: down to even

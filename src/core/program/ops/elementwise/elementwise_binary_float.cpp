@@ -118,6 +118,10 @@ Tensor binary_float(BinaryOp op, const Tensor& a, const Tensor& b, DType out,
       const SpanBinaryFn<T> f = vector_binary<T>(op);
       if (f != nullptr && a.shape() == b.shape()) return map_span_binary<T>(f, a, b, memory);
     }
+    if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
+      const SpanBinaryFn<float> f = vector_binary<float>(op);
+      if (f != nullptr && a.shape() == b.shape()) return map_narrow_span_binary(f, a, b, memory);
+    }
     if constexpr (kIsFloat<T>) {
       return float_binary<T>(op, a, b, out, memory);
     } else {

@@ -25,6 +25,11 @@ Tensor map_span_unary(SpanUnaryFn<T> f, const Tensor& x, ResultMemory& memory);
 template <class T>
 Tensor map_span_binary(SpanBinaryFn<T> f, const Tensor& a, const Tensor& b, ResultMemory& memory);
 
+// The same for f16 / bf16 tensors, computed in f32 a chunk at a time (narrow_spans.hpp).
+Tensor map_narrow_span_unary(SpanUnaryFn<float> f, const Tensor& x, ResultMemory& memory);
+Tensor map_narrow_span_binary(SpanBinaryFn<float> f, const Tensor& a, const Tensor& b,
+                              ResultMemory& memory);
+
 Tensor binary_integer(BinaryOp op, const Tensor& lhs, const Tensor& rhs,
                       ResultMemory& memory);  // pred and integers
 Tensor binary_float(BinaryOp op, const Tensor& lhs, const Tensor& rhs, DType result,

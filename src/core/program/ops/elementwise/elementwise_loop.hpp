@@ -25,8 +25,12 @@ namespace ndbuf::program::detail {
 
 // The element-wise kernels name these through detail:: (compute_type.hpp defines them).
 using ::ndbuf::program::Compute;
+using ::ndbuf::program::element_of;
 using ::ndbuf::program::IsComplex;
 using ::ndbuf::program::kIsComplex;
+using ::ndbuf::program::Lane;
+using ::ndbuf::program::lane_of;
+using ::ndbuf::program::lanes;
 using ::ndbuf::program::load;
 using ::ndbuf::program::store;
 
@@ -187,8 +191,11 @@ void map_into(Tensor& out, F&& f, bool serial, const Operand<TIn>&... in) {
   if ((in.dense && ...)) {
     // omp simd: R builds with -O2, where GCC vectorises only loops it can prove cheap.
     for_each_block(n, bytes_per_item, [&](int64_t begin, int64_t end) {
+      Lane<TOut>* out_lanes = lanes(o);
 #pragma omp simd
-      for (int64_t i = begin; i < end; ++i) o[i] = f(in.data[i]...);
+      for (int64_t i = begin; i < end; ++i) {
+        out_lanes[i] = lane_of<TOut>(f(element_of<TIn>(lanes(in.data)[i])...));
+      }
     });
     return;
   }

@@ -162,6 +162,11 @@ Tensor unary_float(UnaryOp op, const Tensor& x, DType out, ResultMemory& memory)
     if constexpr (std::is_same_v<T, float>) {
       if (op == UnaryOp::kTanh) return tanh_f32(x, memory);
     }
+    if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
+      SpanUnaryFn<float> f = vector_unary<float>(op);
+      if (op == UnaryOp::kTanh) f = tanh_span_f32;
+      if (f != nullptr) return map_narrow_span_unary(f, x, memory);
+    }
     if constexpr (kIsFloat<T>) {
       return float_unary_same<T>(op, x, out, memory);
     } else {

@@ -8,6 +8,7 @@
 #include "ndbuf/memory/transfer.hpp"
 #include "program/kernels/result_memory.hpp"
 #include "program/ops/elementwise/elementwise_families.hpp"
+#include "program/ops/elementwise/narrow_spans.hpp"
 #include "program/ops/elementwise/tanh_avx2.hpp"
 
 static_assert(EIGEN_VERSION_AT_LEAST(3, 4, 0), "Eigen 3.4 or later is needed");
@@ -80,6 +81,31 @@ template Tensor map_span_binary<float>(SpanBinaryFn<float>, const Tensor&, const
                                        ResultMemory&);
 template Tensor map_span_binary<double>(SpanBinaryFn<double>, const Tensor&, const Tensor&,
                                         ResultMemory&);
+
+Tensor map_narrow_span_unary(SpanUnaryFn<float> f, const Tensor& x, ResultMemory& memory) {
+  const Tensor in = row_major(x);
+  Tensor out = memory.take(x.dtype(), x.shape());
+  const auto* src = static_cast<const uint16_t*>(in.data());
+  auto* dst = static_cast<uint16_t*>(out.data());
+  for_each_block(out.numel(), 4, [&](int64_t begin, int64_t end) {
+    narrow_span_unary(x.dtype(), f, src + begin, dst + begin, end - begin);
+  });
+  return out;
+}
+
+Tensor map_narrow_span_binary(SpanBinaryFn<float> f, const Tensor& a, const Tensor& b,
+                              ResultMemory& memory) {
+  const Tensor lhs = row_major(a);
+  const Tensor rhs = row_major(b);
+  Tensor out = memory.take(a.dtype(), a.shape());
+  const auto* u = static_cast<const uint16_t*>(lhs.data());
+  const auto* v = static_cast<const uint16_t*>(rhs.data());
+  auto* dst = static_cast<uint16_t*>(out.data());
+  for_each_block(out.numel(), 6, [&](int64_t begin, int64_t end) {
+    narrow_span_binary(a.dtype(), f, u + begin, v + begin, dst + begin, end - begin);
+  });
+  return out;
+}
 
 Tensor tanh_f32(const Tensor& x, ResultMemory& memory) {
   return map_span_unary<float>(tanh_span_f32, x, memory);
