@@ -1,10 +1,10 @@
-// The f16 / bf16 array conversions, cloned for AVX2 where the compiler can dispatch at run
-// time (the package is built for the baseline x86-64 ISA, where they vectorise with SSE2).
+// The f16 / bf16 array conversions, cloned for AVX-512F and AVX2 where the compiler can dispatch
+// at run time (the package is built for the baseline x86-64 ISA, where they vectorise with SSE2).
 // NDBUF_NO_ISA_CLONES builds the baseline form alone (to test it on an AVX2 machine).
 #include "convert/half_kernels.hpp"
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(NDBUF_NO_ISA_CLONES)
-#define NDBUF_CLONES __attribute__((target_clones("avx2", "default")))
+#define NDBUF_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define NDBUF_CLONES
 #endif
@@ -49,6 +49,11 @@ NDBUF_CLONES void widen_f16_to_f32(const uint16_t* in, float* out, int64_t count
 NDBUF_CLONES void widen_bf16_to_f32(const uint16_t* in, float* out, int64_t count) {
 #pragma omp simd
   for (int64_t i = 0; i < count; ++i) out[i] = f32_of(static_cast<uint32_t>(in[i]) << 16);
+}
+
+NDBUF_CLONES void quiet_widen_bf16_to_f32(const uint16_t* in, float* out, int64_t count) {
+#pragma omp simd
+  for (int64_t i = 0; i < count; ++i) out[i] = quiet_f32_of_bf16(in[i]);
 }
 
 }  // namespace ndbuf

@@ -85,16 +85,6 @@ inline double widen_bits(uint16_t bits) {
   return double_of(select_bits(magnitude >= F::kInf, special, scaled) | sign);
 }
 
-// bf16 from the bits of an f32, rounded to nearest even in f32 bits (bf16 has f32's exponent
-// range, so the carry out of the fraction is the whole of overflow and of subnormal rounding);
-// the same bits as narrow_bits<HalfBF16> of the f32 widened to double.
-inline uint16_t bf16_of_f32_bits(uint32_t bits) {
-  const uint32_t rounded = (bits + 0x7FFFu + ((bits >> 16) & 1u)) >> 16;
-  const uint32_t quiet_nan = ((bits >> 16) & 0x8000u) | static_cast<uint32_t>(HalfBF16::kQuietNaN);
-  const bool nan = (bits & 0x7FFFFFFFu) > 0x7F800000u;
-  return static_cast<uint16_t>(select_bits(nan, quiet_nan, rounded));
-}
-
 // f32 arithmetic only, so loops over these vectorise on any SSE2 CPU (the double forms above
 // need 64-bit lanes): the same bits as widen_bits() rounded to f32, and as narrow_bits() of
 // the f32 widened to double.
@@ -103,6 +93,16 @@ inline uint16_t bf16_of_f32_bits(uint32_t bits) {
 inline uint32_t select_bits32(bool when, uint32_t a, uint32_t b) {
   const uint32_t mask = 0 - static_cast<uint32_t>(when);
   return (a & mask) | (b & ~mask);
+}
+
+// bf16 from the bits of an f32, rounded to nearest even in f32 bits (bf16 has f32's exponent
+// range, so the carry out of the fraction is the whole of overflow and of subnormal rounding);
+// the same bits as narrow_bits<HalfBF16> of the f32 widened to double.
+inline uint16_t bf16_of_f32_bits(uint32_t bits) {
+  const uint32_t rounded = (bits + 0x7FFFu + ((bits >> 16) & 1u)) >> 16;
+  const uint32_t quiet_nan = ((bits >> 16) & 0x8000u) | static_cast<uint32_t>(HalfBF16::kQuietNaN);
+  const bool nan = (bits & 0x7FFFFFFFu) > 0x7F800000u;
+  return static_cast<uint16_t>(select_bits32(nan, quiet_nan, rounded));
 }
 
 // Exact; a NaN keeps its payload and comes back quiet, as from the double rounded to f32.
@@ -151,5 +151,7 @@ void narrow_f32_to_f16(const float* in, uint16_t* out, int64_t count);
 void narrow_f32_to_bf16(const float* in, uint16_t* out, int64_t count);
 void widen_f16_to_f32(const uint16_t* in, float* out, int64_t count);
 void widen_bf16_to_f32(const uint16_t* in, float* out, int64_t count);
+// bf16 widened as quiet_f32_of_bf16() widens (f16's widening above already quiets NaNs).
+void quiet_widen_bf16_to_f32(const uint16_t* in, float* out, int64_t count);
 
 }  // namespace ndbuf

@@ -233,6 +233,13 @@ TEST(HalfKernels, QuietF32OfEveryPatternIsTheReferenceRoundedToF32) {
               f32_bits(static_cast<float>(bfloat16_bits_to_double(pattern))))
         << "bf16 pattern " << std::hex << bits;
   }
+  std::vector<uint16_t> all(65536);
+  for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<uint16_t>(i);
+  std::vector<float> wide(all.size());
+  quiet_widen_bf16_to_f32(all.data(), wide.data(), static_cast<int64_t>(all.size()));
+  for (size_t i = 0; i < all.size(); ++i) {
+    ASSERT_EQ(f32_bits(wide[i]), f32_bits(quiet_f32_of_bf16(all[i]))) << "array form, " << i;
+  }
   EXPECT_EQ(f32_bits(quiet_f32_of_f16(0x7C01)), 0x7FC02000u);  // signalling: quiet, payload kept
   EXPECT_EQ(f32_bits(quiet_f32_of_f16(0x8001)), f32_bits(-0x1p-24f));
   EXPECT_EQ(f32_bits(quiet_f32_of_bf16(0xFF81)), 0xFFC10000u);

@@ -11,23 +11,13 @@ namespace {
 constexpr int64_t kChunk = 512;
 
 void widen(DType dtype, const uint16_t* in, float* out, int64_t n) {
-  if (dtype == DType::kBF16) {
-#pragma omp simd
-    for (int64_t i = 0; i < n; ++i) out[i] = quiet_f32_of_bf16(in[i]);
-  } else {
-#pragma omp simd
-    for (int64_t i = 0; i < n; ++i) out[i] = quiet_f32_of_f16(in[i]);
-  }
+  if (dtype == DType::kBF16) return quiet_widen_bf16_to_f32(in, out, n);
+  widen_f16_to_f32(in, out, n);
 }
 
 void narrow(DType dtype, const float* in, uint16_t* out, int64_t n) {
-  if (dtype == DType::kBF16) {
-#pragma omp simd
-    for (int64_t i = 0; i < n; ++i) out[i] = bf16_of_f32_bits(f32_bits(in[i]));
-  } else {
-#pragma omp simd
-    for (int64_t i = 0; i < n; ++i) out[i] = f16_of_f32(in[i]);
-  }
+  if (dtype == DType::kBF16) return narrow_f32_to_bf16(in, out, n);
+  narrow_f32_to_f16(in, out, n);
 }
 
 }  // namespace
