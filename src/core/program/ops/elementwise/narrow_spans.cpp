@@ -7,7 +7,7 @@
 namespace ndbuf::program {
 namespace {
 
-// Three chunks of this many f32 stay in the first-level cache.
+// The two chunks of a binary span (4 KiB of f32) stay in the first-level cache.
 constexpr int64_t kChunk = 512;
 
 void widen(DType dtype, const uint16_t* in, float* out, int64_t n) {
