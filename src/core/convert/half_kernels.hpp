@@ -22,9 +22,11 @@ inline double double_of(uint64_t bits) { return same_bits<double>(bits); }
 inline uint32_t f32_bits(float value) { return same_bits<uint32_t>(value); }
 inline float f32_of(uint32_t bits) { return same_bits<float>(bits); }
 
-// `when` ? a : b as bit masks, so loops stay free of branches the vectoriser cannot convert.
-inline uint64_t select_bits(bool when, uint64_t a, uint64_t b) {
-  const uint64_t mask = 0 - static_cast<uint64_t>(when);
+// `when` ? a : b as bit masks, so loops stay free of branches the vectoriser cannot convert;
+// U is the lane's unsigned type (64 bits for the double forms, 32 for the f32 ones).
+template <class U>
+inline U select_bits(bool when, U a, U b) {
+  const U mask = U{0} - static_cast<U>(when);
   return (a & mask) | (b & ~mask);
 }
 
@@ -89,12 +91,6 @@ inline double widen_bits(uint16_t bits) {
 // need 64-bit lanes): the same bits as widen_bits() rounded to f32, and as narrow_bits() of
 // the f32 widened to double.
 
-// `when` ? a : b for 32-bit lanes, as select_bits().
-inline uint32_t select_bits32(bool when, uint32_t a, uint32_t b) {
-  const uint32_t mask = 0 - static_cast<uint32_t>(when);
-  return (a & mask) | (b & ~mask);
-}
-
 // bf16 from the bits of an f32, rounded to nearest even in f32 bits (bf16 has f32's exponent
 // range, so the carry out of the fraction is the whole of overflow and of subnormal rounding);
 // the same bits as narrow_bits<HalfBF16> of the f32 widened to double.
@@ -102,14 +98,14 @@ inline uint16_t bf16_of_f32_bits(uint32_t bits) {
   const uint32_t rounded = (bits + 0x7FFFu + ((bits >> 16) & 1u)) >> 16;
   const uint32_t quiet_nan = ((bits >> 16) & 0x8000u) | static_cast<uint32_t>(HalfBF16::kQuietNaN);
   const bool nan = (bits & 0x7FFFFFFFu) > 0x7F800000u;
-  return static_cast<uint16_t>(select_bits32(nan, quiet_nan, rounded));
+  return static_cast<uint16_t>(select_bits<uint32_t>(nan, quiet_nan, rounded));
 }
 
 // Exact; a NaN keeps its payload and comes back quiet, as from the double rounded to f32.
 inline float quiet_f32_of_bf16(uint16_t bits) {
   const uint32_t wide = static_cast<uint32_t>(bits) << 16;
   const bool nan = (wide & 0x7FFFFFFFu) > 0x7F800000u;
-  return f32_of(wide | select_bits32(nan, 0x00400000u, 0));
+  return f32_of(wide | select_bits<uint32_t>(nan, 0x00400000u, 0));
 }
 
 inline float quiet_f32_of_f16(uint16_t bits) {
@@ -117,9 +113,9 @@ inline float quiet_f32_of_f16(uint16_t bits) {
   const uint32_t shifted = static_cast<uint32_t>(bits & 0x7FFF) << 13;
   // The exponent field moved to f32's place reads 2^(15 - 127) too small; subnormals too.
   const uint32_t scaled = f32_bits(f32_of(shifted) * 0x1p112f);
-  const uint32_t quiet = select_bits32(shifted > 0x0F800000u, 0x00400000u, 0);
+  const uint32_t quiet = select_bits<uint32_t>(shifted > 0x0F800000u, 0x00400000u, 0);
   const uint32_t special = shifted | 0x7F800000u | quiet;
-  return f32_of(select_bits32(shifted >= 0x0F800000u, special, scaled) | sign);
+  return f32_of(select_bits<uint32_t>(shifted >= 0x0F800000u, special, scaled) | sign);
 }
 
 // Round to nearest even; NaN becomes the quiet NaN of the same sign; overflow gives Inf.
@@ -132,9 +128,9 @@ inline uint16_t f16_of_f32(float value) {
   // 0.5 has a unit in the last place of 2^-24, f16's smallest subnormal: the addition rounds
   // a magnitude below 2^-14 to whole subnormal steps in one go.
   const uint32_t subnormal = f32_bits(f32_of(magnitude) + 0.5f) - f32_bits(0.5f);
-  uint32_t out = select_bits32(magnitude < 0x38800000u, subnormal, normal);  // below 2^-14
-  out = select_bits32(magnitude >= 0x477FF000u, HalfF16::kInf, out);         // from 65520
-  out = select_bits32(magnitude > 0x7F800000u, HalfF16::kQuietNaN, out);
+  uint32_t out = select_bits<uint32_t>(magnitude < 0x38800000u, subnormal, normal);  // below 2^-14
+  out = select_bits<uint32_t>(magnitude >= 0x477FF000u, HalfF16::kInf, out);         // from 65520
+  out = select_bits<uint32_t>(magnitude > 0x7F800000u, HalfF16::kQuietNaN, out);
   return static_cast<uint16_t>(out | sign);
 }
 
