@@ -96,8 +96,15 @@ std::vector<Tensor> reduce_window(const std::vector<Tensor>& inputs,
   const WindowGeometry g = window_geometry(inputs[0].shape(), window, kOp);
   if (fast != FastBody::kNone && inputs.size() == 1 && inputs[0].dtype() == inits[0].dtype()) {
     check_fast_body(fast, inputs[0].dtype(), kOp);
+    const auto axis = scan_axis(g, inputs[0].shape());
+    // A scan keeps the walk's bits, sums included: it goes first, on row-major memory.
+    if (!axis) {
+      if (auto slid = window_slide_column_major(to_host(inputs[0]), inits[0], g, fast)) {
+        return {std::move(*slid)};
+      }
+    }
     const Tensor input = dense_host(inputs[0]);
-    if (const auto axis = scan_axis(g, input.shape())) {
+    if (axis) {
       if (auto scanned = window_scan(input, inits[0], *axis, fast)) return {std::move(*scanned)};
     }
     if (auto slid = window_slide(input, inits[0], g, fast)) return {std::move(*slid)};

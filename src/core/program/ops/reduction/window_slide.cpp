@@ -4,9 +4,11 @@
 // (from the window's start to the block's end) combined with a prefix fold of the second (from
 // the block's start to the window's end). Windows move right, so the folds are computed
 // lazily, block by block, at most once each: two combines per element and one per window,
-// whatever the window's size. Box windows of these bodies are separable, so a window over
-// several axes is a pass along each; the last axis goes first, so maximum / minimum pick the
-// first NaN (or the first of equal extremes) in the window walk's row-major order.
+// whatever the window's size. Small windows of stride 1 (pooling's 2 x 2 and 3 x 3) fold each
+// output's window directly instead, on vector lanes (span_axis()). Box windows of these bodies
+// are separable, so a window over several axes is a pass along each; the last axis goes first,
+// so maximum / minimum pick the first NaN (or the first of equal extremes) in the window walk's
+// row-major order.
 #include "program/ops/reduction/window_slide.hpp"
 
 #include <algorithm>
@@ -30,6 +32,10 @@ constexpr int64_t kLanes = 256;                         // inner elements slid t
 constexpr int64_t kScratchElements = int64_t{1} << 16;  // per fold buffer, when windows allow
 constexpr int64_t kRunWindows = 4096;  // windows of one line computed by one work item, at least
 constexpr int64_t kRunBlocks = 16;     // blocks a run's windows span, at least
+// Windows of stride 1 up to this size fold directly (span_axis()): `size` combines an output on
+// vector lanes against van Herk's three on scalar folds through scratch memory.
+constexpr int64_t kSpanWindowMax = 8;
+constexpr int64_t kSpanChunk = 1024;  // outputs of one line folded together, in registers' reach
 
 // The block holding a position that only moves forward (no division per window).
 struct BlockCursor {
@@ -180,13 +186,58 @@ void slide_windows(Line& line, const WindowAxis& a, int64_t c0, int64_t c1, Out*
   }
 }
 
+// Small windows of stride 1 along the axis of `e`: in a line (outer index o) the k-th elements
+// of consecutive windows lie consecutively, so output q = c * inner + j reads input
+// q + (k - low) * inner for every k whose element lies inside the axis (padding is the identity
+// and adds nothing). Each output folds its window in order k = 0, 1, ..., so maximum / minimum
+// keep the walk's first NaN or extreme, in chunks of kSpanChunk outputs, in parallel. Folds
+// start from `start`, the body's identity (a sum's is -0, which keeps a sum of -0s negative).
+template <class In, class Out, class A, class Combine, class Load, class Emit>
+void span_axis(const In* x, Out* y, const AxisExtent& e, const WindowAxis& a, A start,
+               Combine combine, Load load, Emit emit) {
+  const int64_t n = e.length, inner = e.inner, line = a.count * inner;
+  const int64_t chunks = (line + kSpanChunk - 1) / kSpanChunk;
+  const int64_t bytes = kSpanChunk * (a.size * int64_t{sizeof(In)} + int64_t{sizeof(Out)});
+  for_each_block(
+      e.outer * chunks, bytes,
+      [&](int64_t begin, int64_t end) {
+        A acc[kSpanChunk];
+        for (int64_t item = begin; item < end; ++item) {
+          const int64_t o = item / chunks, q0 = item % chunks * kSpanChunk;
+          const int64_t q1 = std::min(line, q0 + kSpanChunk);
+          const In* xo = x + o * n * inner;
+          Out* yo = y + o * line;
+#pragma omp simd
+          for (int64_t q = 0; q < q1 - q0; ++q) acc[q] = start;
+          for (int64_t k = 0; k < a.size; ++k) {
+            const int64_t shift = (k - a.low) * inner;
+            const int64_t lo = std::max(q0, std::clamp<int64_t>(a.low - k, 0, a.count) * inner);
+            const int64_t hi = std::min(q1, std::clamp<int64_t>(n + a.low - k, 0, a.count) * inner);
+        // omp simd: R's -O2 vectorises only loops whose trip count the vector width divides.
+#pragma omp simd
+            for (int64_t q = lo; q < hi; ++q) {
+              acc[q - q0] = combine(acc[q - q0], load(xo[q + shift]));
+            }
+          }
+#pragma omp simd
+          for (int64_t q = q0; q < q1; ++q) yo[q] = emit(acc[q - q0]);
+        }
+      },
+      kSpanChunk);
+}
+
 // The windows of `a` along the axis of `e`, from `x` into `y` (the axis `a.count` long there),
 // in parallel over (outer index, lane group, run of windows): a run starts its folds afresh,
 // recomputing at most two blocks, so runs span at least kRunBlocks blocks. `emit` turns a fold
 // into an output element. False when scratch memory ran out (a parallel loop must not throw).
+// `fold_start` starts span_axis()'s folds (see there).
 template <class In, class Out, class A, class Combine, class Load, class Emit>
 bool slide_axis(const In* x, Out* y, const AxisExtent& e, const WindowAxis& a, A identity,
-                Combine combine, Load load, Emit emit) {
+                A fold_start, Combine combine, Load load, Emit emit) {
+  if (a.stride == 1 && a.size <= kSpanWindowMax) {
+    span_axis(x, y, e, a, fold_start, combine, load, emit);
+    return true;
+  }
   const int64_t n = e.length, count = a.count, inner = e.inner;
   const int64_t block = std::min(a.size, n);
   const int64_t width = std::max<int64_t>(
@@ -242,19 +293,22 @@ bool untouched(const WindowAxis& a, int64_t n) {
   return a.size == 1 && a.stride == 1 && a.low == 0 && a.count == n;
 }
 
-// The windowed axes, last first; the last axis when no axis is windowed.
-std::vector<size_t> pass_order(const WindowGeometry& g, const Shape& input) {
+// The windowed axes in the order the passes take them: last first (so maximum / minimum keep
+// the walk's row-major choice), or first first over a reversed shape, whose first axis is the
+// walk's last; the last axis when no axis is windowed.
+std::vector<size_t> pass_order(const WindowGeometry& g, const Shape& input, bool reversed) {
   std::vector<size_t> axes;
   for (size_t k = input.size(); k-- > 0;) {
     if (!untouched(g.axes[k], input[k])) axes.push_back(k);
   }
   if (axes.empty()) axes.push_back(input.size() - 1);
+  if (reversed) std::reverse(axes.begin(), axes.end());
   return axes;
 }
 
 template <DType D>
 std::optional<Tensor> slide(const Tensor& input, const Tensor& init, const WindowGeometry& g,
-                            FastBody body) {
+                            FastBody body, bool reversed) {
   using T = typename ElementType<D>::type;
   using A = Compute<T>;
   if constexpr (kIsComplex<T> || D == DType::kPred) {
@@ -265,7 +319,8 @@ std::optional<Tensor> slide(const Tensor& input, const Tensor& init, const Windo
     const A start = load(init_value);
     const std::optional<A> identity = identity_of<A>(body);
     if (!identity || !(start == *identity)) return std::nullopt;
-    const std::vector<size_t> axes = pass_order(g, input.shape());
+    const std::vector<size_t> axes = pass_order(g, input.shape(), reversed);
+    const A fold_start = body == FastBody::kAdd ? A(-*identity) : *identity;
     Tensor result = Tensor::allocate(D, g.result_shape, Order::kRowMajor);
     with_combiner<D>(body, [&](auto combine) {
       const auto from_input = [](T v) { return load(v); };
@@ -283,15 +338,16 @@ std::optional<Tensor> slide(const Tensor& input, const Tensor& init, const Windo
         std::unique_ptr<A[]> next(last ? nullptr : new A[checked_numel(shape)]);
         T* y = static_cast<T*>(result.data());
         if (first && last) {
-          ok = slide_axis(static_cast<const T*>(input.data()), y, e, a, *identity, combine,
-                          from_input, to_result);
+          ok = slide_axis(static_cast<const T*>(input.data()), y, e, a, *identity, fold_start,
+                          combine, from_input, to_result);
         } else if (first) {
-          ok = slide_axis(static_cast<const T*>(input.data()), next.get(), e, a, *identity, combine,
-                          from_input, as_is);
+          ok = slide_axis(static_cast<const T*>(input.data()), next.get(), e, a, *identity,
+                          fold_start, combine, from_input, as_is);
         } else if (last) {
-          ok = slide_axis(held.get(), y, e, a, *identity, combine, as_is, to_result);
+          ok = slide_axis(held.get(), y, e, a, *identity, fold_start, combine, as_is, to_result);
         } else {
-          ok = slide_axis(held.get(), next.get(), e, a, *identity, combine, as_is, as_is);
+          ok = slide_axis(held.get(), next.get(), e, a, *identity, fold_start, combine, as_is,
+                          as_is);
         }
         held = std::move(next);
       }
@@ -301,18 +357,39 @@ std::optional<Tensor> slide(const Tensor& input, const Tensor& init, const Windo
   }
 }
 
-}  // namespace
-
-std::optional<Tensor> window_slide(const Tensor& input, const Tensor& init, const WindowGeometry& g,
-                                   FastBody body) {
+// `input` dense row-major; `reversed`: its axes are the walk's in reverse order.
+std::optional<Tensor> slide_dense(const Tensor& input, const Tensor& init, const WindowGeometry& g,
+                                  FastBody body, bool reversed) {
   // An empty input leaves only padding (the walk writes the init); its axes may be longer
   // than any real line.
   if (input.shape().empty() || input.numel() == 0) return std::nullopt;
   for (const WindowAxis& a : g.axes) {
     if (a.base != 1 || a.dilation != 1) return std::nullopt;
   }
-  return dispatch(input.dtype(),
-                  [&](auto tag) { return slide<decltype(tag)::value>(input, init, g, body); });
+  return dispatch(input.dtype(), [&](auto tag) {
+    return slide<decltype(tag)::value>(input, init, g, body, reversed);
+  });
+}
+
+}  // namespace
+
+std::optional<Tensor> window_slide(const Tensor& input, const Tensor& init, const WindowGeometry& g,
+                                   FastBody body) {
+  return slide_dense(input, init, g, body, false);
+}
+
+std::optional<Tensor> window_slide_column_major(const Tensor& input, const Tensor& init,
+                                                const WindowGeometry& g, FastBody body) {
+  if (!input.is_contiguous(Order::kColumnMajor) || input.is_contiguous(Order::kRowMajor)) {
+    return std::nullopt;
+  }
+  WindowGeometry reversed = g;
+  std::reverse(reversed.result_shape.begin(), reversed.result_shape.end());
+  std::reverse(reversed.window_shape.begin(), reversed.window_shape.end());
+  std::reverse(reversed.axes.begin(), reversed.axes.end());
+  std::optional<Tensor> slid = slide_dense(input.reversed_axes(), init, reversed, body, true);
+  if (!slid) return std::nullopt;
+  return slid->reversed_axes();
 }
 
 }  // namespace ndbuf::program

@@ -20,4 +20,11 @@ namespace ndbuf::program {
 std::optional<Tensor> window_slide(const Tensor& input, const Tensor& init, const WindowGeometry& g,
                                    FastBody body);
 
+// window_slide() of a dense column-major `input` (an R array) with no transposing copy: that
+// memory is the row-major tensor of the reversed shape, slid there with the passes in the walk's
+// order, so the bits are window_slide()'s; the result is column-major. nullopt where
+// window_slide() declines, or `input` is not column-major (or is also row-major).
+std::optional<Tensor> window_slide_column_major(const Tensor& input, const Tensor& init,
+                                                const WindowGeometry& g, FastBody body);
+
 }  // namespace ndbuf::program

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <random>
 
@@ -46,6 +47,15 @@ std::vector<Case> cases() {
       {{13, 11}, {{6, 1}, {}, {}, {}, {P{5, 0}, P{0, 0}}}},      // along the first axis only
       {{3, 13, 11}, {{1, 3, 4}, {1, 2, 1}, {}, {}, {P{0, 0}, P{1, 1}, P{2, 1}}}},
       {{4, 6, 300}, {{2, 1, 1}, {}, {}, {}, {P{1, 0}, P{0, 0}, P{0, 0}}}},  // wide inner lanes
+      // Stride-1 windows of at most 8 fold directly (span_axis()): lines longer than one chunk
+      // of 1024 outputs, window 8 against 9 (the sliding folds), negative and long padding,
+      // windows longer than their axis, a pooling window over rows that span chunks.
+      {{2, 2500}, {{1, 7}, {}, {}, {}, {P{0, 0}, P{3, 3}}}},
+      {{5, 300, 4}, {{1, 8, 1}, {}, {}, {}, {P{0, 0}, P{-2, 6}, P{0, 0}}}},
+      {{5, 300, 4}, {{1, 9, 1}, {}, {}, {}, {P{0, 0}, P{4, 4}, P{0, 0}}}},
+      {{3, 5}, {{1, 8}, {}, {}, {}, {P{0, 0}, P{7, 0}}}},
+      {{6, 40, 30}, {{1, 3, 3}, {}, {}, {}, {P{0, 0}, P{1, 1}, P{1, 1}}}},
+      {{3, 9, 10, 2}, {{2, 2, 2, 1}, {}, {}, {}, {P{1, 0}, P{0, 1}, P{1, 0}, P{0, 0}}}},
   };
 }
 
@@ -118,6 +128,23 @@ std::vector<T> abs_sums(const std::vector<T>& data, const Case& c) {
                                  region_of<T>(FastBody::kAdd))[0]);
 }
 
+// The same values stored column-major slide with no transposing copy to a column-major result
+// holding the row-major slide's bits, sums included: the passes take the axes in the same
+// order and fold each output's elements in the same order.
+void expect_column_major_same(const Tensor& x, const Tensor& init, const Case& c, FastBody body,
+                              const Tensor& row_major_result) {
+  if (x.rank() < 2) return;  // a vector is row-major too: the row-major slide takes it
+  const auto slid = window_slide_column_major(column_major(x), init,
+                                              window_geometry(x.shape(), c.window, "rw"), body);
+  ASSERT_TRUE(slid.has_value());
+  EXPECT_TRUE(slid->is_contiguous(Order::kColumnMajor));
+  const Tensor dense = make_dense(*slid, Order::kRowMajor);
+  ASSERT_EQ(dense.nbytes(), row_major_result.nbytes());
+  EXPECT_EQ(std::memcmp(dense.data(), row_major_result.data(),
+                        static_cast<size_t>(row_major_result.nbytes())),
+            0);
+}
+
 // Slides `x` and compares with the walk of `reference` (the same values as T, whose results
 // `round` maps to x's dtype); `step` is the relative size of one step of x's dtype (bf16) or 0.
 template <class T>
@@ -135,6 +162,7 @@ void expect_matches_walk(const Tensor& x, const Tensor& init, const std::vector<
   const auto walked =
       values<T>(reduce_window({reference}, {ref_init}, c.window, region_of<T>(body))[0]);
   ASSERT_EQ(got.size(), walked.size());
+  expect_column_major_same(x, init, c, body, *slid);
   std::vector<T> scale;
   if constexpr (std::is_floating_point_v<T>) {
     if (body == FastBody::kAdd) scale = abs_sums(data, c);
