@@ -45,14 +45,6 @@ size_t fastest_axis(const Strides& strides) {
   return best;
 }
 
-size_t slowest_axis(const Strides& strides) {
-  size_t best = 0;
-  for (size_t k = 1; k < strides.size(); ++k) {
-    if (std::llabs(strides[k]) > std::llabs(strides[best])) best = k;
-  }
-  return best;
-}
-
 bool dense_in_one_order(const Shape& shape, const Strides& src, const Strides& dst) {
   for (const Order order : {Order::kRowMajor, Order::kColumnMajor}) {
     if (is_contiguous(shape, src, order) && is_contiguous(shape, dst, order)) return true;
@@ -146,21 +138,39 @@ void copy_tiled(const Sides& at, const Strides& ss, const Strides& ds, const Sha
   });
 }
 
-// The tiled transpose in blocks along the slowest destination axis, each on one thread.
+// The axis the tiled transpose splits among threads: the slowest destination axis other than
+// the two of its planes, so that each block copies whole planes; with no other axis, the
+// source's fastest one, in runs of whole tiles. (Blocks of the slowest destination axis when
+// it was the source's fastest, an NHWC image batch read from an R array, cut every plane to
+// one row of the tile: 8 MiB took 8.4 ms, element by element.)
+size_t split_axis(const Strides& ss, const Strides& ds) {
+  const size_t a = fastest_axis(ss), b = fastest_axis(ds);
+  size_t axis = a;
+  for (size_t k = 0; k < ds.size(); ++k) {
+    if (k != a && k != b && (axis == a || std::llabs(ds[k]) > std::llabs(ds[axis]))) axis = k;
+  }
+  return axis;
+}
+
+// The tiled transpose in blocks along split_axis(), each on one thread.
 void copy_tiled_parallel(const Sides& at, const Strides& ss, const Strides& ds,
                          const Shape& shape) {
-  const size_t axis = slowest_axis(ds);
-  const int64_t per_index = checked_numel(shape) / shape[axis];
+  const size_t axis = split_axis(ss, ds);
+  // Runs of indices a multiple of every tile's side (copy_plane()) along a plane's own axis.
+  const int64_t run = axis == fastest_axis(ss) ? 32 : 1;
+  const int64_t runs = (shape[axis] + run - 1) / run;
+  const int64_t per_run = checked_numel(shape) / shape[axis] * run;
   for_each_block(
-      shape[axis], 2 * per_index * at.item,
+      runs, 2 * per_run * at.item,
       [&](int64_t begin, int64_t end) {
         Shape sub = shape;
-        sub[axis] = end - begin;
-        const Sides block{at.src + begin * ss[axis] * at.item, at.dst + begin * ds[axis] * at.item,
+        sub[axis] = std::min(shape[axis], end * run) - begin * run;
+        const int64_t first = begin * run;
+        const Sides block{at.src + first * ss[axis] * at.item, at.dst + first * ds[axis] * at.item,
                           at.item};
         copy_tiled(block, ss, ds, sub);
       },
-      per_index);
+      per_run);
 }
 
 // Rows along the destination's fastest axis, the other axes walked in destination memory

@@ -150,6 +150,12 @@ TEST(CopyElements, ParallelBlocksAndInterruptRoundsCoverEveryElement) {
   expect_copy({7, 129, 130}, column_major({7, 129, 130}), row_major({7, 129, 130}), 8);
   expect_copy({3, 40000}, {80000, 2}, row_major({3, 40000}), 4);
   expect_copy({20000, 3}, {3, -1}, row_major({20000, 3}), 2);
+  // An R array of images to row-major and back: the blocks split an axis other than the
+  // planes' two (the slowest destination axis is the source's fastest); a matrix whose only
+  // axes are the planes' splits the source's fastest one in runs of 32, the last one short.
+  expect_copy({37, 9, 11, 70}, column_major({37, 9, 11, 70}), row_major({37, 9, 11, 70}), 4);
+  expect_copy({37, 9, 11, 70}, row_major({37, 9, 11, 70}), column_major({37, 9, 11, 70}), 2);
+  expect_copy({1000, 777}, column_major({1000, 777}), row_major({1000, 777}), 4);
   // More than kInterruptElements elements: the blocks run in more than one round.
   const Shape big{4097, 2049};
   ASSERT_GT(4097 * 2049, kInterruptElements);
