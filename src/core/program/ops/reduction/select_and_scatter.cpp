@@ -6,69 +6,53 @@
 
 #include "program/kernels/fast_combine.hpp"
 #include "program/kernels/kernel_values.hpp"
+#include "program/ops/reduction/select_and_scatter_lanes.hpp"
+#include "program/ops/reduction/select_keep.hpp"
 #include "program/ops/reduction/window_geometry.hpp"
-#include "program/ops/sort/order_keys.hpp"
 
 namespace ndbuf::program {
 namespace {
 
 const char kOp[] = "select_and_scatter";
 
-// x <direction> y over order keys.
-template <class Key>
-bool keys_in_order(const Key& x, const Key& y, ComparatorOrder direction) {
-  switch (direction) {
-    case ComparatorOrder::kLessThan:
-      return key_less(x, y);
-    case ComparatorOrder::kLessEqual:
-      return key_less(x, y) || x == y;
-    case ComparatorOrder::kGreaterThan:
-      return key_less(y, x);
-    default:
-      return key_less(y, x) || x == y;
-  }
-}
-
-// select(a, b) for the recognised comparators: keep a while it holds.
-template <class T>
-bool fast_select(T a, T b, FastComparator c) {
-  if (c.total_order) return keys_in_order(total_order_key(a), total_order_key(b), c.direction);
-  return keys_in_order(ieee_key(a), ieee_key(b), c.direction);
-}
-
-// The offset each window picks (-1 when it holds only padding), windows in row-major order.
-std::vector<int64_t> picks(const Tensor& operand, const WindowGeometry& g, const RegionFn& select,
-                           FastComparator fast) {
+// The offset each window picks (-1 when it holds only padding), windows in row-major order;
+// `keep(pick, next)` is the select region.
+template <class Keep>
+std::vector<int64_t> picks(const Tensor& operand, const WindowGeometry& g, Keep keep) {
   std::vector<int64_t> chosen(static_cast<size_t>(checked_numel(g.result_shape)), -1);
-  const DType t = operand.dtype();
-  const char* x = static_cast<const char*>(operand.data());
   int64_t pick = -1;
   walk_windows(g, operand.shape(), [&](const WindowPiece& piece) {
     if (piece.first) pick = -1;
     for (int64_t k = 0; k < piece.count; ++k) {
       const int64_t at = piece.offsets[k];
       if (at < 0) continue;
-      if (pick < 0) {
-        pick = at;
-        continue;
-      }
-      bool keep;
-      if (fast.direction != ComparatorOrder::kNone) {
-        keep = dispatch(t, [&](auto tag) {
-          using T = typename decltype(tag)::type;
-          return fast_select(reinterpret_cast<const T*>(x)[pick], reinterpret_cast<const T*>(x)[at],
-                             fast);
-        });
-      } else {
-        keep = region_truth(
-            select({scalar_from(t, x + pick * itemsize(t)), scalar_from(t, x + at * itemsize(t))}),
-            kOp);
-      }
-      if (!keep) pick = at;
+      if (pick < 0 || !keep(pick, at)) pick = at;
     }
     if (piece.last) chosen[piece.result] = pick;
   });
   return chosen;
+}
+
+std::vector<int64_t> picks(const Tensor& operand, const WindowGeometry& g, const RegionFn& select,
+                           FastComparator fast) {
+  const DType t = operand.dtype();
+  const char* x = static_cast<const char*>(operand.data());
+  if (fast.direction == ComparatorOrder::kNone) {
+    return picks(operand, g, [&](int64_t pick, int64_t at) {
+      return region_truth(
+          select({scalar_from(t, x + pick * itemsize(t)), scalar_from(t, x + at * itemsize(t))}),
+          kOp);
+    });
+  }
+  return dispatch(t, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* v = reinterpret_cast<const T*>(x);
+    std::vector<int64_t> chosen;
+    with_keep<T>(fast, [&](auto keep) {
+      chosen = picks(operand, g, [&](int64_t pick, int64_t at) { return keep(v[pick], v[at]); });
+    });
+    return chosen;
+  });
 }
 
 void check_window(const Tensor& operand, const Tensor& source, const WindowConfig& window,
@@ -101,6 +85,11 @@ Tensor select_and_scatter(const Tensor& operand_in, const Tensor& source_in,
   const Tensor operand = dense_host(operand_in);
   const Tensor source = dense_host(source_in);
   const Tensor init = dense_host(init_value);
+  if (select_fast.direction != ComparatorOrder::kNone && scatter_fast != FastBody::kNone &&
+      init.dtype() == source.dtype()) {
+    check_fast_body(scatter_fast, init.dtype(), kOp);
+    return select_and_scatter_lanes(operand, source, init, g, select_fast, scatter_fast);
+  }
   const DType rt = init.dtype();
   const size_t size = itemsize(rt);
   Tensor result = Tensor::allocate(rt, operand.shape(), Order::kRowMajor);

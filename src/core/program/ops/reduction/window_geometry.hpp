@@ -22,6 +22,12 @@ struct WindowAxis {
   int64_t dilated = 0;   // (input - 1) * base + 1, 0 for an empty input
   int64_t count = 0;     // number of windows along the dim
 
+  // Whether windows leave an axis of `length` elements as it is: each window one element,
+  // consecutive, no padding, no base dilation.
+  bool untouched(int64_t length) const {
+    return size == 1 && stride == 1 && base == 1 && low == 0 && count == length;
+  }
+
   // The input index that window element w of window o reads, or -1 for padding and
   // base-dilation holes (o < count and w < size never overflow: the walk stays inside the
   // padded extent, whose size fits int64).

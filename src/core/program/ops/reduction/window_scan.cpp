@@ -17,10 +17,6 @@ namespace {
 
 constexpr int64_t kChunk = 512;  // inner elements scanned together (accumulators on the stack)
 
-bool untouched(const WindowAxis& a, int64_t n) {
-  return a.size == 1 && a.stride == 1 && a.base == 1 && a.low == 0 && a.count == n;
-}
-
 // One line of n elements `step` apart, the running value in a register. A maximum or minimum
 // of real values passes over, by a branch, each element that leaves it as it is (v < a: the
 // maximum of a and v is a; a < v for the minimum), so the loop is no chain of dependent
@@ -112,7 +108,7 @@ std::optional<ScanAxis> scan_axis(const WindowGeometry& g, const Shape& input) {
   for (size_t k = 0; k < g.axes.size(); ++k) {
     const WindowAxis& a = g.axes[k];
     const int64_t n = input[k];
-    if (untouched(a, n)) continue;
+    if (a.untouched(n)) continue;
     const bool scan_shaped = !found && n > 1 && a.stride == 1 && a.base == 1 && a.dilation == 1 &&
                              a.size >= n && a.count == n;
     if (!scan_shaped) return std::nullopt;

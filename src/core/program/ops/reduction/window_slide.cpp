@@ -289,17 +289,13 @@ std::optional<A> identity_of(FastBody body) {
   }
 }
 
-bool untouched(const WindowAxis& a, int64_t n) {
-  return a.size == 1 && a.stride == 1 && a.low == 0 && a.count == n;
-}
-
 // The windowed axes in the order the passes take them: last first (so maximum / minimum keep
 // the walk's row-major choice), or first first over a reversed shape, whose first axis is the
 // walk's last; the last axis when no axis is windowed.
 std::vector<size_t> pass_order(const WindowGeometry& g, const Shape& input, bool reversed) {
   std::vector<size_t> axes;
   for (size_t k = input.size(); k-- > 0;) {
-    if (!untouched(g.axes[k], input[k])) axes.push_back(k);
+    if (!g.axes[k].untouched(input[k])) axes.push_back(k);
   }
   if (axes.empty()) axes.push_back(input.size() - 1);
   if (reversed) std::reverse(axes.begin(), axes.end());
