@@ -303,6 +303,33 @@ conv_program <- function(batch, height, width, inputs, outputs, kernel = 3) {
   main_text(c(x = x, w = w), lines, "%y", y)
 }
 
+# flax's 3 x 3 max-pool of NHWC images (stride 1, SAME) and its gradient as jax.vjp lowers it:
+# the pooled images and select_and_scatter of the cotangent `g` onto each window's first maximum.
+max_pool_program <- function(batch, height, width, channels) {
+  x <- t32(batch, height, width, channels)
+  window <- paste0("window_dimensions = array<i64: 1, 3, 3, 1>, ",
+                   "padding = dense<[[0, 0], [1, 1], [1, 1], [0, 0]]> : tensor<4x2xi64>")
+  lines <- c(
+    "%ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>",
+    "%zero = stablehlo.constant dense<0.0> : tensor<f32>",
+    "%y = \"stablehlo.reduce_window\"(%x, %ninf) ({",
+    "^bb0(%a: tensor<f32>, %b: tensor<f32>):",
+    "  %m = stablehlo.maximum %a, %b : tensor<f32>",
+    "  \"stablehlo.return\"(%m) : (tensor<f32>) -> ()",
+    sprintf("}) {%s} : (%s, tensor<f32>) -> %s", window, x, x),
+    "%dx = \"stablehlo.select_and_scatter\"(%x, %g, %zero) ({",
+    "^bb0(%a: tensor<f32>, %b: tensor<f32>):",
+    "  %c = stablehlo.compare GE, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>",
+    "  \"stablehlo.return\"(%c) : (tensor<i1>) -> ()",
+    "}, {",
+    "^bb0(%a: tensor<f32>, %b: tensor<f32>):",
+    "  %s = stablehlo.add %a, %b : tensor<f32>",
+    "  \"stablehlo.return\"(%s) : (tensor<f32>) -> ()",
+    sprintf("}) {%s, window_strides = array<i64: 1, 1, 1, 1>} : (%s, %s, tensor<f32>) -> %s",
+            window, x, x, x))
+  main_text(c(x = x, g = x), lines, c("%y", "%dx"), c(x, x))
+}
+
 # A symmetric positive definite n x n matrix, well away from singular.
 spd_matrix <- function(n) crossprod(matrix(rnorm(n * n), n)) + diag(n, n)
 
@@ -381,7 +408,11 @@ peer_cases <- function(scale = 1) {
     list(name = "conv 3x3 SAME 64x28x28x16 -> 32", torch = "conv_lenet",
          program = conv_program(s(64), 28, 28, 16, 32),
          inputs = list(array(rnorm(s(64) * 28 * 28 * 16), c(s(64), 28, 28, 16)),
-                       array(rnorm(3 * 3 * 16 * 32) / 12, c(3, 3, 16, 32))))
+                       array(rnorm(3 * 3 * 16 * 32) / 12, c(3, 3, 16, 32)))),
+    list(name = "max-pool 3x3 SAME 16x64x64x32 + gradient", torch = "max_pool",
+         program = max_pool_program(s(16), 64, 64, 32),
+         inputs = list(array(rnorm(s(16) * 64 * 64 * 32), c(s(16), 64, 64, 32)),
+                       array(rnorm(s(16) * 64 * 64 * 32), c(s(16), 64, 64, 32))))
   )
 }
 

@@ -112,9 +112,20 @@ def conv(x, w):
     return y.permute(0, 2, 3, 1)
 
 
+def max_pool(x, g):
+    # The pooled NHWC images and the gradient of <pooled, g> with respect to x (timed() runs
+    # under no_grad: the backward pass needs autograd back on).
+    with torch.enable_grad():
+        x = x.detach().requires_grad_()
+        y = torch.nn.functional.max_pool2d(x.permute(0, 3, 1, 2), 3, stride=1, padding=1)
+        y = y.permute(0, 2, 3, 1)
+        (dx,) = torch.autograd.grad(y, x, g)
+    return y.detach(), dx
+
+
 FUNCTIONS = {f.__name__: f for f in (softmax_layernorm, mlp, chain, einsum, argmax, embedding,
                                      cumsum, rnn, logistic, matmul, cholesky, triangular_solve,
-                                     top_k, sort, segment_sum, fft)}
+                                     top_k, sort, segment_sum, fft, max_pool)}
 # Cases that run one function on inputs of another dtype or size.
 FUNCTIONS.update(matmul_bf16=matmul, cholesky_f32=cholesky, conv_resnet=conv, conv_lenet=conv)
 

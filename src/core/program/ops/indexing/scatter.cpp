@@ -256,7 +256,7 @@ void scatter_spans(Tensor& result, const Tensor& indices, const Tensor& updates,
             }
           }
         },
-        per_run);
+        kBlockElements);  // each run its own block: one run a thread
   });
 }
 

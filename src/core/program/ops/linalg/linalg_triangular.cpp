@@ -104,15 +104,19 @@ bool copy_factor_triangle(const Tensor& a, Tensor& factor, Order layout, bool lo
   const T* in = static_cast<const T*>(a.data());
   T* out = static_cast<T*>(factor.data());
   const auto row_bytes = static_cast<int64_t>(2 * sizeof(T)) * n;
-  for_each_block(factor.numel() / n, row_bytes, [&](int64_t begin, int64_t end) {
-    for (int64_t r = begin; r < end; ++r) {
-      const int64_t i = r % n;
-      const int64_t first = lower ? 0 : i;
-      const int64_t last = lower ? i + 1 : n;
-      std::copy(in + r * n + first, in + r * n + last, out + r * n + first);
-      clear_other_triangle(out + r * n, i, n, lower);
-    }
-  });
+  // Rows of n elements each: blocks hold rows, not 16384 of them (one block, one thread).
+  for_each_block(
+      factor.numel() / n, row_bytes,
+      [&](int64_t begin, int64_t end) {
+        for (int64_t r = begin; r < end; ++r) {
+          const int64_t i = r % n;
+          const int64_t first = lower ? 0 : i;
+          const int64_t last = lower ? i + 1 : n;
+          std::copy(in + r * n + first, in + r * n + last, out + r * n + first);
+          clear_other_triangle(out + r * n, i, n, lower);
+        }
+      },
+      n);
   return true;
 }
 

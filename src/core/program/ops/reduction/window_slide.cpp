@@ -223,7 +223,7 @@ void span_axis(const In* x, Out* y, const AxisExtent& e, const WindowAxis& a, A 
           for (int64_t q = q0; q < q1; ++q) yo[q] = emit(acc[q - q0]);
         }
       },
-      kSpanChunk);
+      kSpanChunk * a.size);
 }
 
 // The windows of `a` along the axis of `e`, from `x` into `y` (the axis `a.count` long there),
