@@ -3,6 +3,7 @@
 #include "program/ops/reduction/select_and_scatter.hpp"
 
 #include <cstring>
+#include <limits>
 
 #include "program/kernels/fast_combine.hpp"
 #include "program/kernels/kernel_values.hpp"
@@ -86,7 +87,8 @@ Tensor select_and_scatter(const Tensor& operand_in, const Tensor& source_in,
   const Tensor source = dense_host(source_in);
   const Tensor init = dense_host(init_value);
   if (select_fast.direction != ComparatorOrder::kNone && scatter_fast != FastBody::kNone &&
-      init.dtype() == source.dtype()) {
+      init.dtype() == source.dtype() &&
+      checked_numel(g.window_shape) <= std::numeric_limits<int32_t>::max()) {
     check_fast_body(scatter_fast, init.dtype(), kOp);
     return select_and_scatter_lanes(operand, source, init, g, select_fast, scatter_fast);
   }

@@ -43,11 +43,11 @@ Layout layout_of(const WindowGeometry& g, const Shape& shape) {
 // The offsets within its slab (of lane 0) of window w's in-bounds elements, in row-major
 // window order: per dim the window's in-bounds element range, walked as an odometer.
 struct WindowOffsets {
-  std::vector<int64_t> first, start, stop, at, offsets;
+  std::vector<int64_t> start, stop, at, offsets;
 
   void of(const WindowGeometry& g, const Shape& shape, const Layout& l, int64_t w) {
     const size_t n = l.lead - l.outer;
-    first.resize(n), start.resize(n), stop.resize(n), at.resize(n);
+    start.resize(n), stop.resize(n), at.resize(n);
     offsets.clear();
     int64_t offset = 0;
     for (size_t i = n; i-- > 0;) {
@@ -172,8 +172,8 @@ void scatter_slabs(const Tensor& operand, const Tensor& source, const Tensor& in
                         [&](int64_t first, const int64_t* row, int64_t count) {
                           for (int64_t k = 0; k < count; ++k) {
                             const int64_t at = row[k];
-                            if (at >= 0)
-                              rs[at] = store<T>(combine(load(rs[at]), load(ss[first + k])));
+                            if (at < 0) continue;
+                            rs[at] = store<T>(combine(load(rs[at]), load(ss[first + k])));
                           }
                         });
             }

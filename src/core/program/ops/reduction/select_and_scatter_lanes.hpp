@@ -13,8 +13,8 @@ namespace ndbuf::program {
 
 // select_and_scatter() of dense row-major `operand` and `source` (undilated windows `g`) whose
 // select region is `select` (not kNone) and scatter region `scatter` (not kNone), operand,
-// source and `init` all of one dtype: the same picks and the same result bits, the source
-// values combined into each position in row-major window order.
+// source and `init` all of one dtype, windows of at most INT32_MAX elements: the same picks and the
+// same result bits, the source values combined into each position in row-major window order.
 Tensor select_and_scatter_lanes(const Tensor& operand, const Tensor& source, const Tensor& init,
                                 const WindowGeometry& g, FastComparator select, FastBody scatter);
 
