@@ -9,21 +9,6 @@
 
 namespace ndbuf::program {
 
-// x <direction> y over order keys: the select region's comparison.
-template <class Key>
-bool keys_in_order(const Key& x, const Key& y, ComparatorOrder direction) {
-  switch (direction) {
-    case ComparatorOrder::kLessThan:
-      return key_less(x, y);
-    case ComparatorOrder::kLessEqual:
-      return key_less(x, y) || x == y;
-    case ComparatorOrder::kGreaterThan:
-      return key_less(y, x);
-    default:
-      return key_less(y, x) || x == y;
-  }
-}
-
 // Calls `f` with keep(pick, next), the select region of `c` (keep the pick while it holds),
 // its direction fixed at compile time so that loops over elements hold no branch on it.
 template <class T, class F>

@@ -9,6 +9,7 @@
 
 #include "ndbuf/base/dtype.hpp"
 #include "program/kernels/fast_combine.hpp"
+#include "program/kernels/region_body.hpp"
 
 namespace ndbuf::program {
 
@@ -47,6 +48,25 @@ auto ieee_key(T v) {
 template <class K>
 bool key_less(const K& a, const K& b) {
   return value_less(a, b);
+}
+
+// a <direction> b on keys: a recognised comparator region (sort's, select_and_scatter's
+// select); false for kNone.
+template <class K>
+bool keys_in_order(const K& a, const K& b, ComparatorOrder direction) {
+  switch (direction) {
+    case ComparatorOrder::kLessThan:
+      return key_less(a, b);
+    case ComparatorOrder::kLessEqual:
+      return key_less(a, b) || a == b;
+    case ComparatorOrder::kGreaterThan:
+      return key_less(b, a);
+    case ComparatorOrder::kGreaterEqual:
+      return key_less(b, a) || a == b;
+    case ComparatorOrder::kNone:
+      break;
+  }
+  return false;
 }
 
 }  // namespace ndbuf::program

@@ -17,24 +17,6 @@ namespace {
 
 const char kOp[] = "sort";
 
-// less(i, j) for positions of one slice of the first operand, by the recognised comparator.
-template <class K>
-bool compare_keys(const K& a, const K& b, ComparatorOrder direction) {
-  switch (direction) {
-    case ComparatorOrder::kLessThan:
-      return key_less(a, b);
-    case ComparatorOrder::kLessEqual:
-      return key_less(a, b) || a == b;
-    case ComparatorOrder::kGreaterThan:
-      return key_less(b, a);
-    case ComparatorOrder::kGreaterEqual:
-      return key_less(b, a) || a == b;
-    case ComparatorOrder::kNone:
-      break;
-  }
-  return false;
-}
-
 template <class T>
 void sort_slice_fast(const T* x, int64_t step, std::vector<int64_t>& perm,
                      std::vector<int64_t>& buffer, FastComparator fast) {
@@ -44,14 +26,14 @@ void sort_slice_fast(const T* x, int64_t step, std::vector<int64_t>& perm,
     std::vector<K> keys(n);
     for (int64_t i = 0; i < n; ++i) keys[i] = total_order_key(x[i * step]);
     merge_sort(perm, buffer, [&](int64_t a, int64_t b) {
-      return compare_keys(keys[a], keys[b], fast.direction);
+      return keys_in_order(keys[a], keys[b], fast.direction);
     });
   } else {
     using K = decltype(ieee_key(x[0]));
     std::vector<K> keys(n);
     for (int64_t i = 0; i < n; ++i) keys[i] = ieee_key(x[i * step]);
     merge_sort(perm, buffer, [&](int64_t a, int64_t b) {
-      return compare_keys(keys[a], keys[b], fast.direction);
+      return keys_in_order(keys[a], keys[b], fast.direction);
     });
   }
 }
