@@ -29,6 +29,7 @@ uint64_t row_major_operands(const Step& step) {
     case OpId::kGather:
       return gather_reads_whole_rows(*step.op) ? 1 : 0;
     case OpId::kConvolution:
+    case OpId::kSelectAndScatter:  // picks and scatters by dense row-major windows
       return 3;
     case OpId::kDotGeneral:  // a batch of matrices strided by the batch dim must be packed
       return step.op->operand_types[0].shape.size() > 2 ||

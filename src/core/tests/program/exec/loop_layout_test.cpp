@@ -190,6 +190,22 @@ func.func @main(%x: tensor<1x5x5x2xf32>, %w: tensor<3x3x2x4xf32>) -> tensor<1x3x
 }
 )";
   EXPECT_EQ(row_major_arguments(*compile(convolution)), (std::vector<bool>{true, true}));
+  // Max-pool's gradient reads the operand and the cotangent by rows; its init value is a scalar.
+  const std::string pool_gradient = R"(
+func.func @main(%x: tensor<2x4x4x3xf32>, %g: tensor<2x2x2x3xf32>, %z: tensor<f32>) -> tensor<2x4x4x3xf32> {
+  %dx = "stablehlo.select_and_scatter"(%x, %g, %z) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %c = stablehlo.compare GE, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    "stablehlo.return"(%c) : (tensor<i1>) -> ()
+  }, {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    "stablehlo.return"(%s) : (tensor<f32>) -> ()
+  }) {window_dimensions = array<i64: 1, 2, 2, 1>, window_strides = array<i64: 1, 2, 2, 1>} : (tensor<2x4x4x3xf32>, tensor<2x2x2x3xf32>, tensor<f32>) -> tensor<2x4x4x3xf32>
+  return %dx : tensor<2x4x4x3xf32>
+}
+)";
+  EXPECT_EQ(row_major_arguments(*compile(pool_gradient)), (std::vector<bool>{true, true, false}));
   EXPECT_EQ(row_major_arguments(*compile(kLoopReads)),
             (std::vector<bool>{true, false, false, true}));
   CompileOptions no_loops;
