@@ -1,13 +1,9 @@
 // The f16 / bf16 array conversions, cloned for AVX-512F and AVX2 where the compiler can dispatch
 // at run time (the package is built for the baseline x86-64 ISA, where they vectorise with SSE2).
-// NDBUF_NO_ISA_CLONES builds the baseline form alone (to test it on an AVX2 machine).
 #include "convert/half_kernels.hpp"
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(NDBUF_NO_ISA_CLONES)
-#define NDBUF_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define NDBUF_CLONES
-#endif
+#include "base/isa_clones.hpp"
+#define NDBUF_CLONES NDBUF_ISA_CLONES("avx512f", "avx2", "default")
 
 namespace ndbuf {
 

@@ -4,12 +4,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/isa_clones.hpp"
+
 // The FMA instruction where the CPU has it; elsewhere std::fma in software, with the same bits.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
-#define NDBUF_DOT_CLONES __attribute__((target_clones("fma", "default")))
-#else
-#define NDBUF_DOT_CLONES
-#endif
+#define NDBUF_DOT_CLONES NDBUF_ISA_CLONES("fma", "default")
 
 namespace ndbuf::program {
 namespace {

@@ -3,6 +3,7 @@
 
 #include <type_traits>
 
+#include "base/isa_clones.hpp"
 #include "program/ops/elementwise/elementwise_families.hpp"
 #include "program/ops/elementwise/float_functions.hpp"
 #include "program/ops/elementwise/vector_math.hpp"
@@ -24,11 +25,7 @@ void unary_span(const T* x, T* out, int64_t n) {
 // The arithmetic spans are also built for AVX2 and picked at run time (the package targets
 // the baseline ISA): twice the lanes for loops bound by the first-level cache. Without FMA
 // contraction (no "fma" target) every lane rounds as the baseline code does.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(NDBUF_NO_ISA_CLONES)
-#define NDBUF_SPAN_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define NDBUF_SPAN_CLONES
-#endif
+#define NDBUF_SPAN_CLONES NDBUF_ISA_CLONES("avx2", "default")
 
 #define NDBUF_BINARY_SPAN(name, T, Fn)                                              \
   NDBUF_SPAN_CLONES void name(const T* lhs, const T* rhs, T* out, int64_t n) {      \

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "base/isa_clones.hpp"
 #include "ndbuf/base/dtype.hpp"
 #include "ndbuf/memory/parallel.hpp"
 #include "ndbuf/memory/transfer.hpp"
@@ -33,11 +34,7 @@ uint32_t index_situation(I b, I d) {
 
 // Built for AVX2 too and picked at run time: the table lookup is a per-lane variable shift,
 // which the baseline ISA lacks.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(NDBUF_NO_ISA_CLONES)
-#define NDBUF_ARG_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define NDBUF_ARG_CLONES
-#endif
+#define NDBUF_ARG_CLONES NDBUF_ISA_CLONES("avx2", "default")
 
 // One step of `count` lanes: (a, b) the accumulators, (c, d) the step's elements; d is one
 // index for every lane when kUniformIndex.

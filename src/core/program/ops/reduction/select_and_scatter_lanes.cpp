@@ -5,6 +5,7 @@
 #include <cstring>
 #include <vector>
 
+#include "base/isa_clones.hpp"
 #include "ndbuf/memory/parallel.hpp"
 #include "ndbuf/memory/transfer.hpp"
 #include "program/kernels/fast_combine.hpp"
@@ -77,6 +78,21 @@ struct WindowOffsets {
   }
 };
 
+// Folds window element k (`next`, m lanes) into the picks so far. Built for AVX2 too and picked
+// at run time: a compare and two blends on 8 lanes of f32 in place of SSE2's 4 (the max-pool
+// gradient spent a quarter of its time here). Selects only, so every ISA gives the same bits.
+template <class T, class Keep>
+NDBUF_ISA_CLONES("avx2", "default")
+void fold_element(T* best, int32_t* kept, const T* next, int64_t m, int32_t k, Keep keep) {
+  // omp simd: R's -O2 vectorises only loops whose trip count the vector width divides.
+#pragma omp simd
+  for (int64_t j = 0; j < m; ++j) {
+    const bool stay = keep(best[j], next[j]);
+    best[j] = stay ? best[j] : next[j];
+    kept[j] = stay ? kept[j] : k;
+  }
+}
+
 // The picks of one window, every lane: offsets relative to the slab, -1 for padding only. The
 // fold tracks which window element each lane keeps (32-bit, as wide as an f32 lane, so that
 // SSE2 vectorises the selects too) and turns it into an offset at the end.
@@ -98,14 +114,7 @@ void pick_lanes(const T* x, const std::vector<int64_t>& offsets, int64_t lanes, 
       kept[j] = 0;
     }
     for (int32_t k = 1; k < count; ++k) {
-      const T* next = x + offsets[static_cast<size_t>(k)] + j0;
-      // omp simd: R's -O2 vectorises only loops whose trip count the vector width divides.
-#pragma omp simd
-      for (int64_t j = 0; j < m; ++j) {
-        const bool stay = keep(best[j], next[j]);
-        best[j] = stay ? best[j] : next[j];
-        kept[j] = stay ? kept[j] : k;
-      }
+      fold_element(best, kept, x + offsets[static_cast<size_t>(k)] + j0, m, k, keep);
     }
     for (int64_t j = 0; j < m; ++j) picks[j0 + j] = offsets[static_cast<size_t>(kept[j])] + j0 + j;
   }
