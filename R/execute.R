@@ -22,10 +22,11 @@
 #'
 #' A buffer made from an R matrix is column-major. When a program reads an argument by rows
 #' (a gather of whole rows such as an embedding lookup, a softmax or layer norm over the last
-#' dim, a convolution, a batched matrix product, a loop), the second run that passes the same
-#' buffer stores it again dense and row-major, in place of its column-major memory, for later
-#' runs (not for buffers over 256 MiB, nor for donated arguments). The buffer's values, and
-#' everything that reads them, stay as they were; views taken before keep their own memory.
+#' dim, a convolution, a max-pool gradient, a batched matrix product, a loop), the second run
+#' that passes the same buffer stores it again dense and row-major, in place of its
+#' column-major memory, for later runs (not for buffers over 256 MiB, nor for donated
+#' arguments). The buffer's values, and everything that reads them, stay as they were; views
+#' taken before keep their own memory.
 #'
 #' @section Donation:
 #' An argument of `@main` marked `{tf.aliasing_output = K : i32}` is donated to result `K`
