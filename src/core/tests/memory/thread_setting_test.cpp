@@ -163,7 +163,7 @@ TEST_F(ThreadSetting, OnlyContendedRegionsInARowBackOff) {
     note_region(1000, 0);
   }
   note_region(1000, 20000000);
-  note_region(12000000, 0, 8000000, 4000000);  // either kind of contention counts
+  note_region(20000000, 0, 14000000, 6000000);  // either kind of contention counts
   EXPECT_TRUE(parallel_contended());
   // A probe after the pause that finds contention again backs off at once.
   note_region(1000, 20000000);
@@ -221,10 +221,16 @@ TEST_F(ThreadSetting, RunQueueTimeDecidesWhereItIsKnown) {
   // Under a millisecond of work says nothing, however long it was queued.
   note_region(900000, 0, 0, 900000);
   EXPECT_FALSE(parallel_contended());
-  // Queued over a quarter of 12 ms: other work held its core (twice in a row).
-  note_region(12000000, 0, 8000000, 4000000);
+  // Queued one scheduler tick (4 ms at 250 Hz) of 8 ms, twice in a row: a thread that ran
+  // until the tick preempted it, which happens on an idle machine.
+  note_region(8000000, 0, 4000000, 4090000);
+  note_region(8000000, 0, 4000000, 4090000);
   EXPECT_FALSE(parallel_contended());
-  note_region(12000000, 0, 8000000, 4000000);
+  // Queued more than a tick and over a quarter of 20 ms: other work held its core (twice in a
+  // row).
+  note_region(20000000, 0, 14000000, 6000000);
+  EXPECT_FALSE(parallel_contended());
+  note_region(20000000, 0, 14000000, 6000000);
   EXPECT_TRUE(parallel_contended());
   note_region(1000, 0);
   EXPECT_FALSE(parallel_contended());

@@ -138,11 +138,12 @@ class ThreadBudget {
 // (`wait_ns`) against the time it spent working (`work_ns`), and, over that work, how long it
 // was runnable but waited for a processor (`work_queued_ns`, the kernel's run-queue time) or,
 // where that is unknown (negative), how long it ran on one (`work_cpu_ns`; negative: unknown).
-// A wait far beyond the work means the other threads were not running; a caller queued for a
-// quarter of a millisecond or more of work (or, without run-queue times, on a processor for
-// under three quarters of it) means the team shares the cores with other processes. Two such
-// regions in a row make parallel loops back off for a while (one is a scheduler tick's bad
-// luck on an idle machine); a region with neither ends the back-off. Run-queue time
+// A wait far beyond the work means the other threads were not running; a caller queued for
+// more than a quarter of its work (of 1 ms or more) and longer than one scheduler tick (or,
+// without run-queue times, on a processor for under three quarters of it) means the team
+// shares the cores with other processes. Two such regions in a row make parallel loops back
+// off for a while (one is a scheduler tick's bad luck on an idle machine); a region with
+// neither ends the back-off. Run-queue time
 // tells a caller that slept (in the BLAS's barrier, in a page fault) from one that was kept off
 // its processor; processor time alone does not: a 2-thread Cholesky's caller ran a third of
 // the call on an idle machine and backed the next products off to one thread.
