@@ -7,6 +7,7 @@
 #
 # Run from the repository root: Rscript bench/peer/peer.R
 # Environment: PEER_ROUNDS (3), PEER_THREADS (all cores), PEER_ITERATIONS (10),
+# PEER_WARMUP_SECONDS (0.25; see time_pjrt()),
 # PEER_SCALE (1; larger divides the big dims for a quick run), PEER_PYTHON (/usr/bin/python3),
 # PEER_CASES (a regular expression: only the cases whose names match it; default all).
 source(file.path("bench", "helpers.R"))
@@ -15,6 +16,7 @@ source(file.path("bench", "peer", "cases.R"))
 rounds <- as.integer(Sys.getenv("PEER_ROUNDS", "3"))
 threads <- as.integer(Sys.getenv("PEER_THREADS", parallel::detectCores()))
 iterations <- as.integer(Sys.getenv("PEER_ITERATIONS", "10"))
+warmup_seconds <- as.numeric(Sys.getenv("PEER_WARMUP_SECONDS", "0.25"))
 scale <- as.numeric(Sys.getenv("PEER_SCALE", "1"))
 python <- Sys.getenv("PEER_PYTHON", "/usr/bin/python3")
 if (system2(python, c("-c", shQuote("import torch")), stdout = FALSE, stderr = FALSE) != 0) {
@@ -48,9 +50,21 @@ writeLines(manifest, file.path(folder, "manifest.tsv"))
 
 run_pjrt <- function(case) do.call(pjrt_execute, c(list(case$executable), case$buffers))
 
-# Three untimed runs before the timed ones, as torch_cases.py gives each case (WARMUP there).
+# Untimed runs before the timed ones, as torch_cases.py gives each case: at least three and at
+# least `warmup_seconds` of them, so that both sides are timed in a loop's steady state. PyTorch
+# reuses a result's memory as soon as the result is dropped; pjrt's results of a few MiB go back
+# to its block recycler only when R's garbage collector finds them dead (a young collection per
+# 64 MiB of new results), so a loop's first 64 MiB of results fault in fresh pages (about
+# 0.4 ms a MiB on a virtual machine). With three runs only, a case with 4-8 MiB results timed
+# that start: every run of a 1024 x 1024 product, most of an embedding lookup's.
+# PEER_WARMUP_SECONDS=0 times the start as before.
 time_pjrt <- function(case) {
-  for (i in 1:3) awaited(run_pjrt(case))
+  start <- bench::hires_time()
+  runs <- 0
+  while (runs < 3 || bench::hires_time() - start < warmup_seconds) {
+    awaited(run_pjrt(case))
+    runs <- runs + 1
+  }
   time_median(run_pjrt(case), iterations = iterations)
 }
 
@@ -63,7 +77,8 @@ from_torch <- file.path(folder, "from-torch")
 if (system2("mkfifo", shQuote(c(to_torch, from_torch))) != 0) stop("mkfifo failed")
 # The shell opens the command's output pipe first, then its input: opened here in that order.
 system2(python, c(shQuote(file.path("bench", "peer", "torch_cases.py")), shQuote(folder),
-                  threads, iterations, "--serve"), stdout = from_torch, stdin = to_torch,
+                  threads, iterations, "--serve", "--warmup-seconds", warmup_seconds),
+        stdout = from_torch, stdin = to_torch,
         wait = FALSE)
 answers <- fifo(from_torch, "r", blocking = TRUE)
 requests <- fifo(to_torch, "w", blocking = TRUE)

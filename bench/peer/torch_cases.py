@@ -2,12 +2,13 @@
 
 Each input arrives as the row-major bytes of the very buffer pjrt ran on (made from an R array),
 so both sides compute on the same values. Prints one line per case, `name<TAB>seconds`, the
-median of `iterations` timed runs after three untimed ones, and writes each case's first result
+median of `iterations` timed runs after untimed ones (see WARMUP), and writes each case's first result
 as row-major bytes next to its inputs for peer.R to compare (bf16 as its raw 16-bit patterns,
 which numpy has no type for). PyTorch is a yardstick here, never a dependency of pjrt: run it
 through Debian's python3-torch (/usr/bin/python3).
 
 usage: /usr/bin/python3 torch_cases.py <folder> <threads> <iterations> [--serve]
+       [--warmup-seconds S]
 
 With --serve it reads case names from standard input, one a line, and answers each with its
 line as soon as it has timed it (peer.R times each case in pjrt and here back to back).
@@ -147,18 +148,22 @@ def write_result(result, path):
     result.numpy().tofile(path)
 
 
-# Untimed runs before the timed ones, as peer.R gives pjrt: first runs fault in fresh memory and
-# choose kernels (and pjrt re-lays an R matrix out by rows at its second run).
+# Untimed runs before the timed ones, as peer.R gives pjrt: at least WARMUP of them and at least
+# --warmup-seconds of them (0 unless given): first runs fault in fresh memory and choose kernels
+# (and pjrt re-lays an R matrix out by rows at its second run).
 WARMUP = 3
 
 
-def timed(name, args, iterations):
-    """The median of `iterations` timed runs after WARMUP untimed ones, and the first result."""
+def timed(name, args, iterations, warmup_seconds):
+    """The median of `iterations` timed runs after the untimed ones, and the first result."""
     fn = FUNCTIONS[name]
     with torch.no_grad():
+        start = time.perf_counter()
         result = fn(*args)
-        for _ in range(WARMUP - 1):
+        runs = 1
+        while runs < WARMUP or time.perf_counter() - start < warmup_seconds:
             fn(*args)
+            runs += 1
         times = []
         for _ in range(iterations):
             start = time.perf_counter()
@@ -169,7 +174,10 @@ def timed(name, args, iterations):
 
 def main():
     folder, threads, iterations = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-    serve = len(sys.argv) > 4 and sys.argv[4] == "--serve"
+    serve = "--serve" in sys.argv[4:]
+    warmup_seconds = 0.0
+    if "--warmup-seconds" in sys.argv[4:]:
+        warmup_seconds = float(sys.argv[sys.argv.index("--warmup-seconds") + 1])
     torch.set_num_threads(threads)
     cases = {name: prepared(name, inputs) for name, inputs in load_inputs(folder).items()}
     # Served: one case per line read, so that the caller times each case right beside its own
@@ -182,7 +190,7 @@ def main():
     for name in names:
         if not name:
             continue
-        seconds, result = timed(name, cases[name], iterations)
+        seconds, result = timed(name, cases[name], iterations, warmup_seconds)
         write_result(result, os.path.join(folder, name + ".out"))
         print(f"{name}\t{seconds}", flush=True)
 
