@@ -32,20 +32,6 @@ using dnnl::memory;
 // it (a training step's 32 x 160 x 160: 0.90-1.07x) the BLAS's small-matrix kernels stay.
 constexpr int64_t kDnnlF32Products = int64_t{1} << 21;
 
-// Whether a single f32 product (no batch) goes to oneDNN too: only on CPUs with AVX-512. On a
-// 2-core AVX2 Zen, oneDNN's AVX2 GEMM took 1.07x OpenBLAS's time at 128^3 and 256^3, 1.40x at
-// 512^3, 1.04x at 1024^3 and 1.00x at 4096 x 512 x 1024 (medians of 5 alternations), while a
-// batch of 8 products of 128 x 64 x 128 still ran in 0.6x the GEMM path's time. Elsewhere
-// (other processors) nothing was measured, and the BLAS keeps what it did before oneDNN.
-bool dnnl_takes_single_f32_products() {
-#if defined(__x86_64__) && defined(__GNUC__)
-  static const bool avx512 = __builtin_cpu_supports("avx512f");
-  return avx512;
-#else
-  return false;
-#endif
-}
-
 // `x` as (batch, rows, cols) over dim groups, or an empty desc when a group does not collapse.
 memory::desc as_matrices(const Tensor& x, const std::vector<int64_t>& batch,
                          const std::vector<int64_t>& rows, const std::vector<int64_t>& cols,
@@ -95,17 +81,13 @@ void run(const Tensor& lhs, const Tensor& rhs, const MatmulPrimitives& p, Tensor
   e.stream.wait();
 }
 
-// bf16 always (the widening path converts both operands), f32 from kDnnlF32Products (a single
-// product only where dnnl_takes_single_f32_products()).
+// bf16 always (the widening path converts both operands), f32 from kDnnlF32Products.
 std::optional<memory::data_type> dnnl_type(const Tensor& lhs, const Tensor& rhs,
-                                           const Tensor& result, int64_t products, bool batched) {
+                                           const Tensor& result, int64_t products) {
   const DType dtype = result.dtype();
   if (lhs.dtype() != dtype || rhs.dtype() != dtype) return std::nullopt;
   if (dtype == DType::kBF16) return memory::data_type::bf16;
-  if (dtype == DType::kF32 && products >= kDnnlF32Products &&
-      (batched || dnnl_takes_single_f32_products())) {
-    return memory::data_type::f32;
-  }
+  if (dtype == DType::kF32 && products >= kDnnlF32Products) return memory::data_type::f32;
   return std::nullopt;
 }
 
@@ -115,9 +97,7 @@ bool dot_through_dnnl(const Tensor& lhs, const Tensor& rhs, const DotSide& l, co
                       Tensor& result) {
   if (result.numel() == 0 || in_forked_child()) return false;
   const int64_t k = dims_product(lhs.shape(), l.contracting);
-  const bool batched = dims_product(lhs.shape(), l.batch) > 1;
-  const std::optional<memory::data_type> type =
-      dnnl_type(lhs, rhs, result, result.numel() * k, batched);
+  const std::optional<memory::data_type> type = dnnl_type(lhs, rhs, result, result.numel() * k);
   if (!type || k == 0) return false;
   const int threads = threads_for(loop_bytes(result.numel(), 4 * k));
   std::vector<int64_t> key{threads, static_cast<int64_t>(*type)};
