@@ -3,8 +3,9 @@
 // column-major matrix per batch, batch dims anywhere): the transpose goes into the gemm call.
 // Other layouts, and operands of another dtype, are packed into dense blocks first. f16 / bf16
 // products run in f32 and are rounded once: dense operands are widened to f32 in their own
-// layout (in parallel), multiplied by sgemm and the result rounded to the 16-bit type in
-// parallel, which gives the bits of widening, sgemm and rounding one element at a time.
+// layout (in parallel), multiplied as the same f32 product would be (oneDNN from its size on,
+// else sgemm) and the result rounded to the 16-bit type in parallel, which gives the bits of
+// widening, the f32 product and rounding one element at a time.
 //
 // Threads: the BLAS's count follows the runtime's (blas_threads.hpp) before each product and
 // is set back to it after. Batches run in parallel on single-threaded GEMMs (the BLAS set to
@@ -22,6 +23,7 @@
 #include "program/kernels/blas_threads.hpp"
 #include "program/kernels/f32_widening.hpp"
 #include "program/kernels/fortran_blas.hpp"
+#include "program/ops/contraction/dot_dnnl.hpp"
 
 namespace ndbuf::program {
 namespace {
@@ -248,9 +250,17 @@ bool dot_through_gemm(const Tensor& lhs, const Tensor& rhs, const DotSide& l, co
   } else if (dtype == DType::kF32) {
     gemm_all(lhs, rhs, l, r, static_cast<float*>(result.data()));
   } else {
-    std::unique_ptr<float[]> c(new float[static_cast<size_t>(result.numel())]);
-    gemm_all(widened_to_f32(lhs), widened_to_f32(rhs), l, r, c.get());
-    narrow_f32(c.get(), dtype, static_cast<uint16_t*>(result.data()), result.numel());
+    // The widened product goes where the same f32 product would (oneDNN from its size on), so
+    // a bf16 product oneDNN has no kernel for keeps its bits on any thread count too: on an
+    // AVX2 CPU, OpenBLAS's 2-thread sgemm of 300 x 200 x 250 differed in the last bits from
+    // its 1-thread one.
+    const Tensor wide_lhs = widened_to_f32(lhs), wide_rhs = widened_to_f32(rhs);
+    Tensor c = Tensor::allocate(DType::kF32, result.shape(), Order::kRowMajor);
+    if (!dot_through_dnnl(wide_lhs, wide_rhs, l, r, c)) {
+      gemm_all(wide_lhs, wide_rhs, l, r, static_cast<float*>(c.data()));
+    }
+    narrow_f32(static_cast<const float*>(c.data()), dtype, static_cast<uint16_t*>(result.data()),
+               result.numel());
   }
   return true;
 }
