@@ -2,10 +2,10 @@
 
 Each input arrives as the row-major bytes of the very buffer pjrt ran on (made from an R array),
 so both sides compute on the same values. Prints one line per case, `name<TAB>seconds`, the
-median of `iterations` timed runs after untimed ones (see WARMUP), and writes each case's first result
-as row-major bytes next to its inputs for peer.R to compare (bf16 as its raw 16-bit patterns,
-which numpy has no type for). PyTorch is a yardstick here, never a dependency of pjrt: run it
-through Debian's python3-torch (/usr/bin/python3).
+median of `iterations` timed runs after untimed ones (see WARMUP), and writes each case's first
+result as row-major bytes next to its inputs for peer.R to compare (bf16 as its raw 16-bit
+patterns, which numpy has no type for). PyTorch is a yardstick here, never a dependency of
+pjrt: run it through Debian's python3-torch (/usr/bin/python3).
 
 usage: /usr/bin/python3 torch_cases.py <folder> <threads> <iterations> [--serve]
        [--warmup-seconds S]
