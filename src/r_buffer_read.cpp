@@ -87,16 +87,13 @@ SEXP copy_values(const ndbuf::Tensor& tensor, int64_t* ambiguous) {
   return out;
 }
 
-// INT_MIN values of an i32 view, counted once per PJRTBuffer: buffers never change, so the
-// count is kept in the external pointer's protected field (unused while the buffer lives).
+// INT_MIN values of an i32 view, counted once per PJRTBuffer.
 int64_t int_min_count(SEXP buffer, const ndbuf::Tensor& tensor) {
-  const SEXP cached = R_ExternalPtrProtected(buffer);
-  if (TYPEOF(cached) == REALSXP && Rf_xlength(cached) == 1) {
-    return static_cast<int64_t>(REAL_RO(cached)[0]);
+  int64_t& count = pjrt::unwrap_buffer_holder(buffer).int_min_count;
+  if (count < 0) {
+    const ndbuf::RVectorView values{ndbuf::RVectorType::kInteger, tensor.data(), tensor.numel()};
+    count = ndbuf::scan_missing(values).count;
   }
-  const ndbuf::RVectorView values{ndbuf::RVectorType::kInteger, tensor.data(), tensor.numel()};
-  const int64_t count = ndbuf::scan_missing(values).count;
-  R_SetExternalPtrProtected(buffer, cpp11::safe[Rf_ScalarReal](static_cast<double>(count)));
   return count;
 }
 

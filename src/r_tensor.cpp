@@ -57,7 +57,7 @@ const char* buffer_cleared_message(SEXP mark) {
   return "This PJRTBuffer is no longer valid (it was saved and restored, or released).";
 }
 
-const ObjectClass kBuffer{"PJRTBuffer", "Expected a PJRTBuffer.", buffer_cleared_message};
+const ObjectClass kBuffer{"PJRTBuffer", "Expected a PJRTBuffer.", buffer_cleared_message, true};
 
 void check_user_interrupt(void*) { R_CheckUserInterrupt(); }
 

@@ -41,6 +41,8 @@ struct BufferHolder {
   std::shared_ptr<ndbuf::PendingTensors> pending;
   size_t pending_index;
   CountedBytes counted;
+  // INT_MIN values of an i32 buffer once counted (buffers never change); -1 before.
+  int64_t int_min_count = -1;
 };
 
 // Wraps a tensor as a PJRTBuffer; the finalizer frees the tensor when R collects it.
