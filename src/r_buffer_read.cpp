@@ -39,7 +39,7 @@ SEXPTYPE sexptype_for(ndbuf::RVectorType type) {
 // spec) holds for it, or its spec where the cache has none yet: device() then costs one call.
 // NULL when `buffer` is not a PJRTBuffer (device() then dispatches on it).
 [[cpp11::register]] SEXP ffi_buffer_device(SEXP buffer, SEXP cache) {
-  if (!Rf_inherits(buffer, "PJRTBuffer")) return R_NilValue;
+  if (!pjrt::has_buffer_class(buffer)) return R_NilValue;
   return pjrt::call_core([&]() -> SEXP {
     const std::string spec = ndbuf::device_spec(pjrt::buffer_metadata(buffer).device());
     const SEXP found =

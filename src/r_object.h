@@ -123,6 +123,10 @@ SEXP wrap_objects(const ObjectClass& cls, std::vector<std::unique_ptr<T>> owned)
   });
 }
 
+// Whether `x` has this class: a pointer compare for the objects the kit made (they share one
+// class vector), a search by name for a class R code set. Never an error.
+bool has_class(SEXP x, const ObjectClass& cls);
+
 // Whether `x` is an external pointer of this class (live or cleared); never an error.
 bool is_object(SEXP x, const ObjectClass& cls);
 
@@ -135,10 +139,10 @@ T* find_object(SEXP x, const ObjectClass& cls) {
 // The object behind `x`; an error (kind InvalidArgument) for anything else or a cleared one.
 template <typename T>
 T& unwrap_object(SEXP x, const ObjectClass& cls) {
-  if (TYPEOF(x) != EXTPTRSXP || !Rf_inherits(x, cls.name)) fail_argument(cls.expected);
+  if (TYPEOF(x) != EXTPTRSXP || !has_class(x, cls)) fail_argument(cls.expected);
   auto* object = static_cast<T*>(R_ExternalPtrAddr(x));
   if (object == nullptr) fail_argument(cls.cleared(R_ExternalPtrProtected(x)));
-  if (!is_object(x, cls)) fail_argument(cls.expected);
+  if (R_ExternalPtrTag(x) != class_tag(cls)) fail_argument(cls.expected);
   return *object;
 }
 

@@ -150,6 +150,8 @@ const ndbuf::Tensor& buffer_metadata(SEXP x) {
   return holder.tensor;
 }
 
+bool has_buffer_class(SEXP x) { return has_class(x, kBuffer); }
+
 bool buffer_ready(SEXP x) {
   const BufferHolder& holder = unwrap_object<BufferHolder>(x, kBuffer);
   return !holder.pending || holder.pending->ready();

@@ -63,6 +63,8 @@ void make_room_for_results(const std::vector<ndbuf::program::TensorType>& types)
 const ndbuf::Tensor& buffer_metadata(SEXP x);
 // Whether a live PJRTBuffer's value is there (never waits); an R error for anything else.
 bool buffer_ready(SEXP x);
+// Whether `x` has the class PJRTBuffer (it may still be cleared or forged); never an error.
+bool has_buffer_class(SEXP x);
 // The tensor behind a PJRTBuffer; an R error for anything else, a cleared pointer, or a
 // buffer whose mapped file changed on disk since it was loaded.
 const ndbuf::Tensor& unwrap_buffer(SEXP x);
