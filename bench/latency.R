@@ -2,8 +2,8 @@
 # (dot_general, add, and transpose + add, each op feeding the next), and the R calls a training
 # loop makes per batch (pjrt_execute() of a 12-input, 12-output program of adds, pjrt_buffer()
 # of a 32 x 10 matrix, device(), device comparison, copy_buffer() to the buffer's own device),
-# against the targets of the latency work, and a collection's cost while 20,000 buffers live.
-# Run with `Rscript bench/latency.R`; LATENCY_ITERS (default 5000) sets the loop's trip count.
+# against the targets of the latency work. Run with `Rscript bench/latency.R`; LATENCY_ITERS
+# (default 5000) sets the loop's trip count.
 source(file.path("bench", "helpers.R"))
 
 iterations <- as.integer(Sys.getenv("LATENCY_ITERS", "5000"))
@@ -96,17 +96,3 @@ for (k in seq_len(nrow(marks))) {
               as.numeric(marks$median[k]) * 1e6,
               if (is.na(call_targets[k])) "-" else format(call_targets[k])))
 }
-
-# A session holding many buffers (a model's parameters, a dataset cut into batches) must not pay
-# for each of them at every collection: a young collection with 20,000 live buffers, and the
-# 12-in, 12-out call's mean time there (its collections included).
-held <- lapply(seq_len(20000), function(i) pjrt_buffer(i, dtype = "f32"))
-young <- time_median(gc(full = FALSE), iterations = 50)
-calls <- 20000L
-old_async <- pjrt_async(FALSE)
-start <- bench::hires_time()
-for (i in seq_len(calls)) eval(call)
-mean_call <- (bench::hires_time() - start) / calls
-pjrt_async(old_async)
-cat(sprintf("\n%-40s %12.2f ms\n", "young collection, 20,000 live buffers", young * 1e3))
-cat(sprintf("%-40s %12.2f us\n", "the same, pjrt_async(FALSE): mean call", mean_call * 1e6))

@@ -39,7 +39,7 @@ SEXPTYPE sexptype_for(ndbuf::RVectorType type) {
 // spec) holds for it, or its spec where the cache has none yet: device() then costs one call.
 // NULL when `buffer` is not a PJRTBuffer (device() then dispatches on it).
 [[cpp11::register]] SEXP ffi_buffer_device(SEXP buffer, SEXP cache) {
-  if (!pjrt::has_buffer_class(buffer)) return R_NilValue;
+  if (!Rf_inherits(buffer, "PJRTBuffer")) return R_NilValue;
   return pjrt::call_core([&]() -> SEXP {
     const std::string spec = ndbuf::device_spec(pjrt::buffer_metadata(buffer).device());
     const SEXP found =
@@ -87,13 +87,16 @@ SEXP copy_values(const ndbuf::Tensor& tensor, int64_t* ambiguous) {
   return out;
 }
 
-// INT_MIN values of an i32 view, counted once per PJRTBuffer.
+// INT_MIN values of an i32 view, counted once per PJRTBuffer: buffers never change, so the
+// count is kept in the external pointer's protected field (unused while the buffer lives).
 int64_t int_min_count(SEXP buffer, const ndbuf::Tensor& tensor) {
-  int64_t& count = pjrt::unwrap_buffer_holder(buffer).int_min_count;
-  if (count < 0) {
-    const ndbuf::RVectorView values{ndbuf::RVectorType::kInteger, tensor.data(), tensor.numel()};
-    count = ndbuf::scan_missing(values).count;
+  const SEXP cached = R_ExternalPtrProtected(buffer);
+  if (TYPEOF(cached) == REALSXP && Rf_xlength(cached) == 1) {
+    return static_cast<int64_t>(REAL_RO(cached)[0]);
   }
+  const ndbuf::RVectorView values{ndbuf::RVectorType::kInteger, tensor.data(), tensor.numel()};
+  const int64_t count = ndbuf::scan_missing(values).count;
+  R_SetExternalPtrProtected(buffer, cpp11::safe[Rf_ScalarReal](static_cast<double>(count)));
   return count;
 }
 

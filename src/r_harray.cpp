@@ -27,7 +27,7 @@ const char* harray_cleared_message(SEXP mark) {
          "and make a new HArray from the values.";
 }
 
-const pjrt::ObjectClass kHArray{"HArray", "Expected an HArray.", harray_cleared_message, true};
+const pjrt::ObjectClass kHArray{"HArray", "Expected an HArray.", harray_cleared_message};
 
 SEXP wrap_harray(ndbuf::HArray harray) { return pjrt::wrap_object(kHArray, std::move(harray)); }
 

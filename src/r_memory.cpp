@@ -6,7 +6,6 @@
 #include <thread>
 
 #include "ndbuf/memory/block_recycler.hpp"
-#include "r_anchor.h"
 
 namespace pjrt {
 namespace {
@@ -58,17 +57,13 @@ void mark_r_thread() { g_r_thread = std::this_thread::get_id(); }
 size_t collect_garbage() {
   g_acquired_at_collection = ndbuf::large_bytes_acquired();
   g_queued_since_collection = 0;
-  const size_t in_use = heap_bytes_in_use(cpp11::safe[Rf_eval](gc_call(true), R_BaseEnv));
-  // The collection hook has done this unless finalizers were already running (r_anchor.h).
-  release_collected_objects();
-  return in_use;
+  return heap_bytes_in_use(cpp11::safe[Rf_eval](gc_call(true), R_BaseEnv));
 }
 
 void collect_young_garbage() {
   g_acquired_at_collection = ndbuf::large_bytes_acquired();
   g_queued_since_collection = 0;
   cpp11::safe[Rf_eval](gc_call(false), R_BaseEnv);
-  release_collected_objects();
 }
 
 // A dead buffer's block goes back to the recycler only when a collection finds the buffer

@@ -119,12 +119,9 @@ SEXP class_vector(const ObjectClass& cls) { return class_sexps(cls).classes; }
 
 SEXP class_tag(const ObjectClass& cls) { return class_sexps(cls).tag; }
 
-bool has_class(SEXP x, const ObjectClass& cls) {
-  return Rf_getAttrib(x, R_ClassSymbol) == class_vector(cls) || Rf_inherits(x, cls.name);
-}
-
 bool is_object(SEXP x, const ObjectClass& cls) {
-  return TYPEOF(x) == EXTPTRSXP && R_ExternalPtrTag(x) == class_tag(cls) && has_class(x, cls);
+  return TYPEOF(x) == EXTPTRSXP && R_ExternalPtrTag(x) == class_tag(cls) &&
+         Rf_inherits(x, cls.name);
 }
 
 bool has_mark(SEXP mark, const char* name) { return mark == Rf_install(name); }

@@ -11,7 +11,6 @@
 
 #include "ndbuf/base/error.hpp"
 #include "ndbuf/base/shape.hpp"
-#include "r_anchor.h"
 
 namespace pjrt {
 
@@ -22,12 +21,8 @@ struct ObjectClass {
   // The message for anything that is not a live object of this class.
   const char* expected;
   // The message for a cleared pointer, given its protected value (a mark set when it was
-  // invalidated, or what readRDS() restored for one that was saved).
+  // invalidated, or R_NilValue for one restored by readRDS()).
   const char* (*cleared)(SEXP mark);
-  // Whether the collector frees the objects in batches (r_anchor.h) instead of through a
-  // finalizer each: for classes made often whose objects hold no R object that must be
-  // released at exit.
-  bool anchored = false;
 };
 
 // Refuses an argument of the wrong kind as a core error, so it reaches R classed like any
@@ -62,20 +57,7 @@ SEXP new_object(SEXP tag, SEXP classes, std::unique_ptr<T>& value) {
   return out;
 }
 
-// The same for an object of an anchored class: its anchor, made first, owns it from then on,
-// and the pointer learns its address last.
-template <typename T>
-SEXP new_object(SEXP tag, SEXP classes, AnchoredPtr& anchored) {
-  auto* object = static_cast<T*>(anchored->object);
-  const SEXP anchor = PROTECT(new_anchor(anchored));
-  const SEXP out = PROTECT(R_MakeExternalPtr(nullptr, tag, anchor));
-  Rf_setAttrib(out, R_ClassSymbol, classes);
-  R_SetExternalPtrAddr(out, object);
-  UNPROTECT(2);
-  return out;
-}
-
-// Makes an external pointer owning `value`; R's collector deletes it. Raw R calls rather than
+// Makes an external pointer owning `value`; R's finalizer deletes it. Raw R calls rather than
 // cpp11::external_pointer, whose protection costs a pairlist cell per object (a result list of
 // many buffers paid that many times).
 template <typename T>
@@ -83,10 +65,6 @@ SEXP wrap_object(const ObjectClass& cls, T value) {
   auto owned = std::make_unique<T>(std::move(value));
   const SEXP tag = class_tag(cls);
   const SEXP classes = class_vector(cls);
-  if (cls.anchored) {
-    AnchoredPtr anchored = make_anchored(std::move(owned));
-    return cpp11::unwind_protect([&] { return new_object<T>(tag, classes, anchored); });
-  }
   return cpp11::unwind_protect([&] { return new_object(tag, classes, owned); });
 }
 
@@ -99,21 +77,8 @@ template <typename T>
 SEXP wrap_objects(const ObjectClass& cls, std::vector<std::unique_ptr<T>> owned) {
   const SEXP tag = class_tag(cls);
   const SEXP classes = class_vector(cls);
-  const auto count = static_cast<R_xlen_t>(owned.size());
-  if (cls.anchored) {
-    std::vector<AnchoredPtr> anchored;
-    anchored.reserve(owned.size());
-    for (auto& object : owned) anchored.push_back(make_anchored(std::move(object)));
-    return cpp11::unwind_protect([&] {
-      const SEXP out = PROTECT(Rf_allocVector(VECSXP, count));
-      for (R_xlen_t k = 0; k < count; ++k) {
-        SET_VECTOR_ELT(out, k, new_object<T>(tag, classes, anchored[static_cast<size_t>(k)]));
-      }
-      UNPROTECT(1);
-      return out;
-    });
-  }
   return cpp11::unwind_protect([&] {
+    const auto count = static_cast<R_xlen_t>(owned.size());
     const SEXP out = PROTECT(Rf_allocVector(VECSXP, count));
     for (R_xlen_t k = 0; k < count; ++k) {
       SET_VECTOR_ELT(out, k, new_object(tag, classes, owned[static_cast<size_t>(k)]));
@@ -122,10 +87,6 @@ SEXP wrap_objects(const ObjectClass& cls, std::vector<std::unique_ptr<T>> owned)
     return out;
   });
 }
-
-// Whether `x` has this class: a pointer compare for the objects the kit made (they share one
-// class vector), a search by name for a class R code set. Never an error.
-bool has_class(SEXP x, const ObjectClass& cls);
 
 // Whether `x` is an external pointer of this class (live or cleared); never an error.
 bool is_object(SEXP x, const ObjectClass& cls);
@@ -139,10 +100,10 @@ T* find_object(SEXP x, const ObjectClass& cls) {
 // The object behind `x`; an error (kind InvalidArgument) for anything else or a cleared one.
 template <typename T>
 T& unwrap_object(SEXP x, const ObjectClass& cls) {
-  if (TYPEOF(x) != EXTPTRSXP || !has_class(x, cls)) fail_argument(cls.expected);
+  if (TYPEOF(x) != EXTPTRSXP || !Rf_inherits(x, cls.name)) fail_argument(cls.expected);
   auto* object = static_cast<T*>(R_ExternalPtrAddr(x));
   if (object == nullptr) fail_argument(cls.cleared(R_ExternalPtrProtected(x)));
-  if (R_ExternalPtrTag(x) != class_tag(cls)) fail_argument(cls.expected);
+  if (!is_object(x, cls)) fail_argument(cls.expected);
   return *object;
 }
 
@@ -152,12 +113,7 @@ template <typename T>
 void invalidate_object(SEXP x, const ObjectClass& cls, const char* mark) {
   if (find_object<T>(x, cls) == nullptr) return;
   const SEXP symbol = cpp11::safe[Rf_install](mark);
-  if (cls.anchored) {
-    release_anchored(R_ExternalPtrProtected(x));
-    R_ClearExternalPtr(x);
-  } else {
-    delete_object<T>(x);
-  }
+  delete_object<T>(x);
   R_SetExternalPtrProtected(x, symbol);
 }
 

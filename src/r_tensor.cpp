@@ -57,7 +57,7 @@ const char* buffer_cleared_message(SEXP mark) {
   return "This PJRTBuffer is no longer valid (it was saved and restored, or released).";
 }
 
-const ObjectClass kBuffer{"PJRTBuffer", "Expected a PJRTBuffer.", buffer_cleared_message, true};
+const ObjectClass kBuffer{"PJRTBuffer", "Expected a PJRTBuffer.", buffer_cleared_message};
 
 void check_user_interrupt(void*) { R_CheckUserInterrupt(); }
 
@@ -149,8 +149,6 @@ const ndbuf::Tensor& buffer_metadata(SEXP x) {
   if (!holder.pending) ndbuf::check_mapping_intact(holder.tensor.storage()->data());
   return holder.tensor;
 }
-
-bool has_buffer_class(SEXP x) { return has_class(x, kBuffer); }
 
 bool buffer_ready(SEXP x) {
   const BufferHolder& holder = unwrap_object<BufferHolder>(x, kBuffer);

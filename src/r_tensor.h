@@ -41,8 +41,6 @@ struct BufferHolder {
   std::shared_ptr<ndbuf::PendingTensors> pending;
   size_t pending_index;
   CountedBytes counted;
-  // INT_MIN values of an i32 buffer once counted (buffers never change); -1 before.
-  int64_t int_min_count = -1;
 };
 
 // Wraps a tensor as a PJRTBuffer; the finalizer frees the tensor when R collects it.
@@ -63,8 +61,6 @@ void make_room_for_results(const std::vector<ndbuf::program::TensorType>& types)
 const ndbuf::Tensor& buffer_metadata(SEXP x);
 // Whether a live PJRTBuffer's value is there (never waits); an R error for anything else.
 bool buffer_ready(SEXP x);
-// Whether `x` has the class PJRTBuffer (it may still be cleared or forged); never an error.
-bool has_buffer_class(SEXP x);
 // The tensor behind a PJRTBuffer; an R error for anything else, a cleared pointer, or a
 // buffer whose mapped file changed on disk since it was loaded.
 const ndbuf::Tensor& unwrap_buffer(SEXP x);
