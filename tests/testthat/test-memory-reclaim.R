@@ -103,7 +103,7 @@ test_that("every collection releases dead buffers, beside other finalizers", {
   invisible(gc())
   before <- live()
   # R runs the finalizers a collection made ready in one pass; objects with finalizers made
-  # before and after each buffer put ready entries on both sides of the buffers' hook.
+  # before and after each buffer put ready entries on both sides of the buffer's own.
   for (i in 1:12) {
     older <- new.env()
     reg.finalizer(older, function(e) NULL)
