@@ -62,13 +62,15 @@ void expire(Recycler& r, Clock::time_point now, double max_age_seconds) noexcept
 }
 
 // Called with the mutex held: the kept block that fits `nbytes` most closely (within a quarter
-// above it), or r.kept.size() when none does.
+// above it), the last released of equal ones, or r.kept.size() when none does. The last
+// released is the one most likely still in the caches: a loop whose result of a few MiB is
+// dropped and collected each time then writes into the block it just wrote, as PyTorch does.
 size_t best_fit(const Recycler& r, size_t nbytes) {
   size_t best = r.kept.size();
   for (size_t k = 0; k < r.kept.size(); ++k) {
     const size_t capacity = r.kept[k].block.capacity;
     const bool fits = capacity >= nbytes && capacity - nbytes <= nbytes / 4;
-    if (fits && (best == r.kept.size() || capacity < r.kept[best].block.capacity)) best = k;
+    if (fits && (best == r.kept.size() || capacity <= r.kept[best].block.capacity)) best = k;
   }
   return best;
 }

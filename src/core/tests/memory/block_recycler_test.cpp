@@ -94,6 +94,24 @@ TEST_F(BlockRecycler, TheSmallestFittingBlockIsChosen) {
   release_large_block(wanted);
 }
 
+TEST_F(BlockRecycler, OfEqualBlocksTheLastReleasedIsReusedFirst) {
+  const LargeBlock a = acquire_large_block(6 * kMiB);
+  const LargeBlock b = acquire_large_block(6 * kMiB);
+  const LargeBlock c = acquire_large_block(6 * kMiB);
+  release_large_block(a);
+  release_large_block(c);
+  release_large_block(b);
+  const LargeBlock first = acquire_large_block(6 * kMiB);
+  const LargeBlock second = acquire_large_block(6 * kMiB);
+  const LargeBlock third = acquire_large_block(6 * kMiB);
+  EXPECT_EQ(first.data, b.data);
+  EXPECT_EQ(second.data, c.data);
+  EXPECT_EQ(third.data, a.data);
+  release_large_block(first);
+  release_large_block(second);
+  release_large_block(third);
+}
+
 TEST_F(BlockRecycler, TheLimitEvictsTheOldestAndZeroKeepsNothing) {
   setenv("PJRT_RECYCLE_MB", "12", 1);
   EXPECT_EQ(recycle_limit_bytes(), 12 * kMiB);
