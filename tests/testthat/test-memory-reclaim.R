@@ -3,6 +3,9 @@
 # memory (sampled after every iteration) over what it held before the loop; the plain-R loop,
 # making results of the same size from the same input, is the baseline.
 
+# Bytes of buffer storage alive now, as the package counts them.
+live <- function() pjrt:::ffi_buffer_memory_bytes()
+
 # The peak growth, in MB, of `loop` (an expression assigning `b` from `setup`'s objects) run
 # `times` times in a new R process with pjrt attached.
 rss_growth_mb <- function(setup, loop, times) {
@@ -60,7 +63,6 @@ test_that("a loop of 300 MB program results holds at most twice what plain R hol
 })
 
 test_that("the storage of collected buffers is released by the collection that finds them", {
-  live <- function() pjrt:::ffi_buffer_memory_bytes()
   invisible(gc())  # nothing dead left over from earlier tests
   before <- live()
   b <- pjrt_buffer(as.double(1:2^20), dtype = "f32")  # converted: 4 MiB of storage
@@ -71,7 +73,6 @@ test_that("the storage of collected buffers is released by the collection that f
 })
 
 test_that("a collection releases every dropped result, donated ones once", {
-  live <- function() pjrt:::ffi_buffer_memory_bytes()
   e <- pjrt_compile(pjrt_program(donation_src))
   # Run at once, so that no result also counts the bytes it will have (test-async.R).
   old <- pjrt_async(FALSE)
@@ -99,7 +100,6 @@ test_that("a buffer stays valid through collections while it is referenced", {
 })
 
 test_that("every collection releases dead buffers, beside other finalizers", {
-  live <- function() pjrt:::ffi_buffer_memory_bytes()
   invisible(gc())
   before <- live()
   # R runs the finalizers a collection made ready in one pass; objects with finalizers made
