@@ -119,9 +119,13 @@ SEXP class_vector(const ObjectClass& cls) { return class_sexps(cls).classes; }
 
 SEXP class_tag(const ObjectClass& cls) { return class_sexps(cls).tag; }
 
+// The class attribute is compared by address first: objects keep the shared class vector unless
+// R code replaced it, and a name search per check cost each argument of a call three of them.
 bool is_object(SEXP x, const ObjectClass& cls) {
-  return TYPEOF(x) == EXTPTRSXP && R_ExternalPtrTag(x) == class_tag(cls) &&
-         Rf_inherits(x, cls.name);
+  if (TYPEOF(x) != EXTPTRSXP) return false;
+  const ClassSexps sexps = class_sexps(cls);
+  return R_ExternalPtrTag(x) == sexps.tag &&
+         (Rf_getAttrib(x, R_ClassSymbol) == sexps.classes || Rf_inherits(x, cls.name));
 }
 
 bool has_mark(SEXP mark, const char* name) { return mark == Rf_install(name); }

@@ -100,10 +100,9 @@ T* find_object(SEXP x, const ObjectClass& cls) {
 // The object behind `x`; an error (kind InvalidArgument) for anything else or a cleared one.
 template <typename T>
 T& unwrap_object(SEXP x, const ObjectClass& cls) {
-  if (TYPEOF(x) != EXTPTRSXP || !Rf_inherits(x, cls.name)) fail_argument(cls.expected);
+  if (!is_object(x, cls)) fail_argument(cls.expected);
   auto* object = static_cast<T*>(R_ExternalPtrAddr(x));
   if (object == nullptr) fail_argument(cls.cleared(R_ExternalPtrProtected(x)));
-  if (!is_object(x, cls)) fail_argument(cls.expected);
   return *object;
 }
 

@@ -194,7 +194,7 @@ bool runs_deferred(const ndbuf::program::Executable& program) {
     const auto* program = pjrt::find_object<ExecutablePtr>(executable, kExecutable);
     if (program == nullptr || TYPEOF(buffers) != VECSXP) return R_NilValue;
     for (R_xlen_t k = 0; k < Rf_xlength(buffers); ++k) {
-      if (!Rf_inherits(VECTOR_ELT(buffers, k), "PJRTBuffer")) return R_NilValue;
+      if (!pjrt::is_buffer(VECTOR_ELT(buffers, k))) return R_NilValue;
     }
     if (pjrt::runs_deferred(**program)) return pjrt::execute_deferred(*program, buffers, {});
     return pjrt::execute_program(**program, buffers, {});

@@ -182,6 +182,8 @@ const ndbuf::Tensor* find_buffer(SEXP x) {
   return holder == nullptr ? nullptr : &holder->tensor;
 }
 
+bool is_buffer(SEXP x) { return is_object(x, kBuffer); }
+
 void release_donated_buffer(SEXP x) { invalidate_object<BufferHolder>(x, kBuffer, kDonatedMark); }
 
 }  // namespace pjrt

@@ -78,6 +78,8 @@ bool default_shape_of(SEXP data, ndbuf::Shape* shape);
 
 // The tensor behind a live PJRTBuffer, or nullptr for anything else; never an error.
 const ndbuf::Tensor* find_buffer(SEXP x);
+// Whether `x` is a PJRTBuffer made here (live, pending or cleared); never an error, never waits.
+bool is_buffer(SEXP x);
 // The holder behind a live PJRTBuffer, or nullptr for anything else; never an error.
 BufferHolder* find_buffer_holder(SEXP x);
 // The holder behind a PJRTBuffer, with unwrap_buffer()'s errors.

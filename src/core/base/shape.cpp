@@ -39,19 +39,42 @@ int64_t checked_nbytes(int64_t numel, size_t itemsize) {
   return numel * size;
 }
 
-Strides contiguous_strides(const Shape& shape, Order order) {
+namespace {
+
+// Calls visit(axis, stride) for the contiguous strides of `shape` in `order`.
+template <class Visit>
+void walk_contiguous_strides(const Shape& shape, Order order, Visit visit) {
   const size_t rank = shape.size();
-  Strides strides(rank);
   int64_t step = 1;
   for (size_t k = 0; k < rank; ++k) {
     const size_t axis = order == Order::kColumnMajor ? k : rank - 1 - k;
-    strides[axis] = step;
+    if (!visit(axis, step)) return;
     // Only an empty shape (a zero dim beside huge ones) can overflow here; its strides are
     // never followed, so the product stops growing instead of overflowing.
     const int64_t dim = shape[axis] > 0 ? shape[axis] : 1;
     if (step <= std::numeric_limits<int64_t>::max() / dim) step *= dim;
   }
+}
+
+}  // namespace
+
+Strides contiguous_strides(const Shape& shape, Order order) {
+  Strides strides(shape.size());
+  walk_contiguous_strides(shape, order, [&](size_t axis, int64_t step) {
+    strides[axis] = step;
+    return true;
+  });
   return strides;
+}
+
+bool has_contiguous_strides(const Shape& shape, const Strides& strides, Order order) {
+  if (strides.size() != shape.size()) return false;
+  bool equal = true;
+  walk_contiguous_strides(shape, order, [&](size_t axis, int64_t step) {
+    equal = strides[axis] == step;
+    return equal;
+  });
+  return equal;
 }
 
 bool is_contiguous(const Shape& shape, const Strides& strides, Order order) {

@@ -21,13 +21,17 @@ inline constexpr int64_t kMaxStagedBytes = int64_t{64} << 20;
 // least one the former, and the two orders lay `shape` out differently.
 template <class StridesOf>
 bool reads_column_major(const Shape& shape, size_t count, StridesOf strides_of) {
-  if (shape.size() < 2) return false;
-  const Strides columns = contiguous_strides(shape, Order::kColumnMajor);
-  if (columns == contiguous_strides(shape, Order::kRowMajor)) return false;
+  // The two orders' strides differ unless every axis has length 0 or 1 (the first axis's
+  // row-major stride is the product of the others, its column-major one is 1, and likewise for
+  // the last axis).
+  if (shape.size() < 2 ||
+      std::all_of(shape.begin(), shape.end(), [](int64_t n) { return n <= 1; })) {
+    return false;
+  }
   bool any_column_major = false;
   for (size_t k = 0; k < count; ++k) {
     const Strides& strides = strides_of(k);
-    if (strides == columns) {
+    if (has_contiguous_strides(shape, strides, Order::kColumnMajor)) {
       any_column_major = true;
     } else if (!std::all_of(strides.begin(), strides.end(), [](int64_t s) { return s == 0; })) {
       return false;

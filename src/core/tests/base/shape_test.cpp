@@ -176,6 +176,23 @@ TEST(ContiguousStrides, NeverZeroStrides) {
   }
 }
 
+// Exact strides, axes of length 1 and 0 included, as contiguous_strides() makes them (the
+// expected values are those of the ContiguousStrides tests above).
+TEST(HasContiguousStrides, ExactlyTheContiguousStrides) {
+  EXPECT_TRUE(has_contiguous_strides({2, 3, 4}, {12, 4, 1}, Order::kRowMajor));
+  EXPECT_TRUE(has_contiguous_strides({2, 3, 4}, {1, 2, 6}, Order::kColumnMajor));
+  EXPECT_FALSE(has_contiguous_strides({2, 3, 4}, {12, 4, 1}, Order::kColumnMajor));
+  EXPECT_FALSE(has_contiguous_strides({2, 3, 4}, {1, 2, 6}, Order::kRowMajor));
+  EXPECT_TRUE(has_contiguous_strides({3, 1, 2}, {1, 3, 3}, Order::kColumnMajor));
+  // is_contiguous() ignores a length-1 axis's stride; this does not.
+  EXPECT_FALSE(has_contiguous_strides({3, 1, 2}, {1, 999, 3}, Order::kColumnMajor));
+  EXPECT_TRUE(has_contiguous_strides({2, 0, 3}, {1, 2, 2}, Order::kColumnMajor));
+  EXPECT_FALSE(has_contiguous_strides({2, 0, 3}, {1, 2, 0}, Order::kColumnMajor));
+  EXPECT_TRUE(has_contiguous_strides({}, {}, Order::kRowMajor));
+  EXPECT_FALSE(has_contiguous_strides({2, 3}, {3}, Order::kRowMajor));  // another rank
+  EXPECT_FALSE(has_contiguous_strides({2, 3}, {3, 1, 1}, Order::kRowMajor));
+}
+
 TEST(IsContiguous, DenseLayouts) {
   const Shape shape{2, 3, 4};
   EXPECT_TRUE(is_contiguous(shape, {12, 4, 1}, Order::kRowMajor));

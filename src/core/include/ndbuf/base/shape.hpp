@@ -31,6 +31,9 @@ inline bool checked_mul(int64_t a, int64_t b, int64_t* out) {
 }
 
 Strides contiguous_strides(const Shape& shape, Order order);
+// Whether `strides` equal contiguous_strides(shape, order) exactly (axes of length 1 included),
+// without making them: the per-run layout checks of small programs.
+bool has_contiguous_strides(const Shape& shape, const Strides& strides, Order order);
 
 // True when the strides describe a dense array in that order. Axes of length 1 are ignored,
 // and an array with no elements is contiguous in every order.
