@@ -2,6 +2,7 @@
 #include "ndbuf/memory/storage.hpp"
 
 #include <atomic>
+#include <cstdint>
 #include <cstdlib>
 #include <string>
 #include <thread>
@@ -17,6 +18,30 @@ namespace {
 std::atomic<HostAllocator> g_host_allocator{&default_host_allocator};
 std::atomic<std::thread::id> g_allocator_thread{};
 std::atomic<int64_t> g_host_allocations{0};
+
+// Blocks under kRecycleMinBytes: malloc() of kHostAlignment bytes more, the block starting at
+// the first boundary past the first byte, and its distance from malloc's address kept in the
+// byte before it. glibc's posix_memalign() cuts each block out of a larger chunk and frees the
+// pieces either side, which cost a 400-byte block about 500 instructions to allocate and 250 to
+// free against malloc's 60 and 40 (a program of 12 small results makes 12 a call).
+void* allocate_small_bytes(size_t nbytes) {
+  auto* raw = static_cast<unsigned char*>(std::malloc(nbytes + kHostAlignment));
+  if (raw == nullptr) {
+    fail(ErrorKind::kOutOfMemory,
+         "Cannot allocate " + std::to_string(nbytes) + " bytes of host memory.");
+  }
+  const uintptr_t start = reinterpret_cast<uintptr_t>(raw) + 1;
+  const size_t offset = 1 + (kHostAlignment - start % kHostAlignment) % kHostAlignment;
+  raw[offset - 1] = static_cast<unsigned char>(offset);
+  return raw + offset;
+}
+
+void free_small_bytes(void* data) noexcept {
+  auto* block = static_cast<unsigned char*>(data);
+  std::free(block - block[-1]);
+}
+
+static_assert(kHostAlignment <= 255, "a small block's offset must fit its byte");
 
 }  // namespace
 
@@ -43,7 +68,7 @@ void* allocate_host_bytes(size_t nbytes) {
 void free_host_bytes(void* data) noexcept { std::free(data); }
 
 HostBlock acquire_host_block(size_t nbytes) {
-  if (nbytes < kRecycleMinBytes) return HostBlock{allocate_host_bytes(nbytes), 0};
+  if (nbytes < kRecycleMinBytes) return HostBlock{allocate_small_bytes(nbytes), 0};
   const LargeBlock block = acquire_large_block(nbytes);
   if (block.data == nullptr) {
     fail(ErrorKind::kOutOfMemory,
@@ -54,7 +79,7 @@ HostBlock acquire_host_block(size_t nbytes) {
 
 void release_host_block(HostBlock block) noexcept {
   if (block.capacity == 0) {
-    free_host_bytes(block.data);
+    free_small_bytes(block.data);
   } else {
     release_large_block(LargeBlock{block.data, block.capacity});
   }

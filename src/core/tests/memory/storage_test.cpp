@@ -65,6 +65,31 @@ TEST(AllocateHost, AlignedWritableAndSized) {
   EXPECT_EQ(allocate_host(8, Device{Platform::kCpu, 3})->device(), (Device{Platform::kCpu, 3}));
 }
 
+// Small blocks sit at an offset inside a malloc() chunk: every size up to past the alignment
+// and some larger, each aligned and writable to its end, and a block's bytes untouched by
+// allocating and releasing its neighbours (each block's offset lives just before it).
+TEST(AcquireHostBlock, SmallBlocksAlignedAndIndependent) {
+  std::vector<HostBlock> blocks;
+  std::vector<size_t> sizes;
+  for (size_t nbytes = 0; nbytes <= 2 * kHostAlignment + 1; ++nbytes) sizes.push_back(nbytes);
+  for (size_t nbytes : {size_t{400}, size_t{4097}, kRecycleMinBytes - 1}) sizes.push_back(nbytes);
+  for (size_t k = 0; k < sizes.size(); ++k) {
+    const HostBlock block = acquire_host_block(sizes[k]);
+    ASSERT_NE(block.data, nullptr);
+    EXPECT_EQ(block.capacity, 0u);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(block.data) % kHostAlignment, 0u) << sizes[k];
+    std::memset(block.data, static_cast<int>(k & 0x7F), sizes[k]);
+    blocks.push_back(block);
+  }
+  for (size_t k = 0; k < blocks.size(); k += 2) release_host_block(blocks[k]);
+  for (size_t k = 0; k < blocks.size(); k += 2) blocks[k] = acquire_host_block(sizes[k]);
+  for (size_t k = 1; k < blocks.size(); k += 2) {
+    const auto* bytes = static_cast<const unsigned char*>(blocks[k].data);
+    for (size_t b = 0; b < sizes[k]; ++b) ASSERT_EQ(bytes[b], k & 0x7F) << sizes[k];
+  }
+  for (const HostBlock& block : blocks) release_host_block(block);
+}
+
 TEST(AllocateHost, ImpossibleSizeIsAnOutOfMemoryError) {
 #if defined(__SANITIZE_ADDRESS__)
   GTEST_SKIP() << "AddressSanitizer aborts on impossible allocation sizes";

@@ -65,8 +65,8 @@ std::shared_ptr<Storage> allocate_host(size_t nbytes, Device device = Device{});
 // Host memory for one Storage. Blocks of kRecycleMinBytes or more come from the block
 // recycler (block_recycler.hpp): a dead tensor's block keeps its pages mapped for the next
 // tensor of about its size, so a loop that makes large results (an execution per batch) stops
-// paying a page fault per page of each one. Smaller blocks come from allocate_host_bytes(),
-// whose malloc reuses memory by itself. `capacity` is 0 for those.
+// paying a page fault per page of each one. Smaller blocks come from malloc(), which reuses
+// memory by itself, aligned by an offset it keeps before the block. `capacity` is 0 for those.
 struct HostBlock {
   void* data = nullptr;
   size_t capacity = 0;
