@@ -1,7 +1,8 @@
 // Canonicalisation (canonicalise.hpp): one walk per function in program order, resolving each
 // operand through the values forwarded so far, shortening chains, forwarding identities and
 // merging equal pure ops (a scoped table: an op may reuse one of its region or of an enclosing
-// region that came before it); then one backward walk removing dead pure ops.
+// region that came before it); then one backward walk removing dead pure ops (and
+// reductions, sorts, scatters, maps and conditionals whose bodies are pure).
 #include "program/passes/canonicalise.hpp"
 
 #include <numeric>
@@ -34,6 +35,32 @@ bool is_pure(const Op& op) {
     default:
       return false;
   }
+}
+
+// Whether an op nothing reads may go: a pure op, or a reduction, scatter, sort, map, if or case
+// whose bodies hold only such ops. A while loop stays (it might never end), and so does
+// anything whose body reaches beyond its results (collectives, custom calls, checks).
+bool is_removable(const Op& op) {
+  if (op.regions.empty()) return is_pure(op);
+  switch (op.id) {
+    case OpId::kReduce:
+    case OpId::kReduceWindow:
+    case OpId::kSelectAndScatter:
+    case OpId::kScatter:
+    case OpId::kSort:
+    case OpId::kMap:
+    case OpId::kIf:
+    case OpId::kCase:
+      break;
+    default:
+      return false;
+  }
+  for (const Region& region : op.regions) {
+    for (const Op& inner : region.ops) {
+      if (op_row(inner.id).kind != OpKind::kTerminator && !is_removable(inner)) return false;
+    }
+  }
+  return true;
 }
 
 // The integers of an `array<i64: ...>` attribute, or nullptr (absent or spelled otherwise).
@@ -209,7 +236,7 @@ class Canonicaliser {
       for (auto nested = op.regions.rbegin(); nested != op.regions.rend(); ++nested) {
         remove_dead(*nested, uses);
       }
-      if (!is_pure(op)) continue;
+      if (!is_removable(op)) continue;
       bool used = false;
       for (int result : op.results) used = used || uses[static_cast<size_t>(result)] > 0;
       if (used) continue;

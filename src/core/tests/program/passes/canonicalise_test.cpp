@@ -267,6 +267,66 @@ TEST(Canonicalise, DeadPureOpsGoEffectsStay) {
   EXPECT_EQ(values<float>(out[0]), (std::vector<float>{1, 2, 3, 4}));
 }
 
+// A max-pooling program returning only its forward pass: the unread select_and_scatter, a
+// reduce and a sort go; a conditional whose branch checks a value and a loop stay unread.
+TEST(Canonicalise, DeadReductionsAndSortsGoLoopsAndChecksStay) {
+  const std::string text =
+      "func.func @main(%x: tensor<4xf32>, %p: tensor<i1>) -> tensor<4xf32> {\n"
+      "  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>\n"
+      "  %zero = stablehlo.constant dense<0.0> : tensor<f32>\n"
+      "  %y = \"stablehlo.reduce_window\"(%x, %ninf) ({\n"
+      "  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+      "    %m = stablehlo.maximum %a, %b : tensor<f32>\n"
+      "    \"stablehlo.return\"(%m) : (tensor<f32>) -> ()\n"
+      "  }) {window_dimensions = array<i64: 2>, padding = dense<[[0, 1]]> : tensor<1x2xi64>}"
+      " : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>\n"
+      "  %dx = \"stablehlo.select_and_scatter\"(%x, %x, %zero) ({\n"
+      "  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+      "    %c = stablehlo.compare GE, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
+      "    \"stablehlo.return\"(%c) : (tensor<i1>) -> ()\n"
+      "  }, {\n"
+      "  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+      "    %s = stablehlo.add %a, %b : tensor<f32>\n"
+      "    \"stablehlo.return\"(%s) : (tensor<f32>) -> ()\n"
+      "  }) {window_dimensions = array<i64: 2>, padding = dense<[[0, 1]]> : tensor<1x2xi64>,"
+      " window_strides = array<i64: 1>} : (tensor<4xf32>, tensor<4xf32>, tensor<f32>)"
+      " -> tensor<4xf32>\n"
+      "  %total = stablehlo.reduce(%x init: %zero) applies stablehlo.add across dimensions = [0]"
+      " : (tensor<4xf32>, tensor<f32>) -> tensor<f32>\n"
+      "  %sorted = \"stablehlo.sort\"(%x) ({\n"
+      "  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+      "    %lt = stablehlo.compare LT, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>\n"
+      "    \"stablehlo.return\"(%lt) : (tensor<i1>) -> ()\n"
+      "  }) {dimension = 0 : i64} : (tensor<4xf32>) -> tensor<4xf32>\n"
+      "  %pure = \"stablehlo.if\"(%p) ({\n"
+      "    \"stablehlo.return\"(%x) : (tensor<4xf32>) -> ()\n"
+      "  }, {\n"
+      "    %n = stablehlo.negate %x : tensor<4xf32>\n"
+      "    \"stablehlo.return\"(%n) : (tensor<4xf32>) -> ()\n"
+      "  }) : (tensor<i1>) -> tensor<4xf32>\n"
+      "  %checked = \"stablehlo.if\"(%p) ({\n"
+      "    check.expect_eq_const %x, dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>\n"
+      "    \"stablehlo.return\"(%x) : (tensor<4xf32>) -> ()\n"
+      "  }, {\n"
+      "    \"stablehlo.return\"(%x) : (tensor<4xf32>) -> ()\n"
+      "  }) : (tensor<i1>) -> tensor<4xf32>\n"
+      "  %loop = stablehlo.while(%v = %x) : tensor<4xf32>\n"
+      "    cond {\n"
+      "      %f = stablehlo.constant dense<false> : tensor<i1>\n"
+      "      stablehlo.return %f : tensor<i1>\n"
+      "    } do {\n"
+      "      stablehlo.return %v : tensor<4xf32>\n"
+      "    }\n"
+      "  return %y : tensor<4xf32>\n"
+      "}\n";
+  EXPECT_EQ(ops_left(text),
+            (std::vector<std::string>{"stablehlo.constant", "stablehlo.reduce_window",
+                                      "stablehlo.if", "stablehlo.while", "return"}));
+  const Tensor p = testing::pred({}, {1});
+  const auto out = expect_plain_bits(text, {f32({4}, {1, 2, 3, 4}), p});
+  EXPECT_EQ(values<float>(out[0]), (std::vector<float>{2, 3, 4, 4}));
+}
+
 TEST(Canonicalise, LoopsKeepTheirBodiesAndState) {
   const std::string text =
       "func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {\n"
