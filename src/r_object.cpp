@@ -128,6 +128,12 @@ bool is_object(SEXP x, const ObjectClass& cls) {
          (Rf_getAttrib(x, R_ClassSymbol) == sexps.classes || Rf_inherits(x, cls.name));
 }
 
+void fail_unwrap(SEXP x, const ObjectClass& cls) {
+  if (TYPEOF(x) != EXTPTRSXP || !Rf_inherits(x, cls.name)) fail_argument(cls.expected);
+  if (R_ExternalPtrAddr(x) == nullptr) fail_argument(cls.cleared(R_ExternalPtrProtected(x)));
+  fail_argument(cls.expected);  // a live pointer of another kind given the class
+}
+
 bool has_mark(SEXP mark, const char* name) { return mark == Rf_install(name); }
 
 ndbuf::Shape shape_from_r(SEXP dims) {

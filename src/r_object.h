@@ -97,13 +97,19 @@ T* find_object(SEXP x, const ObjectClass& cls) {
   return is_object(x, cls) ? static_cast<T*>(R_ExternalPtrAddr(x)) : nullptr;
 }
 
+// unwrap_object()'s error for `x`, which is not a live object of `cls`: "expected" for another
+// kind of value, the cleared message for an empty pointer given the class (one saved and
+// restored, released, or restored by a serializer that drops the tag).
+[[noreturn]] void fail_unwrap(SEXP x, const ObjectClass& cls);
+
 // The object behind `x`; an error (kind InvalidArgument) for anything else or a cleared one.
 template <typename T>
 T& unwrap_object(SEXP x, const ObjectClass& cls) {
-  if (!is_object(x, cls)) fail_argument(cls.expected);
-  auto* object = static_cast<T*>(R_ExternalPtrAddr(x));
-  if (object == nullptr) fail_argument(cls.cleared(R_ExternalPtrProtected(x)));
-  return *object;
+  if (is_object(x, cls)) {
+    auto* object = static_cast<T*>(R_ExternalPtrAddr(x));
+    if (object != nullptr) return *object;
+  }
+  fail_unwrap(x, cls);
 }
 
 // Deletes the object now and leaves `mark` for unwrap_object()'s message; every later use of
