@@ -8,7 +8,8 @@
 // output's window directly instead, on vector lanes (span_axis()). Box windows of these bodies
 // are separable, so a window over several axes is a pass along each; the last axis goes first,
 // so maximum / minimum pick the first NaN (or the first of equal extremes) in the window walk's
-// row-major order.
+// row-major order. Two passes of small windows (2-d pooling) run together, the first pass's rows
+// made into a ring as the second moves on (span_pair()).
 #include "program/ops/reduction/window_slide.hpp"
 
 #include <algorithm>
@@ -25,6 +26,7 @@
 #include "program/kernels/axis_extent.hpp"
 #include "program/kernels/compute_type.hpp"
 #include "program/kernels/fast_combine.hpp"
+#include "program/ops/reduction/window_line_folds.hpp"
 
 namespace ndbuf::program {
 namespace {
@@ -37,155 +39,8 @@ constexpr int64_t kRunBlocks = 16;     // blocks a run's windows span, at least
 // vector lanes against van Herk's three on scalar folds through scratch memory.
 constexpr int64_t kSpanWindowMax = 8;
 constexpr int64_t kSpanChunk = 1024;  // outputs of one line folded together, in registers' reach
-
-// The block holding a position that only moves forward (no division per window).
-struct BlockCursor {
-  int64_t index = 0, start = 0;
-  void reach(int64_t t, int64_t block) {
-    if (t - start >= block) {
-      index = t / block;
-      start = index * block;
-    }
-  }
-};
-
-// One lane group of one line: `width` neighbouring inner elements at each position, with the
-// suffix folds of one block and the prefix folds of one block (both `width` lanes a position).
-template <class In, class A, class Combine, class Load>
-struct LineFolds {
-  const In* x;  // position 0, lane 0
-  int64_t inner, width, n, block;
-  Combine combine;
-  Load load;
-  A* suffix;
-  A* prefix;
-  int64_t suffix_block = -1, suffix_low = 0, prefix_block = -1, prefix_high = 0;
-
-  // Folds of positions lo .. (end of lo's block `at`), one per lane.
-  const A* suffix_at(int64_t lo, const BlockCursor& at) {
-    const int64_t start = at.start, end = std::min(start + block, n) - 1;
-    if (suffix_block != at.index) {
-      suffix_block = at.index;
-      suffix_low = end + 1;
-    }
-    if (width == 1) {
-      suffix_one_lane(lo, start, end);
-    } else {
-      suffix_lanes(lo, start, end);
-    }
-    suffix_low = std::min(suffix_low, lo);
-    return suffix + (lo - start) * width;
-  }
-
-  // One lane: the fold runs in a register (through memory, each step would wait for the
-  // store before it to be forwarded, several times an add's latency).
-  void suffix_one_lane(int64_t lo, int64_t start, int64_t end) {
-    int64_t t = suffix_low - 1;
-    if (t < lo) return;
-    A fold = t == end ? load(x[t * inner]) : combine(load(x[t * inner]), suffix[t + 1 - start]);
-    suffix[t - start] = fold;
-    for (--t; t >= lo; --t) {
-      fold = combine(load(x[t * inner]), fold);
-      suffix[t - start] = fold;
-    }
-  }
-
-  void suffix_lanes(int64_t lo, int64_t start, int64_t end) {
-    for (int64_t t = suffix_low - 1; t >= lo; --t) {
-      const In* xt = x + t * inner;
-      A* s = suffix + (t - start) * width;
-      if (t == end) {
-        for (int64_t j = 0; j < width; ++j) s[j] = load(xt[j]);
-      } else {
-        const A* later = s + width;
-        for (int64_t j = 0; j < width; ++j) s[j] = combine(load(xt[j]), later[j]);
-      }
-    }
-  }
-
-  // Folds of positions (start of hi's block `at`) .. hi, one per lane.
-  const A* prefix_at(int64_t hi, const BlockCursor& at) {
-    const int64_t start = at.start;
-    if (prefix_block != at.index) {
-      prefix_block = at.index;
-      prefix_high = start - 1;
-    }
-    if (width == 1) {
-      prefix_one_lane(hi, start);
-    } else {
-      prefix_lanes(hi, start);
-    }
-    prefix_high = std::max(prefix_high, hi);
-    return prefix + (hi - start) * width;
-  }
-
-  void prefix_one_lane(int64_t hi, int64_t start) {
-    int64_t t = prefix_high + 1;
-    if (t > hi) return;
-    A fold = t == start ? load(x[t * inner]) : combine(prefix[t - 1 - start], load(x[t * inner]));
-    prefix[t - start] = fold;
-    for (++t; t <= hi; ++t) {
-      fold = combine(fold, load(x[t * inner]));
-      prefix[t - start] = fold;
-    }
-  }
-
-  void prefix_lanes(int64_t hi, int64_t start) {
-    for (int64_t t = prefix_high + 1; t <= hi; ++t) {
-      const In* xt = x + t * inner;
-      A* p = prefix + (t - start) * width;
-      if (t == start) {
-        for (int64_t j = 0; j < width; ++j) p[j] = load(xt[j]);
-      } else {
-        const A* earlier = p - width;
-        for (int64_t j = 0; j < width; ++j) p[j] = combine(earlier[j], load(xt[j]));
-      }
-    }
-  }
-};
-
-// Windows [c0, c1) of `a` over one line, written `stride` apart from `y`. Consecutive windows
-// that start in one block and end, unclipped, in the next are combined in one tight loop.
-template <class Line, class Out, class A, class Emit>
-void slide_windows(Line& line, const WindowAxis& a, int64_t c0, int64_t c1, Out* y, int64_t stride,
-                   A identity, Emit emit) {
-  const int64_t n = line.n, block = line.block, w = line.width;
-  BlockCursor lo_block, hi_block;
-  for (int64_t c = c0; c < c1; ++c, y += stride) {
-    const int64_t p0 = c * a.stride - a.low;
-    const int64_t lo = std::max<int64_t>(p0, 0), hi = std::min(p0 + a.size - 1, n - 1);
-    if (lo > hi) {
-      for (int64_t j = 0; j < w; ++j) y[j] = emit(identity);
-      continue;
-    }
-    lo_block.reach(lo, block);
-    hi_block.reach(hi, block);
-    if (lo_block.index == hi_block.index) {
-      // Within one block a window starts at the block's start or ends at its end.
-      const A* f =
-          lo == lo_block.start ? line.prefix_at(hi, hi_block) : line.suffix_at(lo, lo_block);
-      for (int64_t j = 0; j < w; ++j) y[j] = emit(f[j]);
-      continue;
-    }
-    int64_t run = 1;  // lo's block ends before hi's, so it is a whole block
-    if (hi == p0 + a.size - 1) {
-      const int64_t lo_room = lo_block.start + block - 1 - lo;
-      const int64_t hi_room = std::min(hi_block.start + block, n) - 1 - hi;
-      run = std::min({lo_room / a.stride, hi_room / a.stride, c1 - 1 - c}) + 1;
-    }
-    const int64_t step = a.stride * w;
-    const A* s = line.suffix_at(lo, lo_block);
-    const A* p = line.prefix_at(hi + (run - 1) * a.stride, hi_block) - (run - 1) * step;
-    for (int64_t k = 0; k < run; ++k) {
-      const A* sk = s + k * step;
-      const A* pk = p + k * step;
-      Out* yk = y + k * stride;
-      for (int64_t j = 0; j < w; ++j) yk[j] = emit(line.combine(sk[j], pk[j]));
-    }
-    c += run - 1;
-    y += (run - 1) * stride;
-  }
-}
+// The ring of first-pass rows span_pair() keeps for the second pass, at most.
+constexpr int64_t kPairScratchBytes = int64_t{64} << 10;
 
 // acc[i] = combine(acc[i], load(x[i])) for i < count: span_axis()'s folds. Built for AVX2 too
 // and picked at run time, twice SSE2's lanes for a loop that runs in the first-level cache;
@@ -198,12 +53,30 @@ void fold_run(A* acc, const In* x, int64_t count, Combine combine, Load load) {
   for (int64_t i = 0; i < count; ++i) acc[i] = combine(acc[i], load(x[i]));
 }
 
-// Small windows of stride 1 along the axis of `e`: in a line (outer index o) the k-th elements
-// of consecutive windows lie consecutively, so output q = c * inner + j reads input
-// q + (k - low) * inner for every k whose element lies inside the axis (padding is the identity
-// and adds nothing). Each output folds its window in order k = 0, 1, ..., so maximum / minimum
-// keep the walk's first NaN or extreme, in chunks of kSpanChunk outputs, in parallel. Folds
-// start from `start`, the body's identity (a sum's is -0, which keeps a sum of -0s negative).
+// Outputs [q0, q1) (at most kSpanChunk) of one line of small windows of stride 1: in a line the
+// k-th elements of consecutive windows lie consecutively, so output q = c * inner + j reads
+// input q + (k - low) * inner for every k whose element lies inside the axis (padding is the
+// identity and adds nothing). `x` holds the line's inputs from index `x_origin` on, `y` its
+// outputs. Each output folds its window in order k = 0, 1, ..., so maximum / minimum keep the
+// walk's first NaN or extreme. Folds start from `start`, the body's identity (a sum's is -0,
+// which keeps a sum of -0s negative).
+template <class In, class Out, class A, class Combine, class Load, class Emit>
+void span_chunk(const In* x, int64_t x_origin, Out* y, int64_t n, int64_t inner,
+                const WindowAxis& a, int64_t q0, int64_t q1, A start, Combine combine, Load load,
+                Emit emit, A* acc) {
+#pragma omp simd
+  for (int64_t q = 0; q < q1 - q0; ++q) acc[q] = start;
+  for (int64_t k = 0; k < a.size; ++k) {
+    const int64_t shift = (k - a.low) * inner - x_origin;
+    const int64_t lo = std::max(q0, std::clamp<int64_t>(a.low - k, 0, a.count) * inner);
+    const int64_t hi = std::min(q1, std::clamp<int64_t>(n + a.low - k, 0, a.count) * inner);
+    if (hi > lo) fold_run(acc + (lo - q0), x + lo + shift, hi - lo, combine, load);
+  }
+#pragma omp simd
+  for (int64_t q = q0; q < q1; ++q) y[q] = emit(acc[q - q0]);
+}
+
+// Every line of the axis of `e` (outer index o) through span_chunk(), in parallel by chunks.
 template <class In, class Out, class A, class Combine, class Load, class Emit>
 void span_axis(const In* x, Out* y, const AxisExtent& e, const WindowAxis& a, A start,
                Combine combine, Load load, Emit emit) {
@@ -216,19 +89,8 @@ void span_axis(const In* x, Out* y, const AxisExtent& e, const WindowAxis& a, A 
         A acc[kSpanChunk];
         for (int64_t item = begin; item < end; ++item) {
           const int64_t o = item / chunks, q0 = item % chunks * kSpanChunk;
-          const int64_t q1 = std::min(line, q0 + kSpanChunk);
-          const In* xo = x + o * n * inner;
-          Out* yo = y + o * line;
-#pragma omp simd
-          for (int64_t q = 0; q < q1 - q0; ++q) acc[q] = start;
-          for (int64_t k = 0; k < a.size; ++k) {
-            const int64_t shift = (k - a.low) * inner;
-            const int64_t lo = std::max(q0, std::clamp<int64_t>(a.low - k, 0, a.count) * inner);
-            const int64_t hi = std::min(q1, std::clamp<int64_t>(n + a.low - k, 0, a.count) * inner);
-            if (hi > lo) fold_run(acc + (lo - q0), xo + lo + shift, hi - lo, combine, load);
-          }
-#pragma omp simd
-          for (int64_t q = q0; q < q1; ++q) yo[q] = emit(acc[q - q0]);
+          span_chunk(x + o * n * inner, 0, y + o * line, n, inner, a, q0,
+                     std::min(line, q0 + kSpanChunk), start, combine, load, emit, acc);
         }
       },
       kSpanChunk * a.size);
@@ -279,6 +141,81 @@ bool slide_axis(const In* x, Out* y, const AxisExtent& e, const WindowAxis& a, A
   return !failed.load();
 }
 
+// Two windowed axes, both of small windows of stride 1 (span_chunk()), the first pass along
+// the later axis: see span_pair().
+bool spans_a_pair(const WindowGeometry& g, const std::vector<size_t>& axes) {
+  if (axes.size() != 2 || axes[0] <= axes[1]) return false;
+  for (size_t axis : axes) {
+    if (g.axes[axis].stride != 1 || g.axes[axis].size > kSpanWindowMax) return false;
+  }
+  return true;
+}
+
+// Both passes of spans_a_pair() at once, the second along `a0` and the first along `a1`: each
+// row of the second pass's output (outer index o) folds `size` rows of the first pass's result,
+// made as the rows move on into a ring of `size` rows that stays in the first-level cache,
+// instead of through a whole intermediate tensor (a 3 x 3 max-pool of 16 x 64 x 64 x 32 f32
+// wrote and read 8 MiB more). Work items are runs of output rows: each makes its first rows
+// afresh, so runs are as long as parallelism allows. The same folds in the same order as two
+// span_axis() passes, so the same bits. False when the ring would not fit kPairScratchBytes.
+template <class T, class A, class Combine, class Load, class Emit>
+bool span_pair(const T* x, T* y, const Shape& input, const WindowGeometry& g, size_t a0, size_t a1,
+               A start, Combine combine, Load from_input, Emit to_result) {
+  const WindowAxis &w0 = g.axes[a0], &w1 = g.axes[a1];
+  const AxisExtent e0 = axis_extent(input, a0), e1 = axis_extent(input, a1);
+  const int64_t mid = e0.inner / (e1.length * e1.inner);  // the dims between a0 and a1
+  const int64_t line1 = w1.count * e1.inner, row = mid * line1;
+  if (w0.size * row * int64_t{sizeof(A)} > kPairScratchBytes) return false;
+  const int64_t runs = std::min(w0.count, (4 * int64_t{max_threads()} + e0.outer - 1) / e0.outer);
+  const int64_t run = (w0.count + runs - 1) / runs;
+  const auto as_is = [](A v) { return v; };
+  // Row r of the first pass's result for outer index o, into `out`.
+  const auto make_row = [&](int64_t o, int64_t r, A* out, A* acc) {
+    for (int64_t m = 0; m < mid; ++m) {
+      const T* xm = x + (o * e0.length + r) * e0.inner + m * e1.length * e1.inner;
+      for (int64_t q0 = 0; q0 < line1; q0 += kSpanChunk) {
+        span_chunk(xm, 0, out + m * line1, e1.length, e1.inner, w1, q0,
+                   std::min(line1, q0 + kSpanChunk), start, combine, from_input, as_is, acc);
+      }
+    }
+  };
+  std::atomic<bool> failed{false};
+  for_each_block(
+      e0.outer * runs, run * (e0.inner + row) * int64_t{sizeof(T)},
+      [&](int64_t begin, int64_t end) {
+        std::unique_ptr<A[]> ring(new (std::nothrow) A[w0.size * row]);
+        if (!ring) {
+          failed.store(true);
+          return;
+        }
+        A acc[kSpanChunk];
+        for (int64_t item = begin; item < end; ++item) {
+          const int64_t o = item / runs, c0 = item % runs * run;
+          const int64_t c1 = std::min(w0.count, c0 + run);
+          int64_t next = std::clamp<int64_t>(c0 - w0.low, 0, e0.length);  // first row not made
+          for (int64_t c = c0; c < c1; ++c) {
+            const int64_t need = std::clamp<int64_t>(c - w0.low + w0.size, 0, e0.length);
+            for (; next < need; ++next) make_row(o, next, ring.get() + next % w0.size * row, acc);
+            T* yc = y + (o * w0.count + c) * row;
+            for (int64_t j0 = 0; j0 < row; j0 += kSpanChunk) {
+              const int64_t m = std::min(kSpanChunk, row - j0);
+#pragma omp simd
+              for (int64_t q = 0; q < m; ++q) acc[q] = start;
+              for (int64_t k = 0; k < w0.size; ++k) {
+                const int64_t r = c + k - w0.low;
+                if (r < 0 || r >= e0.length) continue;
+                fold_run(acc, ring.get() + r % w0.size * row + j0, m, combine, as_is);
+              }
+#pragma omp simd
+              for (int64_t q = 0; q < m; ++q) yc[j0 + q] = to_result(acc[q]);
+            }
+          }
+        }
+      },
+      run * row * w0.size);
+  return !failed.load();
+}
+
 // The value that leaves every element unchanged under `body`, nullopt for other bodies.
 template <class A>
 std::optional<A> identity_of(FastBody body) {
@@ -310,9 +247,39 @@ std::vector<size_t> pass_order(const WindowGeometry& g, const Shape& input, bool
   return axes;
 }
 
+// Each windowed axis in turn (`axes`, pass_order()), through an intermediate tensor between
+// passes: from `x` (loaded by `from_input`) into `y` (stored by `to_result`). False when memory
+// ran out.
+template <class T, class A, class Combine, class Load, class Emit>
+bool slide_passes(const T* x, T* y, Shape shape, const WindowGeometry& g,
+                  const std::vector<size_t>& axes, A identity, A fold_start, Combine combine,
+                  Load from_input, Emit to_result) {
+  const auto as_is = [](A v) { return v; };
+  std::unique_ptr<A[]> held;  // the previous pass's output
+  bool ok = true;
+  for (size_t i = 0; i < axes.size() && ok; ++i) {
+    const AxisExtent e = axis_extent(shape, axes[i]);
+    const WindowAxis& a = g.axes[axes[i]];
+    shape[axes[i]] = a.count;
+    const bool first = i == 0, last = i + 1 == axes.size();
+    std::unique_ptr<A[]> next(last ? nullptr : new A[checked_numel(shape)]);
+    if (first && last) {
+      ok = slide_axis(x, y, e, a, identity, fold_start, combine, from_input, to_result);
+    } else if (first) {
+      ok = slide_axis(x, next.get(), e, a, identity, fold_start, combine, from_input, as_is);
+    } else if (last) {
+      ok = slide_axis(held.get(), y, e, a, identity, fold_start, combine, as_is, to_result);
+    } else {
+      ok = slide_axis(held.get(), next.get(), e, a, identity, fold_start, combine, as_is, as_is);
+    }
+    held = std::move(next);
+  }
+  return ok;
+}
+
 template <DType D>
 std::optional<Tensor> slide(const Tensor& input, const Tensor& init, const WindowGeometry& g,
-                            FastBody body, bool reversed) {
+                            FastBody body, bool reversed, bool fuse_passes) {
   using T = typename ElementType<D>::type;
   using A = Compute<T>;
   if constexpr (kIsComplex<T> || D == DType::kPred) {
@@ -328,34 +295,19 @@ std::optional<Tensor> slide(const Tensor& input, const Tensor& init, const Windo
     Tensor result = Tensor::allocate(D, g.result_shape, Order::kRowMajor);
     with_combiner<D>(body, [&](auto combine) {
       const auto from_input = [](T v) { return load(v); };
-      const auto as_is = [](A v) { return v; };
       // The walk folds init first: combining it once more gives the walk's sign of a zero sum.
       const auto to_result = [start, combine](A v) { return store<T>(combine(start, v)); };
-      Shape shape = input.shape();
-      std::unique_ptr<A[]> held;  // the previous pass's output
-      bool ok = true;
-      for (size_t i = 0; i < axes.size() && ok; ++i) {
-        const AxisExtent e = axis_extent(shape, axes[i]);
-        const WindowAxis& a = g.axes[axes[i]];
-        shape[axes[i]] = a.count;
-        const bool first = i == 0, last = i + 1 == axes.size();
-        std::unique_ptr<A[]> next(last ? nullptr : new A[checked_numel(shape)]);
-        T* y = static_cast<T*>(result.data());
-        if (first && last) {
-          ok = slide_axis(static_cast<const T*>(input.data()), y, e, a, *identity, fold_start,
-                          combine, from_input, to_result);
-        } else if (first) {
-          ok = slide_axis(static_cast<const T*>(input.data()), next.get(), e, a, *identity,
-                          fold_start, combine, from_input, as_is);
-        } else if (last) {
-          ok = slide_axis(held.get(), y, e, a, *identity, fold_start, combine, as_is, to_result);
-        } else {
-          ok = slide_axis(held.get(), next.get(), e, a, *identity, fold_start, combine, as_is,
-                          as_is);
-        }
-        held = std::move(next);
+      const T* x = static_cast<const T*>(input.data());
+      T* y = static_cast<T*>(result.data());
+      if (fuse_passes && spans_a_pair(g, axes) &&
+          span_pair(x, y, input.shape(), g, axes[1], axes[0], fold_start, combine, from_input,
+                    to_result)) {
+        return;
       }
-      if (!ok) throw std::bad_alloc();
+      if (!slide_passes(x, y, input.shape(), g, axes, *identity, fold_start, combine, from_input,
+                        to_result)) {
+        throw std::bad_alloc();
+      }
     });
     return result;
   }
@@ -363,7 +315,7 @@ std::optional<Tensor> slide(const Tensor& input, const Tensor& init, const Windo
 
 // `input` dense row-major; `reversed`: its axes are the walk's in reverse order.
 std::optional<Tensor> slide_dense(const Tensor& input, const Tensor& init, const WindowGeometry& g,
-                                  FastBody body, bool reversed) {
+                                  FastBody body, bool reversed, bool fuse_passes) {
   // An empty input leaves only padding (the walk writes the init); its axes may be longer
   // than any real line.
   if (input.shape().empty() || input.numel() == 0) return std::nullopt;
@@ -371,15 +323,15 @@ std::optional<Tensor> slide_dense(const Tensor& input, const Tensor& init, const
     if (a.base != 1 || a.dilation != 1) return std::nullopt;
   }
   return dispatch(input.dtype(), [&](auto tag) {
-    return slide<decltype(tag)::value>(input, init, g, body, reversed);
+    return slide<decltype(tag)::value>(input, init, g, body, reversed, fuse_passes);
   });
 }
 
 }  // namespace
 
 std::optional<Tensor> window_slide(const Tensor& input, const Tensor& init, const WindowGeometry& g,
-                                   FastBody body) {
-  return slide_dense(input, init, g, body, false);
+                                   FastBody body, bool fuse_passes) {
+  return slide_dense(input, init, g, body, false, fuse_passes);
 }
 
 std::optional<Tensor> window_slide_column_major(const Tensor& input, const Tensor& init,
@@ -391,7 +343,7 @@ std::optional<Tensor> window_slide_column_major(const Tensor& input, const Tenso
   std::reverse(reversed.result_shape.begin(), reversed.result_shape.end());
   std::reverse(reversed.window_shape.begin(), reversed.window_shape.end());
   std::reverse(reversed.axes.begin(), reversed.axes.end());
-  std::optional<Tensor> slid = slide_dense(input.reversed_axes(), init, reversed, body, true);
+  std::optional<Tensor> slid = slide_dense(input.reversed_axes(), init, reversed, body, true, true);
   if (!slid) return std::nullopt;
   return slid->reversed_axes();
 }

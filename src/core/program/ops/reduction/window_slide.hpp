@@ -17,8 +17,10 @@ namespace ndbuf::program {
 // nothing), a window or base dilation, a 0-d or empty input. Maximum and minimum give the window
 // walk's bits (NaN and signed-zero ties included); sums and products fold in another order (the
 // spec leaves the order to the implementation) with the walk's accuracy, integers wrapping exactly.
+// `fuse_passes` false makes two windowed axes' passes through a whole intermediate tensor, as
+// they were before span_pair() (window_slide.cpp) folded them in blocks: the tests compare both.
 std::optional<Tensor> window_slide(const Tensor& input, const Tensor& init, const WindowGeometry& g,
-                                   FastBody body);
+                                   FastBody body, bool fuse_passes = true);
 
 // window_slide() of a dense column-major `input` (an R array) with no transposing copy: that
 // memory is the row-major tensor of the reversed shape, slid there with the passes in the walk's
