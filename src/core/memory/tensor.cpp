@@ -66,14 +66,24 @@ Tensor::Tensor(std::shared_ptr<Storage> storage, DType dtype,
   check_within_storage(*storage_, dtype_, geometry_->shape, geometry_->strides, offset_, numel_);
 }
 
+Tensor::Tensor(FreshStorage, std::shared_ptr<Storage> storage, DType dtype,
+               std::shared_ptr<const Geometry> geometry, int64_t numel) noexcept
+    : storage_(std::move(storage)),
+      dtype_(dtype),
+      geometry_(std::move(geometry)),
+      offset_(0),
+      numel_(numel) {}
+
 Tensor Tensor::dense(std::shared_ptr<Storage> storage, DType dtype, const Shape& shape,
                      Order order) {
   return Tensor(std::move(storage), dtype, dense_geometry(shape, order));
 }
 
 Tensor Tensor::allocate(DType dtype, const Shape& shape, Order order, Device device) {
-  const int64_t nbytes = checked_nbytes(checked_numel(shape), itemsize(dtype));
-  return dense(allocate_storage(static_cast<size_t>(nbytes), device), dtype, shape, order);
+  const int64_t numel = checked_numel(shape);
+  const int64_t nbytes = checked_nbytes(numel, itemsize(dtype));
+  return Tensor(FreshStorage{}, allocate_storage(static_cast<size_t>(nbytes), device), dtype,
+                dense_geometry(shape, order), numel);
 }
 
 Tensor Tensor::allocate(DType dtype, const Shape& shape, Order order) {

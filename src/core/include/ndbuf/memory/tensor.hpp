@@ -67,6 +67,12 @@ class Tensor {
   static std::shared_ptr<const Geometry> dense_geometry(const Shape& shape, Order order);
   friend struct DenseGeometryCache;
   Tensor(std::shared_ptr<Storage> storage, DType dtype, std::shared_ptr<const Geometry> geometry);
+  // A dense tensor over storage just made for its `numel` elements: nothing to check (every op's
+  // result is made this way). The tag keeps braced arguments of the public constructor from
+  // choosing this one.
+  struct FreshStorage {};
+  Tensor(FreshStorage, std::shared_ptr<Storage> storage, DType dtype,
+         std::shared_ptr<const Geometry> geometry, int64_t numel) noexcept;
   static const Geometry kNoGeometry;  // a moved-from tensor's
 
   std::shared_ptr<Storage> storage_;
