@@ -19,6 +19,11 @@ std::atomic<HostAllocator> g_host_allocator{&default_host_allocator};
 std::atomic<std::thread::id> g_allocator_thread{};
 std::atomic<int64_t> g_host_allocations{0};
 
+[[noreturn]] void fail_host_allocation(size_t nbytes) {
+  fail(ErrorKind::kOutOfMemory,
+       "Cannot allocate " + std::to_string(nbytes) + " bytes of host memory.");
+}
+
 // Blocks under kRecycleMinBytes: malloc() of kHostAlignment bytes more, the block starting at
 // the first boundary past the first byte, and its distance from malloc's address kept in the
 // byte before it. glibc's posix_memalign() cuts each block out of a larger chunk and frees the
@@ -27,8 +32,7 @@ std::atomic<int64_t> g_host_allocations{0};
 void* allocate_small_bytes(size_t nbytes) {
   auto* raw = static_cast<unsigned char*>(std::malloc(nbytes + kHostAlignment));
   if (raw == nullptr) {
-    fail(ErrorKind::kOutOfMemory,
-         "Cannot allocate " + std::to_string(nbytes) + " bytes of host memory.");
+    fail_host_allocation(nbytes);
   }
   const uintptr_t start = reinterpret_cast<uintptr_t>(raw) + 1;
   const size_t offset = 1 + (kHostAlignment - start % kHostAlignment) % kHostAlignment;
@@ -58,8 +62,7 @@ void* allocate_host_bytes(size_t nbytes) {
   void* data = nullptr;
   if (posix_memalign(&data, large ? kHugePageBytes : kHostAlignment, nbytes > 0 ? nbytes : 1) !=
       0) {
-    fail(ErrorKind::kOutOfMemory,
-         "Cannot allocate " + std::to_string(nbytes) + " bytes of host memory.");
+    fail_host_allocation(nbytes);
   }
   if (large) advise_huge_pages(data, nbytes);
   return data;
@@ -71,8 +74,7 @@ HostBlock acquire_host_block(size_t nbytes) {
   if (nbytes < kRecycleMinBytes) return HostBlock{allocate_small_bytes(nbytes), 0};
   const LargeBlock block = acquire_large_block(nbytes);
   if (block.data == nullptr) {
-    fail(ErrorKind::kOutOfMemory,
-         "Cannot allocate " + std::to_string(nbytes) + " bytes of host memory.");
+    fail_host_allocation(nbytes);
   }
   return HostBlock{block.data, block.capacity};
 }
