@@ -3,6 +3,7 @@
 // the GEMM path is faster than it. The primitives of each shape are made once and kept.
 #include "program/ops/contraction/dot_dnnl.hpp"
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -43,6 +44,9 @@ memory::desc as_matrices(const Tensor& x, const std::vector<int64_t>& batch,
     dims.push_back(dims_product(x.shape(), *group));
     strides.push_back(stride == 0 ? 1 : stride);  // a group of size 1: any stride
   }
+  // A single matrix's batch stride spans the matrix: oneDNN 2.6 takes a batch stride of 1 for
+  // a batch-innermost layout and gives it its slow generic GEMM instead of its brgemm kernels.
+  if (dims[0] == 1) strides[0] = std::max(dims[1] * strides[1], dims[2] * strides[2]);
   append_key(key, dims, strides);
   return memory::desc(dims, type, strides);
 }
