@@ -61,25 +61,29 @@ void expire(Recycler& r, Clock::time_point now, double max_age_seconds) noexcept
   }
 }
 
-// Called with the mutex held: the kept block that fits `nbytes` most closely (within a quarter
-// above it), the last released of equal ones, or r.kept.size() when none does. The last
-// released is the one most likely still in the caches: a loop whose result of a few MiB is
-// dropped and collected each time then writes into the block it just wrote, as PyTorch does.
+size_t rounded_capacity(size_t nbytes) {
+  return (nbytes + kPageBytes - 1) / kPageBytes * kPageBytes;
+}
+
+// Called with the mutex held: the kept block that fits `nbytes` most closely (at most a quarter
+// of `nbytes` above the capacity a fresh mapping would get), the last released of equal ones,
+// or r.kept.size() when none does. The last released is the one most likely still in the
+// caches: a loop whose result is dropped and collected each time then writes into the block it
+// just wrote, as PyTorch does. Searched from the last released, so a block of exactly the
+// fresh capacity ends the search.
 size_t best_fit(const Recycler& r, size_t nbytes) {
+  const size_t wanted = rounded_capacity(nbytes);
   size_t best = r.kept.size();
-  for (size_t k = 0; k < r.kept.size(); ++k) {
+  for (size_t k = r.kept.size(); k-- > 0;) {
     const size_t capacity = r.kept[k].block.capacity;
-    const bool fits = capacity >= nbytes && capacity - nbytes <= nbytes / 4;
-    if (fits && (best == r.kept.size() || capacity <= r.kept[best].block.capacity)) best = k;
+    if (capacity < nbytes || capacity - wanted > nbytes / 4) continue;
+    if (capacity == wanted) return k;
+    if (best == r.kept.size() || capacity < r.kept[best].block.capacity) best = k;
   }
   return best;
 }
 
 std::atomic<size_t> g_acquired_bytes{0};
-
-size_t rounded_capacity(size_t nbytes) {
-  return (nbytes + kPageBytes - 1) / kPageBytes * kPageBytes;
-}
 
 LargeBlock map_fresh(size_t nbytes) noexcept {
   if (nbytes > SIZE_MAX - kPageBytes) return {nullptr, 0};  // rounding up would wrap

@@ -94,6 +94,27 @@ TEST_F(BlockRecycler, TheSmallestFittingBlockIsChosen) {
   release_large_block(wanted);
 }
 
+// Capacities are whole 64 KiB units: a 129 KiB request maps 192 KiB, a third above it. A block
+// of the capacity a fresh mapping would have wastes nothing more and is reused.
+TEST_F(BlockRecycler, ABlockOfAFreshMappingsCapacityIsReusedWhateverTheRounding) {
+  constexpr size_t kKiB = 1024;
+  const LargeBlock first = acquire_large_block(129 * kKiB);
+  EXPECT_EQ(first.capacity, 192 * kKiB);
+  release_large_block(first);
+  const LargeBlock again = acquire_large_block(130 * kKiB);
+  EXPECT_EQ(again.data, first.data);
+  release_large_block(again);
+  // 256 KiB for 130 KiB is a unit more than a fresh mapping's: not reused.
+  drop_recycled_blocks();
+  const LargeBlock larger = acquire_large_block(256 * kKiB);
+  release_large_block(larger);
+  const LargeBlock fresh = acquire_large_block(130 * kKiB);
+  EXPECT_NE(fresh.data, larger.data);
+  EXPECT_EQ(fresh.capacity, 192 * kKiB);
+  EXPECT_EQ(recycled_bytes(), 256 * kKiB);
+  release_large_block(fresh);
+}
+
 TEST_F(BlockRecycler, OfEqualBlocksTheLastReleasedIsReusedFirst) {
   const LargeBlock a = acquire_large_block(6 * kMiB);
   const LargeBlock b = acquire_large_block(6 * kMiB);

@@ -7,10 +7,13 @@ namespace ndbuf {
 
 // Fresh memory costs a page fault per 4 KiB page, more than the conversion that fills it. A
 // kept block's pages are already mapped, so refilling it runs at memory speed. Smaller blocks
-// come from malloc, which reuses its memory by itself. (glibc maps blocks of a few MiB afresh
-// each time: a cumsum of 1e6 f32, 3.8 MiB, spent more time faulting its result's pages in
-// than scanning.)
-inline constexpr size_t kRecycleMinBytes = size_t{1} << 20;
+// come from malloc. From glibc's own mapping threshold up, malloc does not keep freed blocks
+// mapped either: blocks of a few MiB it maps afresh each time (a cumsum of 1e6 f32, 3.8 MiB,
+// spent more time faulting its result's pages in than scanning), and the blocks below 1 MiB
+// that R's collector frees in a batch it hands back to the system by trimming its heap (a
+// triangular solve with a 400 KB result spent 8% of its time faulting: 1.60-1.80 -> 1.42-1.53
+// ms on one thread with the result kept here).
+inline constexpr size_t kRecycleMinBytes = size_t{128} << 10;  // glibc's mapping threshold
 // At most this many blocks are kept. Results die in batches (the bindings collect R's garbage
 // every 256 MiB of new buffers at least), and a batch of blocks of 1 MiB and more should all
 // be there for the results that follow.
@@ -25,8 +28,8 @@ struct LargeBlock {
 };
 
 // A block of at least `nbytes` (meant for kRecycleMinBytes and more): a kept one whose
-// capacity is within a quarter above `nbytes` when there is one, else a fresh mapping
-// (advised for huge pages when they are enabled). Its contents are undefined. {nullptr, 0}
+// capacity is at most a quarter of `nbytes` above a fresh mapping's when there is one, else a fresh
+// mapping (advised for huge pages when they are enabled). Its contents are undefined. {nullptr, 0}
 // when the system has no memory for it.
 LargeBlock acquire_large_block(size_t nbytes) noexcept;
 
