@@ -2,6 +2,7 @@
 #include "program/ops/reduction/select_and_scatter_lanes.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "program/kernels/fast_combine.hpp"
 #include "program/kernels/kernel_values.hpp"
 #include "program/ops/reduction/select_keep.hpp"
+#include "program/ops/reduction/select_scatter_f32.hpp"
 
 namespace ndbuf::program {
 namespace {
@@ -153,6 +155,43 @@ void slab_rows(const T* xs, const WindowGeometry& g, const Shape& shape, const L
   }
 }
 
+// `count` copies of `fill` from `to`: a memset for +0 (the usual gradient's start), which
+// R's -O2 makes far faster than std::fill's element loop.
+void fill_slab(float* to, int64_t count, float fill) {
+  uint32_t bits = 0;
+  std::memcpy(&bits, &fill, sizeof bits);
+  if (bits == 0) {
+    std::memset(to, 0, static_cast<size_t>(count) * sizeof(float));
+  } else {
+    std::fill(to, to + count, fill);
+  }
+}
+
+// Whether select_scatter_f32() serves these windows: f32 picked by IEEE comparison and added,
+// lanes in whole groups of eight, on a CPU that runs it.
+bool registers_serve(DType dtype, const Layout& l, FastComparator select, FastBody scatter) {
+  return dtype == DType::kF32 && !select.total_order && scatter == FastBody::kAdd &&
+         l.lanes % 8 == 0 && select_scatter_f32_available();
+}
+
+// One slab's windows in row-major order, each picked and scattered by select_scatter_f32():
+// every position then takes its source values in window order, as slab_rows() gives them. The
+// windows inside the last windowed dim read the same offsets shifted by `lanes` a window.
+void slab_windows_f32(const float* xs, const float* ss, float* rs, const WindowGeometry& g,
+                      const Shape& shape, const Layout& l, ComparatorOrder direction,
+                      WindowOffsets& window) {
+  const int64_t row = l.lead == l.outer ? 1 : g.axes[l.lead - 1].count;
+  const auto [lo, hi] = inside_windows(g, shape, l);
+  for (int64_t w = 0; w < l.slab_windows; ++w) {
+    const int64_t c = w % row;
+    const int64_t shift = c > lo && c < hi ? (c - lo) * l.lanes : 0;
+    if (shift == 0) window.of(g, shape, l, w);
+    if (window.offsets.empty()) continue;  // padding only
+    select_scatter_f32(xs + shift, ss + w * l.lanes, rs + shift, window.offsets.data(),
+                       static_cast<int32_t>(window.offsets.size()), l.lanes, direction);
+  }
+}
+
 template <DType D>
 void scatter_slabs(const Tensor& operand, const Tensor& source, const Tensor& init,
                    const WindowGeometry& g, FastComparator select, FastBody scatter,
@@ -166,6 +205,23 @@ void scatter_slabs(const Tensor& operand, const Tensor& source, const Tensor& in
   std::memcpy(&fill, to_host(init).data(), sizeof(T));
   const int64_t bytes =
       (l.slab_windows * l.lanes * (l.window_elements + 1) + l.slab_elements) * int64_t{sizeof(T)};
+  if constexpr (D == DType::kF32) {
+    if (registers_serve(D, l, select, scatter)) {
+      for_each_block_rethrowing(
+          l.slabs, bytes,
+          [&](int64_t begin, int64_t end) {
+            WindowOffsets window;
+            for (int64_t slab = begin; slab < end; ++slab) {
+              float* rs = r + slab * l.slab_elements;
+              fill_slab(rs, l.slab_elements, fill);
+              slab_windows_f32(x + slab * l.slab_elements, s + slab * l.slab_windows * l.lanes, rs,
+                               g, operand.shape(), l, select.direction, window);
+            }
+          },
+          l.slab_elements * l.window_elements);
+      return;
+    }
+  }
   with_keep<T>(select, [&](auto keep) {
     with_combiner<D>(scatter, [&](auto combine) {
       for_each_block_rethrowing(

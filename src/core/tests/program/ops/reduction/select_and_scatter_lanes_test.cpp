@@ -1,9 +1,9 @@
 // select_and_scatter with a recognised select comparison (lanes and slabs) against the window
 // walk with the same comparison written here as a region: the same picks, so the same result
 // bits, for f32 (IEEE and total order, NaNs, signed zeros and many ties), f64, i32 and bf16,
-// over pooling windows of NHWC images (lanes under and over one chunk of 256), NCHW images
-// (one lane), windows along the first dim (one slab), strides, negative padding and windows of
-// padding only.
+// over pooling windows of NHWC images (lanes under and over one chunk of 256, and in whole
+// groups of eight, which f32 picks in registers), NCHW images (one lane), windows along the
+// first dim (one slab), strides, negative padding and windows of padding only.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -37,6 +37,13 @@ std::vector<Case> cases() {
       {{3, 4}, {{1, 1}, {}, {}, {}, {}}},
       {{}, {{}, {}, {}, {}, {}}},                                         // a scalar picks itself
       {{2, 0, 3}, {{1, 2, 1}, {}, {}, {}, {P{0, 0}, P{1, 1}, P{0, 0}}}},  // empty: padding only
+      // Lanes in whole groups of eight, which f32 picks in registers (select_scatter_f32.hpp):
+      // a 3 x 3 SAME pool (the windows inside a row share offsets), 32 + 8 lanes with strides,
+      // one windowed dim, and windows of padding only.
+      {{3, 9, 10, 16}, {{1, 3, 3, 1}, {}, {}, {}, {P{0, 0}, P{1, 1}, P{1, 1}, P{0, 0}}}},
+      {{2, 7, 9, 40}, {{1, 3, 3, 1}, {1, 2, 2, 1}, {}, {}, {P{0, 0}, P{1, 1}, P{0, 2}, P{0, 0}}}},
+      {{2, 11, 8}, {{1, 4, 1}, {}, {}, {}, {P{0, 0}, P{2, 1}, P{0, 0}}}},
+      {{5, 4, 8}, {{1, 2, 1}, {}, {}, {}, {P{0, 0}, P{3, 3}, P{0, 0}}}},
   };
 }
 
