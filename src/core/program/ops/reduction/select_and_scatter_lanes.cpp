@@ -155,8 +155,8 @@ void slab_rows(const T* xs, const WindowGeometry& g, const Shape& shape, const L
   }
 }
 
-// `count` copies of `fill` from `to`: a memset for +0 (the usual gradient's start), which
-// R's -O2 makes far faster than std::fill's element loop.
+// `count` copies of `fill` from `to`: a memset for +0, the usual gradient's start (R's -O2
+// leaves std::fill's loop scalar; a max-pool gradient on one thread, 4.5-5.2 -> 3.7-4.1 ms).
 void fill_slab(float* to, int64_t count, float fill) {
   uint32_t bits = 0;
   std::memcpy(&bits, &fill, sizeof bits);
@@ -167,11 +167,11 @@ void fill_slab(float* to, int64_t count, float fill) {
   }
 }
 
-// Whether select_scatter_f32() serves these windows: f32 picked by IEEE comparison and added,
+// Whether select_scatter_f32() serves these f32 windows: picked by IEEE comparison and added,
 // lanes in whole groups of eight, on a CPU that runs it.
-bool registers_serve(DType dtype, const Layout& l, FastComparator select, FastBody scatter) {
-  return dtype == DType::kF32 && !select.total_order && scatter == FastBody::kAdd &&
-         l.lanes % 8 == 0 && select_scatter_f32_available();
+bool registers_serve(const Layout& l, FastComparator select, FastBody scatter) {
+  return !select.total_order && scatter == FastBody::kAdd && l.lanes % 8 == 0 &&
+         select_scatter_f32_available();
 }
 
 // One slab's windows in row-major order, each picked and scattered by select_scatter_f32():
@@ -206,7 +206,7 @@ void scatter_slabs(const Tensor& operand, const Tensor& source, const Tensor& in
   const int64_t bytes =
       (l.slab_windows * l.lanes * (l.window_elements + 1) + l.slab_elements) * int64_t{sizeof(T)};
   if constexpr (D == DType::kF32) {
-    if (registers_serve(D, l, select, scatter)) {
+    if (registers_serve(l, select, scatter)) {
       for_each_block_rethrowing(
           l.slabs, bytes,
           [&](int64_t begin, int64_t end) {
