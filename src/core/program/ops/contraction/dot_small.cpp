@@ -64,7 +64,13 @@ void small_product(const Tensor& lhs, const Tensor& rhs, const DotPlan& plan, C*
   const int64_t padded = (n + kWidth - 1) / kWidth * kWidth;
   for (int64_t p = 0; p < k; ++p) {
     C* row = rows + p * padded;
-    for (int64_t j = 0; j < n; ++j) row[j] = b[p * b_row + j * b_col];
+    if (b_col == 1) {
+      // A row-major rhs: whole rows (the strided loop cost a 10 x 10 product a fifth of its
+      // instructions).
+      std::copy(b + p * b_row, b + p * b_row + n, row);
+    } else {
+      for (int64_t j = 0; j < n; ++j) row[j] = b[p * b_row + j * b_col];
+    }
     std::fill(row + n, row + padded, C{0});
   }
   multiply_blocks(static_cast<const C*>(lhs.data()), lhs.strides()[plan.l.free[0]],
