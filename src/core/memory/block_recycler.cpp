@@ -48,17 +48,20 @@ void forget_at(Recycler& r, size_t k) {
 
 // Called with the mutex held. A forked child holds copy-on-write copies of its parent's kept
 // blocks: writing one would copy every page, so the child unmaps them instead of using them.
+// The list is in release order, so the blocks unused too long are a prefix of it: checking from
+// the front keeps every call's cost independent of how many blocks are kept.
 void expire(Recycler& r, Clock::time_point now, double max_age_seconds) noexcept {
   const pid_t self = getpid();
   const bool forked = r.owner != self;
   r.owner = self;
   const auto decay = std::chrono::duration<double>(max_age_seconds);
-  for (size_t k = r.kept.size(); k-- > 0;) {
-    if (forked || now - r.kept[k].since > decay) {
-      unmap(r.kept[k].block);
-      forget_at(r, k);
-    }
+  size_t stale = 0;
+  while (stale < r.kept.size() && (forked || now - r.kept[stale].since > decay)) {
+    unmap(r.kept[stale].block);
+    r.kept_bytes -= r.kept[stale].block.capacity;
+    ++stale;
   }
+  r.kept.erase(r.kept.begin(), r.kept.begin() + static_cast<std::ptrdiff_t>(stale));
 }
 
 size_t rounded_capacity(size_t nbytes) {

@@ -7,16 +7,16 @@ namespace ndbuf {
 
 // Fresh memory costs a page fault per 4 KiB page, more than the conversion that fills it. A
 // kept block's pages are already mapped, so refilling it runs at memory speed. Smaller blocks
-// come from malloc. From glibc's own mapping threshold up, malloc does not keep freed blocks
-// mapped either: blocks of a few MiB it maps afresh each time (a cumsum of 1e6 f32, 3.8 MiB,
-// spent more time faulting its result's pages in than scanning), and the blocks below 1 MiB
-// that R's collector frees in a batch it hands back to the system by trimming its heap (a
-// triangular solve with a 400 KB result spent 8% of its time faulting: 1.60-1.80 -> 1.42-1.53
-// ms on one thread with the result kept here).
-inline constexpr size_t kRecycleMinBytes = size_t{128} << 10;  // glibc's mapping threshold
+// come from malloc, which reuses its memory by itself. (glibc maps blocks of a few MiB afresh
+// each time: a cumsum of 1e6 f32, 3.8 MiB, spent more time faulting its result's pages in
+// than scanning.) Recycling from 128 KiB was measured and undone: a triangular solve with a
+// 400 KB result stopped faulting (2 threads, 0.81-1.88 -> 0.80-0.82 ms), but the bindings'
+// young collection per 64 MiB of blocks, about 2 ms in a small session, then came every 160
+// results, and a loop of 400 KB negates went from 33-37 to 54-56 us a call.
+inline constexpr size_t kRecycleMinBytes = size_t{1} << 20;
 // At most this many blocks are kept. Results die in batches (the bindings collect R's garbage
-// every 256 MiB of new buffers at least), and a batch of blocks of 1 MiB and more should all
-// be there for the results that follow.
+// once 64 MiB of blocks were handed out since the last collection), and a batch of blocks of
+// 1 MiB and more should all be there for the results that follow.
 inline constexpr size_t kRecycleMaxBlocks = 256;
 // A kept block is unmapped at the first call after it has been unused this long (as
 // allocators with decaying dirty pages do; nothing runs in the background).
