@@ -28,9 +28,9 @@ struct LargeBlock {
 };
 
 // A block of at least `nbytes` (meant for kRecycleMinBytes and more): a kept one whose
-// capacity is at most a quarter of `nbytes` above a fresh mapping's when there is one, else a fresh
-// mapping (advised for huge pages when they are enabled). Its contents are undefined. {nullptr, 0}
-// when the system has no memory for it.
+// capacity is at most a quarter of `nbytes` above a fresh mapping's when there is one, else a
+// fresh mapping (advised for huge pages when they are enabled). Its contents are undefined.
+// {nullptr, 0} when the system has no memory for it.
 LargeBlock acquire_large_block(size_t nbytes) noexcept;
 
 // True when a kept block would serve acquire_large_block(nbytes) (in this process).
