@@ -57,6 +57,8 @@ bool is_removable(const Op& op) {
   }
   for (const Region& region : op.regions) {
     for (const Op& inner : region.ops) {
+      // An op the table does not know (kept for the verifier to name) has no row to read.
+      if (inner.id == OpId::kUnknown) return false;
       if (op_row(inner.id).kind != OpKind::kTerminator && !is_removable(inner)) return false;
     }
   }
