@@ -155,16 +155,35 @@ void slab_rows(const T* xs, const WindowGeometry& g, const Shape& shape, const L
   }
 }
 
-// `count` copies of `fill` from `to`: a memset for +0, the usual gradient's start (R's -O2
-// leaves std::fill's loop scalar; a max-pool gradient on one thread, 4.5-5.2 -> 3.7-4.1 ms).
-void fill_slab(float* to, int64_t count, float fill) {
-  uint32_t bits = 0;
-  std::memcpy(&bits, &fill, sizeof bits);
-  if (bits == 0) {
-    std::memset(to, 0, static_cast<size_t>(count) * sizeof(float));
+// `count` copies of `fill` from `to`: a memset when its bits are all zero, the usual
+// gradient's start (R's -O2 leaves std::fill's loop scalar; an f32 max-pool gradient on one
+// thread, 4.5-5.2 -> 3.7-4.1 ms).
+template <class T>
+void fill_slab(T* to, int64_t count, T fill) {
+  unsigned char bytes[sizeof(T)];
+  std::memcpy(bytes, &fill, sizeof(T));
+  if (std::all_of(bytes, bytes + sizeof(T), [](unsigned char b) { return b == 0; })) {
+    std::memset(static_cast<void*>(to), 0, static_cast<size_t>(count) * sizeof(T));
   } else {
     std::fill(to, to + count, fill);
   }
+}
+
+// Runs `scatter(slab, result's slab, window offsets)` for every slab, in parallel, each slab
+// first filled with `fill`.
+template <class T, class F>
+void for_each_slab(const Layout& l, int64_t bytes, T* r, T fill, F&& scatter) {
+  for_each_block_rethrowing(
+      l.slabs, bytes,
+      [&](int64_t begin, int64_t end) {
+        WindowOffsets window;
+        for (int64_t slab = begin; slab < end; ++slab) {
+          T* rs = r + slab * l.slab_elements;
+          fill_slab(rs, l.slab_elements, fill);
+          scatter(slab, rs, window);
+        }
+      },
+      l.slab_elements * l.window_elements);
 }
 
 // Whether select_scatter_f32() serves these f32 windows: picked by IEEE comparison and added,
@@ -207,43 +226,27 @@ void scatter_slabs(const Tensor& operand, const Tensor& source, const Tensor& in
       (l.slab_windows * l.lanes * (l.window_elements + 1) + l.slab_elements) * int64_t{sizeof(T)};
   if constexpr (D == DType::kF32) {
     if (registers_serve(l, select, scatter)) {
-      for_each_block_rethrowing(
-          l.slabs, bytes,
-          [&](int64_t begin, int64_t end) {
-            WindowOffsets window;
-            for (int64_t slab = begin; slab < end; ++slab) {
-              float* rs = r + slab * l.slab_elements;
-              fill_slab(rs, l.slab_elements, fill);
-              slab_windows_f32(x + slab * l.slab_elements, s + slab * l.slab_windows * l.lanes, rs,
-                               g, operand.shape(), l, select.direction, window);
-            }
-          },
-          l.slab_elements * l.window_elements);
+      for_each_slab(l, bytes, r, fill, [&](int64_t slab, float* rs, WindowOffsets& window) {
+        slab_windows_f32(x + slab * l.slab_elements, s + slab * l.slab_windows * l.lanes, rs, g,
+                         operand.shape(), l, select.direction, window);
+      });
       return;
     }
   }
   with_keep<T>(select, [&](auto keep) {
     with_combiner<D>(scatter, [&](auto combine) {
-      for_each_block_rethrowing(
-          l.slabs, bytes,
-          [&](int64_t begin, int64_t end) {
-            WindowOffsets window;
-            std::vector<int64_t> picks;
-            for (int64_t slab = begin; slab < end; ++slab) {
-              T* rs = r + slab * l.slab_elements;
-              std::fill(rs, rs + l.slab_elements, fill);
-              const T* ss = s + slab * l.slab_windows * l.lanes;
-              slab_rows(x + slab * l.slab_elements, g, operand.shape(), l, keep, window, picks,
-                        [&](int64_t first, const int64_t* row, int64_t count) {
-                          for (int64_t k = 0; k < count; ++k) {
-                            const int64_t at = row[k];
-                            if (at < 0) continue;
-                            rs[at] = store<T>(combine(load(rs[at]), load(ss[first + k])));
-                          }
-                        });
-            }
-          },
-          l.slab_elements * l.window_elements);
+      for_each_slab(l, bytes, r, fill, [&](int64_t slab, T* rs, WindowOffsets& window) {
+        std::vector<int64_t> picks;  // a row of windows' picks at a time (slab_rows() sizes it)
+        const T* ss = s + slab * l.slab_windows * l.lanes;
+        slab_rows(x + slab * l.slab_elements, g, operand.shape(), l, keep, window, picks,
+                  [&](int64_t first, const int64_t* row, int64_t count) {
+                    for (int64_t k = 0; k < count; ++k) {
+                      const int64_t at = row[k];
+                      if (at < 0) continue;
+                      rs[at] = store<T>(combine(load(rs[at]), load(ss[first + k])));
+                    }
+                  });
+      });
     });
   });
 }
