@@ -65,22 +65,40 @@ bool rows_contiguous(const Tensor& t) {
   return stride == 0 || stride == 1;
 }
 
+// Each row starts with a cache miss the hardware prefetcher cannot foresee (the rows are
+// random); asking for the row kRowsAhead positions on while copying this one overlaps those
+// misses. Rows are prefetched up to 4 KiB: past that the prefetcher follows the row itself.
+constexpr int64_t kRowsAhead = 8;
+constexpr size_t kPrefetchedRowBytes = 4096;
+// Row gathers write their result around the caches from 1 MiB, not from kStreamedResultBytes:
+// a gather's reads are scattered over a table, so a result the size of a last-level cache
+// fraction already costs more to write through it than its next reader gains. 8192 random
+// 1 KiB rows of a 50000-row f32 table, 2 threads: 0.6-0.74 ms with plain stores, 0.38-0.55
+// streamed and prefetched (bench/peer's embedding row).
+constexpr int64_t kStreamedGatherBytes = int64_t{1} << 20;
+
+void prefetch_row(const void* row, size_t bytes) {
+  const auto* at = static_cast<const char*>(row);
+  for (size_t k = 0; k < std::min(bytes, kPrefetchedRowBytes); k += 64) __builtin_prefetch(at + k);
+}
+
 template <class Cell>
 void copy_whole_rows(const Tensor& operand, const std::vector<int64_t>& rows, int64_t width,
                      Tensor& result) {
   const auto* in = static_cast<const Cell*>(operand.data());
   auto* out = static_cast<Cell*>(result.data());
   const int64_t row_stride = operand.strides()[0];
-  const auto bytes = static_cast<int64_t>(2 * sizeof(Cell)) * width;
-  const bool stream = result.nbytes() >= kStreamedResultBytes;
+  const size_t row_bytes = sizeof(Cell) * width;
+  const bool stream = result.nbytes() >= kStreamedGatherBytes;
   for_each_block(
-      static_cast<int64_t>(rows.size()), bytes,
+      static_cast<int64_t>(rows.size()), static_cast<int64_t>(2 * row_bytes),
       [&](int64_t begin, int64_t end) {
         for (int64_t p = begin; p < end; ++p) {
+          if (p + kRowsAhead < end) prefetch_row(in + rows[p + kRowsAhead] * row_stride, row_bytes);
           if (stream) {
-            stream_copy(out + p * width, in + rows[p] * row_stride, sizeof(Cell) * width);
+            stream_copy(out + p * width, in + rows[p] * row_stride, row_bytes);
           } else {
-            std::memcpy(out + p * width, in + rows[p] * row_stride, sizeof(Cell) * width);
+            std::memcpy(out + p * width, in + rows[p] * row_stride, row_bytes);
           }
         }
         if (stream) stream_fence();
