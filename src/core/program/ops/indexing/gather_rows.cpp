@@ -70,12 +70,13 @@ bool rows_contiguous(const Tensor& t) {
 // misses. Rows are prefetched up to 4 KiB: past that the prefetcher follows the row itself.
 constexpr int64_t kRowsAhead = 8;
 constexpr size_t kPrefetchedRowBytes = 4096;
-// Row gathers write their result around the caches from 1 MiB, not from kStreamedResultBytes:
+// Row gathers write their result around the caches from 4 MiB, not from kStreamedResultBytes:
 // the rows come from all over a table, so the lines a plain store would bring in compete with
 // the table's for the cache. An embedding lookup of 8192 random rows of a 50000 x 256 f32
 // table (an 8 MiB result), 2 threads, in a loop: 0.77-0.86 ms a call with plain stores and no
-// prefetch, 0.53-0.58 streamed and prefetched.
-constexpr int64_t kStreamedGatherBytes = int64_t{1} << 20;
+// prefetch, 0.53-0.58 streamed and prefetched. Below 4 MiB (twice the largest second-level
+// cache of a current x86 core) plain stores leave the result where its next reader finds it.
+constexpr int64_t kStreamedGatherBytes = int64_t{4} << 20;
 
 void prefetch_row(const void* row, size_t bytes) {
   const auto* at = static_cast<const char*>(row);

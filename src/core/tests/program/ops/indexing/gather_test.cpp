@@ -170,9 +170,9 @@ TEST(ProgramGather, RowGathersOfTwoAndSixteenByteElements) {
             (std::vector<double>{4, 5, 6}));
 }
 
-// A row gather whose result is 1 MiB or more writes it around the caches, prefetching rows
+// A row gather whose result is 4 MiB or more writes it around the caches, prefetching rows
 // ahead (gather_rows.cpp): the same rows, odd row lengths (unaligned row starts) and a row read
-// twice included, at 16 MiB (the streaming threshold of other kernels) as well.
+// twice included. 16 MiB results, so other kernels' threshold is passed too.
 TEST(ProgramGather, LargeRowGathersCopyEveryRow) {
   for (const int64_t width : {int64_t{1024}, int64_t{1023}}) {
     const int64_t table_rows = 300, count = 4200;  // 4200 x 1023 f32 is 16.4 MiB
