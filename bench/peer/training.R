@@ -108,6 +108,16 @@ for (r in seq_len(rounds)) {
   losses[, "torch"] <- torch$loss[vapply(setups, `[[`, "", "name")]
 }
 
+# Floating-point operations of the matrix products of one step: each layer's forward product,
+# its weight gradient, and its input gradient except the first layer's (x is no parameter).
+# Divided by a step's time, the rate to hold against the machine's multiply-add peak
+# (src/core/bench/fma_peak_bench): the widest rows are bound by it.
+product_flops <- function(depth, width) {
+  dims <- layer_dims(depth, width)
+  per_layer <- 2 * batch * dims$ins * dims$outs
+  3 * sum(per_layer) - per_layer[1]
+}
+
 range_text <- function(v, digits = 3) {
   r <- range(v)
   if (signif(r[1], digits) == signif(r[2], digits)) return(format(signif(r[1], digits)))
@@ -118,15 +128,16 @@ cat(sprintf(paste0("MLP training (SGD, batch %d, f32, %d steps) against PyTorch 
                    "one thread each, %d rounds\n\n"), batch, steps,
             system2(python, c("-c", shQuote("import torch; print(torch.__version__)")),
                     stdout = TRUE), rounds))
-cat(sprintf("%-22s %12s %12s %10s %12s %12s %22s\n", "model", "loop us", "PyTorch us",
-            "ratio", "R call us", "share us", "final loss loop/torch"))
+cat(sprintf("%-22s %12s %12s %10s %12s %12s %12s %22s\n", "model", "loop us", "PyTorch us",
+            "ratio", "loop GFLOP/s", "R call us", "share us", "final loss loop/torch"))
 ratios <- loop_s / torch_s
 share <- call_s - loop_s
 for (k in seq_len(n)) {
-  cat(sprintf("%-22s %12s %12s %10s %12s %12s %22s\n", setups[[k]]$name,
+  flops <- product_flops(setups[[k]]$depth, setups[[k]]$width)
+  cat(sprintf("%-22s %12s %12s %10s %12s %12s %12s %22s\n", setups[[k]]$name,
               range_text(1e6 * loop_s[k, ]), range_text(1e6 * torch_s[k, ]),
-              range_text(ratios[k, ]), range_text(1e6 * call_s[k, ]),
-              range_text(1e6 * share[k, ]),
+              range_text(ratios[k, ]), range_text(flops / loop_s[k, ] / 1e9),
+              range_text(1e6 * call_s[k, ]), range_text(1e6 * share[k, ]),
               sprintf("%.5g / %.5g", losses[k, "loop"], losses[k, "torch"])))
 }
 geomeans <- exp(colMeans(log(ratios)))
