@@ -95,15 +95,17 @@
 #' try(pjrt_buffer(c(1, 256), dtype = "ui8"))
 #' @export
 pjrt_buffer <- function(data, dtype = NULL, device = NULL, shape = NULL, ...) {
-  # The common call (a plain vector or integer64, no options) is checked and made in C++;
-  # NULL there means anything else, which the methods check and word.
-  if (is.null(device) && is.null(shape) && ...length() == 0L) {
-    buffer <- .Call(`_pjrt_ffi_buffer_from_vector_common`, data, dtype)
-    if (is.symbol(buffer)) abort_core_failure(environment())
-    if (!is.null(buffer)) {
-      if (is.null(attr(buffer, "pjrt_na_count", exact = TRUE))) return(buffer)
-      return(warn_if_missing_stored(buffer, with_core(ffi_buffer_dtype(buffer)), environment()))
-    }
+  # The common call (a plain vector or integer64, no options) is checked and made in C++, with
+  # only inlined tests around it in R (the tests and attr() that were here cost 4.5K of the
+  # call's 20K instructions): the buffer (an object), or a plain list of it when missing values
+  # were stored and must be warned about; NULL for anything else, which the methods check and
+  # word.
+  buffer <- .Call(`_pjrt_ffi_buffer_from_vector_common`, data, dtype, device, shape, ...length())
+  if (is.object(buffer)) return(buffer)
+  if (is.symbol(buffer)) abort_core_failure(environment())
+  if (!is.null(buffer)) {
+    buffer <- buffer[[1L]]
+    return(warn_if_missing_stored(buffer, with_core(ffi_buffer_dtype(buffer)), environment()))
   }
   UseMethod("pjrt_buffer")
 }

@@ -56,8 +56,8 @@ ffi_buffer_from_vector <- function(data, integer64, dtype, shape, check, device)
   .Call(`_pjrt_ffi_buffer_from_vector`, data, integer64, dtype, shape, check, device)
 }
 
-ffi_buffer_from_vector_common <- function(data, dtype) {
-  .Call(`_pjrt_ffi_buffer_from_vector_common`, data, dtype)
+ffi_buffer_from_vector_common <- function(data, dtype, device, shape, dots) {
+  .Call(`_pjrt_ffi_buffer_from_vector_common`, data, dtype, device, shape, dots)
 }
 
 ffi_buffer_from_raw <- function(data, dtype, shape, row_major, device) {
@@ -264,8 +264,8 @@ ffi_program_execute <- function(executable, buffers, non_donatable) {
   .Call(`_pjrt_ffi_program_execute`, executable, buffers, non_donatable)
 }
 
-ffi_program_execute_common <- function(executable, buffers) {
-  .Call(`_pjrt_ffi_program_execute_common`, executable, buffers)
+ffi_program_execute_common <- function(executable, buffers, execution_options, simplify, check) {
+  .Call(`_pjrt_ffi_program_execute_common`, executable, buffers, execution_options, simplify, check)
 }
 
 ffi_buffer_data_address <- function(buffer) {

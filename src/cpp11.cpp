@@ -104,10 +104,10 @@ extern "C" SEXP _pjrt_ffi_buffer_from_vector(SEXP data, SEXP integer64, SEXP dty
   END_CPP11
 }
 // r_buffer.cpp
-SEXP ffi_buffer_from_vector_common(SEXP data, SEXP dtype);
-extern "C" SEXP _pjrt_ffi_buffer_from_vector_common(SEXP data, SEXP dtype) {
+SEXP ffi_buffer_from_vector_common(SEXP data, SEXP dtype, SEXP device, SEXP shape, SEXP dots);
+extern "C" SEXP _pjrt_ffi_buffer_from_vector_common(SEXP data, SEXP dtype, SEXP device, SEXP shape, SEXP dots) {
   BEGIN_CPP11
-    return cpp11::as_sexp(ffi_buffer_from_vector_common(cpp11::as_cpp<cpp11::decay_t<SEXP>>(data), cpp11::as_cpp<cpp11::decay_t<SEXP>>(dtype)));
+    return cpp11::as_sexp(ffi_buffer_from_vector_common(cpp11::as_cpp<cpp11::decay_t<SEXP>>(data), cpp11::as_cpp<cpp11::decay_t<SEXP>>(dtype), cpp11::as_cpp<cpp11::decay_t<SEXP>>(device), cpp11::as_cpp<cpp11::decay_t<SEXP>>(shape), cpp11::as_cpp<cpp11::decay_t<SEXP>>(dots)));
   END_CPP11
 }
 // r_buffer.cpp
@@ -469,10 +469,10 @@ extern "C" SEXP _pjrt_ffi_program_execute(SEXP executable, SEXP buffers, SEXP no
   END_CPP11
 }
 // r_program.cpp
-SEXP ffi_program_execute_common(SEXP executable, SEXP buffers);
-extern "C" SEXP _pjrt_ffi_program_execute_common(SEXP executable, SEXP buffers) {
+SEXP ffi_program_execute_common(SEXP executable, SEXP buffers, SEXP execution_options, SEXP simplify, SEXP check);
+extern "C" SEXP _pjrt_ffi_program_execute_common(SEXP executable, SEXP buffers, SEXP execution_options, SEXP simplify, SEXP check) {
   BEGIN_CPP11
-    return cpp11::as_sexp(ffi_program_execute_common(cpp11::as_cpp<cpp11::decay_t<SEXP>>(executable), cpp11::as_cpp<cpp11::decay_t<SEXP>>(buffers)));
+    return cpp11::as_sexp(ffi_program_execute_common(cpp11::as_cpp<cpp11::decay_t<SEXP>>(executable), cpp11::as_cpp<cpp11::decay_t<SEXP>>(buffers), cpp11::as_cpp<cpp11::decay_t<SEXP>>(execution_options), cpp11::as_cpp<cpp11::decay_t<SEXP>>(simplify), cpp11::as_cpp<cpp11::decay_t<SEXP>>(check)));
   END_CPP11
 }
 // r_program.cpp
@@ -669,7 +669,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pjrt_ffi_buffer_from_arrow",         (DL_FUNC) &_pjrt_ffi_buffer_from_arrow,         3},
     {"_pjrt_ffi_buffer_from_raw",           (DL_FUNC) &_pjrt_ffi_buffer_from_raw,           5},
     {"_pjrt_ffi_buffer_from_vector",        (DL_FUNC) &_pjrt_ffi_buffer_from_vector,        6},
-    {"_pjrt_ffi_buffer_from_vector_common", (DL_FUNC) &_pjrt_ffi_buffer_from_vector_common, 2},
+    {"_pjrt_ffi_buffer_from_vector_common", (DL_FUNC) &_pjrt_ffi_buffer_from_vector_common, 5},
     {"_pjrt_ffi_buffer_is_ready",           (DL_FUNC) &_pjrt_ffi_buffer_is_ready,           1},
     {"_pjrt_ffi_buffer_memory_bytes",       (DL_FUNC) &_pjrt_ffi_buffer_memory_bytes,       0},
     {"_pjrt_ffi_buffer_on_device",          (DL_FUNC) &_pjrt_ffi_buffer_on_device,          3},
@@ -716,7 +716,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pjrt_ffi_harray_to_buffer",          (DL_FUNC) &_pjrt_ffi_harray_to_buffer,          1},
     {"_pjrt_ffi_program_compile",           (DL_FUNC) &_pjrt_ffi_program_compile,           2},
     {"_pjrt_ffi_program_execute",           (DL_FUNC) &_pjrt_ffi_program_execute,           3},
-    {"_pjrt_ffi_program_execute_common",    (DL_FUNC) &_pjrt_ffi_program_execute_common,    2},
+    {"_pjrt_ffi_program_execute_common",    (DL_FUNC) &_pjrt_ffi_program_execute_common,    5},
     {"_pjrt_ffi_program_execute_processes", (DL_FUNC) &_pjrt_ffi_program_execute_processes, 4},
     {"_pjrt_ffi_program_read_file",         (DL_FUNC) &_pjrt_ffi_program_read_file,         1},
     {"_pjrt_ffi_program_result_copies",     (DL_FUNC) &_pjrt_ffi_program_result_copies,     0},

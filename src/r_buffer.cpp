@@ -123,21 +123,32 @@ std::optional<ndbuf::DType> named_dtype(SEXP dtype, std::optional<ndbuf::DType> 
 }  // namespace
 
 // pjrt_buffer()'s common call, checked here instead of in R: a plain logical, integer,
-// double, complex or integer64 vector, no dtype or one by its canonical name, the default
-// device and shape, and missing values checked as "warn". NULL for any other call, which the
-// R layer then checks and words itself (nothing was made).
-[[cpp11::register]] SEXP ffi_buffer_from_vector_common(SEXP data, SEXP dtype) {
+// double, complex or integer64 vector, no dtype or one by its canonical name, no device, shape
+// or further arguments (`dots`: their count), and missing values checked as "warn". The
+// buffer; when missing values were stored as sentinels, a plain list of it (with its count,
+// with_na_count()) for the R layer to warn. NULL for any other call, which the R layer then
+// checks and words itself (nothing was made).
+[[cpp11::register]] SEXP ffi_buffer_from_vector_common(SEXP data, SEXP dtype, SEXP device,
+                                                       SEXP shape, SEXP dots) {
   return pjrt::call_core([&]() -> SEXP {
+    if (device != R_NilValue || shape != R_NilValue || TYPEOF(dots) != INTSXP ||
+        XLENGTH(dots) != 1 || INTEGER(dots)[0] != 0) {
+      return R_NilValue;
+    }
     const bool integer64 = OBJECT(data) && Rf_inherits(data, "integer64") &&
                            Rf_xlength(Rf_getAttrib(data, R_ClassSymbol)) == 1;
     const std::optional<ndbuf::DType> type = named_dtype(dtype, default_dtype_of(data, integer64));
-    ndbuf::Shape shape;
-    if (!type || !default_dtype_of(data, integer64) || !pjrt::default_shape_of(data, &shape)) {
+    ndbuf::Shape dims;
+    if (!type || !default_dtype_of(data, integer64) || !pjrt::default_shape_of(data, &dims)) {
       return R_NilValue;
     }
     ndbuf::BufferFromR made = pjrt::buffer_from_vector(
-        data, integer64, *type, shape, ndbuf::MissingCheck::kWarn, ndbuf::resolve_device(""));
-    return pjrt::with_na_count(pjrt::wrap_buffer(std::move(made.tensor)), made.missing_stored);
+        data, integer64, *type, dims, ndbuf::MissingCheck::kWarn, ndbuf::resolve_device(""));
+    const SEXP buffer = pjrt::wrap_buffer(std::move(made.tensor));
+    if (made.missing_stored == 0) return buffer;
+    const cpp11::sexp counted(pjrt::with_na_count(buffer, made.missing_stored));
+    const cpp11::writable::list flagged({counted});
+    return static_cast<SEXP>(flagged);
   });
 }
 

@@ -186,18 +186,38 @@ bool runs_deferred(const ndbuf::program::Executable& program) {
   });
 }
 
-// pjrt_execute()'s common call, checked here instead of in R: a live executable, a list of
-// objects of class PJRTBuffer and the default options (every argument the program marks as
-// aliased is donated). NULL for anything else, which the R layer then checks and words.
-[[cpp11::register]] SEXP ffi_program_execute_common(SEXP executable, SEXP buffers) {
+namespace {
+
+// TRUE or FALSE (not NA, not a vector of several).
+bool is_flag(SEXP x) {
+  return TYPEOF(x) == LGLSXP && XLENGTH(x) == 1 && LOGICAL(x)[0] != NA_LOGICAL;
+}
+
+}  // namespace
+
+// pjrt_execute()'s common call, checked here instead of in R: a live executable, an unnamed
+// list of objects of class PJRTBuffer, the default options (every argument the program marks
+// as aliased is donated) and TRUE or FALSE for `simplify` and `check` (which has nothing to do
+// then). The results, one alone when `simplify` asks; NULL for anything else, which the R
+// layer then checks and words.
+[[cpp11::register]] SEXP ffi_program_execute_common(SEXP executable, SEXP buffers,
+                                                    SEXP execution_options, SEXP simplify,
+                                                    SEXP check) {
   return pjrt::call_core([&]() -> SEXP {
     const auto* program = pjrt::find_object<ExecutablePtr>(executable, kExecutable);
-    if (program == nullptr || TYPEOF(buffers) != VECSXP) return R_NilValue;
+    if (program == nullptr || TYPEOF(buffers) != VECSXP || execution_options != R_NilValue ||
+        !is_flag(simplify) || !is_flag(check) ||
+        Rf_getAttrib(buffers, R_NamesSymbol) != R_NilValue) {
+      return R_NilValue;
+    }
     for (R_xlen_t k = 0; k < Rf_xlength(buffers); ++k) {
       if (!pjrt::is_buffer(VECTOR_ELT(buffers, k))) return R_NilValue;
     }
-    if (pjrt::runs_deferred(**program)) return pjrt::execute_deferred(*program, buffers, {});
-    return pjrt::execute_program(**program, buffers, {});
+    const SEXP results = pjrt::runs_deferred(**program)
+                             ? pjrt::execute_deferred(*program, buffers, {})
+                             : pjrt::execute_program(**program, buffers, {});
+    const bool one = LOGICAL(simplify)[0] == TRUE && Rf_xlength(results) == 1;
+    return one ? VECTOR_ELT(results, 0) : results;
   });
 }
 
