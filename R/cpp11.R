@@ -256,6 +256,10 @@ ffi_async_execution <- function(enable) {
   .Call(`_pjrt_ffi_async_execution`, enable)
 }
 
+ffi_stop_queued_work <- function() {
+  .Call(`_pjrt_ffi_stop_queued_work`)
+}
+
 ffi_buffer_is_ready <- function(buffer) {
   .Call(`_pjrt_ffi_buffer_is_ready`, buffer)
 }

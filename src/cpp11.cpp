@@ -455,6 +455,13 @@ extern "C" SEXP _pjrt_ffi_async_execution(SEXP enable) {
   END_CPP11
 }
 // r_program.cpp
+SEXP ffi_stop_queued_work();
+extern "C" SEXP _pjrt_ffi_stop_queued_work() {
+  BEGIN_CPP11
+    return cpp11::as_sexp(ffi_stop_queued_work());
+  END_CPP11
+}
+// r_program.cpp
 SEXP ffi_buffer_is_ready(SEXP buffer);
 extern "C" SEXP _pjrt_ffi_buffer_is_ready(SEXP buffer) {
   BEGIN_CPP11
@@ -725,6 +732,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_pjrt_ffi_safetensors_save",          (DL_FUNC) &_pjrt_ffi_safetensors_save,          5},
     {"_pjrt_ffi_safetensors_tags",          (DL_FUNC) &_pjrt_ffi_safetensors_tags,          0},
     {"_pjrt_ffi_start_thread_team",         (DL_FUNC) &_pjrt_ffi_start_thread_team,         1},
+    {"_pjrt_ffi_stop_queued_work",          (DL_FUNC) &_pjrt_ffi_stop_queued_work,          0},
     {"_pjrt_ffi_take_core_failure",         (DL_FUNC) &_pjrt_ffi_take_core_failure,         0},
     {"_pjrt_ffi_test_throw",                (DL_FUNC) &_pjrt_ffi_test_throw,                1},
     {"_pjrt_ffi_threads",                   (DL_FUNC) &_pjrt_ffi_threads,                   0},

@@ -167,6 +167,15 @@ bool runs_deferred(const ndbuf::program::Executable& program) {
   });
 }
 
+// Cancels the runs still queued or running and waits for them to end: R's exit runs it (an
+// exit finalizer) before it tears anything down.
+[[cpp11::register]] SEXP ffi_stop_queued_work() {
+  return pjrt::call_core([]() -> SEXP {
+    ndbuf::stop_queued_work();
+    return R_NilValue;
+  });
+}
+
 // Whether a buffer's value is there (an asynchronous run's result may not be yet).
 [[cpp11::register]] SEXP ffi_buffer_is_ready(SEXP buffer) {
   return pjrt::call_core([&]() -> SEXP { return Rf_ScalarLogical(pjrt::buffer_ready(buffer)); });

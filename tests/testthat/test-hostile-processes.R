@@ -134,3 +134,38 @@ test_that("tens of thousands of loaded small files do not exhaust the map limit"
   expect_identical(as_array(loaded[[70000]]), array(1:4))
   expect_identical(sum(as_array(pjrt_buffer(rep(0.5, 1e6), "f64"))), 5e5)  # still allocates
 })
+
+test_that("R ends cleanly with asynchronous runs still queued", {
+  skip_under_valgrind("other R processes; valgrind runs threads serially")
+  skip_on_cran()
+  # A script whose last results nobody reads: R's exit used to tear down the BLAS while the
+  # queue's worker still solved in it (a segfault in 6 of 10 exits). Now the exit cancels the
+  # queued runs and waits for the running one.
+  script <- tempfile(fileext = ".R")
+  writeLines(c(
+    "suppressPackageStartupMessages(library(pjrt))",
+    "pjrt_async(TRUE)",
+    "n <- 1000",
+    "a <- matrix(rnorm(n * n) / n, n); a[upper.tri(a)] <- 0; diag(a) <- 1",
+    "m <- sprintf('tensor<%dx%dxf32>', n, n); v <- sprintf('tensor<%dx100xf32>', n)",
+    "solve <- pjrt_compile(pjrt_program(sprintf(paste0(",
+    "  'func.func @main(%%a: %1$s, %%b: %2$s) -> %2$s {\\n',",
+    "  '  %%y = \"stablehlo.triangular_solve\"(%%a, %%b) {left_side = true, lower = true, ',",
+    "  'unit_diagonal = false, transpose_a = #stablehlo<transpose NO_TRANSPOSE>} : ',",
+    "  '(%1$s, %2$s) -> %2$s\\n  return %%y : %2$s\\n}'), m, v)))",
+    "b <- pjrt_buffer(matrix(rnorm(n * 100), n), dtype = 'f32')",
+    "a <- pjrt_buffer(a, dtype = 'f32')",
+    "for (i in 1:100) y <- pjrt_execute(solve, a, b)",
+    "cat('queued\\n')"
+  ), script)
+  rscript <- file.path(R.home("bin"), "Rscript")
+  for (attempt in 1:3) {
+    output <- withr::with_envvar(
+      c(R_LIBS = paste(.libPaths(), collapse = .Platform$path.sep)),
+      suppressWarnings(system2(rscript, c("--vanilla", script), stdout = TRUE, stderr = TRUE,
+                               timeout = 60))
+    )
+    expect_null(attr(output, "status"))
+    expect_identical(output, "queued")
+  }
+})

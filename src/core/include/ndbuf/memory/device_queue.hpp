@@ -62,5 +62,10 @@ int64_t jobs_in_flight();
 // and the queued ones (each runs with its cancel flag set, so it fails at once as interrupted).
 // Jobs enqueued afterwards run as usual.
 void cancel_queued_work();
+// Cancels every job enqueued so far and waits until none is left running: what must happen
+// before the process tears down the libraries the jobs call (BLAS, oneDNN, this one's statics),
+// or before this library is unloaded. The first worker registers it with atexit(); an
+// embedding runtime whose exit runs code of its own first (R's exit finalizers) calls it there.
+void stop_queued_work();
 
 }  // namespace ndbuf

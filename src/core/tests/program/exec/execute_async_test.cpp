@@ -1,14 +1,18 @@
 // Runs on the device queues (execute_async()): a run returns at once and its results wait;
 // runs on one device keep their order; an error of the run surfaces at the wait; an interrupt
 // while waiting cancels the work; quick runs take the calling thread; a forked child runs work
-// of its own.
+// of its own; stopping the queues (as the process exits) cancels the work and waits for it.
 #include <gtest/gtest.h>
+#include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
+#include <thread>
 
 #include "ndbuf/base/error.hpp"
 #include "ndbuf/memory/device_queue.hpp"
@@ -216,6 +220,60 @@ TEST_F(ExecuteAsync, AForkedChildRunsWorkOfItsOwn) {
   ASSERT_EQ(waitpid(child, &status, 0), child);
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
   EXPECT_EQ(values<int64_t>(pending->wait()[0]), (std::vector<int64_t>{500000}));
+}
+
+TEST_F(ExecuteAsync, StoppingTheQueuesCancelsEveryRunAndWaitsForThem) {
+  const auto exe = compile(kCount);
+  const auto running = execute_async(exe, {scalar_i64(int64_t{1} << 40)});  // hours
+  const auto queued = execute_async(exe, {scalar_i64(5)});
+  const auto start = std::chrono::steady_clock::now();
+  stop_queued_work();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+  EXPECT_EQ(jobs_in_flight(), 0);
+  for (const auto& pending : {running, queued}) {
+    ASSERT_TRUE(pending->ready());
+    try {
+      pending->wait();
+      FAIL() << "no error";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::kInterrupted);
+    }
+  }
+  EXPECT_EQ(values<int64_t>(execute_async(exe, {scalar_i64(7)})->wait()[0]),
+            (std::vector<int64_t>{7}));
+}
+
+// A process that exits while a job runs stops it before exit() tears down the libraries it
+// calls: the job sees its cancellation and ends first (a worker left running crashed in the
+// BLAS as the process ended). The job, in a forked child, tells the parent through a pipe.
+TEST_F(ExecuteAsync, ExitingStopsTheRunningJobFirst) {
+  int ends[2];
+  ASSERT_EQ(pipe(ends), 0);
+  std::fflush(nullptr);  // the child's exit() flushes what it inherits
+  const pid_t child = fork();
+  if (child == 0) {
+    close(ends[0]);
+    std::atomic<bool> started{false};
+    enqueue_on(Device{}, [&started, out = ends[1]] {
+      started = true;
+      while (!interrupt_pending()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      const char cancelled = 'c';
+      if (write(out, &cancelled, 1) != 1) _exit(2);
+    });
+    while (!started) std::this_thread::yield();
+    std::exit(0);  // the atexit() handlers run here
+  }
+  ASSERT_GT(child, 0);
+  close(ends[1]);
+  pollfd readable{ends[0], POLLIN, 0};
+  ASSERT_EQ(poll(&readable, 1, 10'000), 1) << "the child neither wrote nor ended";
+  char told = 0;
+  EXPECT_EQ(read(ends[0], &told, 1), 1) << "the child ended with its job still running";
+  EXPECT_EQ(told, 'c');
+  close(ends[0]);
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
 }  // namespace
