@@ -158,7 +158,9 @@ print.PJRTArrayPromise <- function(x, ...) {
 #' line:column, classed as it is in a synchronous run. An interrupt (Ctrl-C) while waiting
 #' stops the running program and cancels the ones queued behind it; their results then raise
 #' an interrupt when read, and later runs work as usual. A forked child ([parallel::mclapply()])
-#' inherits no run in flight: the fork waits for the queues first.
+#' inherits no run in flight: the fork waits for the queues first. When R exits with runs
+#' still queued (a script whose last results nobody reads), they are cancelled and the running
+#' one is awaited before R ends.
 #'
 #' A run that takes a pending result as an argument waits for it before it is queued (so R
 #' waits there when it queues a chain of runs faster than they compute). What is not
