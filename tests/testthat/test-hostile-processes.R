@@ -3,6 +3,17 @@
 # forked child with a timeout, so a regression fails its test instead of hanging or killing
 # the suite.
 
+# Runs an R script in a separate R process that loads this pjrt, for at most a minute; its
+# output lines, with a "status" attribute where it failed.
+run_script <- function(script) {
+  rscript <- file.path(R.home("bin"), "Rscript")
+  withr::with_envvar(
+    c(R_LIBS = paste(.libPaths(), collapse = .Platform$path.sep)),
+    suppressWarnings(system2(rscript, c("--vanilla", script), stdout = TRUE, stderr = TRUE,
+                             timeout = 60))
+  )
+}
+
 # Runs R code in a separate process (another program changing a file), waiting for it.
 other_process <- function(code) {
   rscript <- file.path(R.home("bin"), "Rscript")
@@ -158,14 +169,45 @@ test_that("R ends cleanly with asynchronous runs still queued", {
     "for (i in 1:100) y <- pjrt_execute(solve, a, b)",
     "cat('queued\\n')"
   ), script)
-  rscript <- file.path(R.home("bin"), "Rscript")
   for (attempt in 1:3) {
-    output <- withr::with_envvar(
-      c(R_LIBS = paste(.libPaths(), collapse = .Platform$path.sep)),
-      suppressWarnings(system2(rscript, c("--vanilla", script), stdout = TRUE, stderr = TRUE,
-                               timeout = 60))
-    )
+    output <- run_script(script)
     expect_null(attr(output, "status"))
     expect_identical(output, "queued")
   }
+})
+
+test_that("unloading pjrt stops its queued runs, and a later load's runs are left alone", {
+  skip_under_valgrind("other R processes; valgrind runs threads serially")
+  skip_on_cran()
+  script <- tempfile(fileext = ".R")
+  writeLines(c(
+    "suppressPackageStartupMessages(library(pjrt))",
+    "count <- paste(",
+    "  'func.func @main(%n: tensor<i64>) -> tensor<i64> {',",
+    "  '  %zero = stablehlo.constant dense<0> : tensor<i64>',",
+    "  '  %one = stablehlo.constant dense<1> : tensor<i64>',",
+    "  '  %r = stablehlo.while(%i = %zero) : tensor<i64>',",
+    "  '  cond {',",
+    "  '    %c = stablehlo.compare LT, %i, %n : (tensor<i64>, tensor<i64>) -> tensor<i1>',",
+    "  '    stablehlo.return %c : tensor<i1>',",
+    "  '  } do {',",
+    "  '    %next = stablehlo.add %i, %one : tensor<i64>',",
+    "  '    stablehlo.return %next : tensor<i64>',",
+    "  '  }',",
+    "  '  return %r : tensor<i64>',",
+    "  '}', sep = '\\n')",
+    "run <- function(n) {",
+    "  pjrt_execute(pjrt_compile(pjrt_program(count)),",
+    "               pjrt_buffer(n, dtype = 'i64', shape = integer()))",
+    "}",
+    "hours <- run(2^40)",
+    "unloadNamespace('pjrt')",
+    "suppressPackageStartupMessages(library(pjrt))",
+    "later <- run(3e6)  # queued behind the first run unless the unload stopped it",
+    "invisible(gc())  # collects the first load's exit finalizer, which must not cancel it",
+    "cat(tryCatch(as_array(later) == 3e6, error = conditionMessage), '\\n')"
+  ), script)
+  output <- run_script(script)
+  expect_null(attr(output, "status"))
+  expect_identical(trimws(output), "TRUE")
 })
