@@ -2,26 +2,6 @@
 # every read of a result waits for it. Hostile cases: errors surfacing late, interrupts while
 # waiting, fork after launch, results collected unread, donation chains.
 
-# Counts from 0 to %n one step at a time (about half a microsecond a step).
-counting <- function() {
-  pjrt_compile(pjrt_program("
-func.func @main(%n: tensor<i64>) -> tensor<i64> {
-  %zero = stablehlo.constant dense<0> : tensor<i64>
-  %one = stablehlo.constant dense<1> : tensor<i64>
-  %r = stablehlo.while(%i = %zero) : tensor<i64>
-  cond {
-    %c = stablehlo.compare LT, %i, %n : (tensor<i64>, tensor<i64>) -> tensor<i1>
-    stablehlo.return %c : tensor<i1>
-  } do {
-    %next = stablehlo.add %i, %one : tensor<i64>
-    stablehlo.return %next : tensor<i64>
-  }
-  return %r : tensor<i64>
-}"))
-}
-
-steps <- function(n) pjrt_buffer(n, dtype = "i64", shape = integer())
-
 local_async <- function(env = parent.frame()) {
   old <- pjrt_async(TRUE)
   withr::defer(pjrt_async(old), envir = env)

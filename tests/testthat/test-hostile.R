@@ -749,6 +749,21 @@ test_that("interrupts stop long operations as real interrupts and leave nothing 
   expect_identical(as_array(pjrt_load_safetensors(path)$m)[4, 1], 0.5)
 })
 
+test_that("stopping the queues (as R's exit does) cancels every queued run", {
+  old <- pjrt_async(TRUE)
+  withr::defer(pjrt_async(old))
+  exe <- counting()
+  running <- pjrt_execute(exe, steps(2^40))  # hours
+  queued <- pjrt_execute(exe, steps(5))
+  pjrt:::ffi_stop_queued_work()
+  expect_true(is_ready(running))
+  expect_true(is_ready(queued))
+  read <- function(y) tryCatch(as_array(y), interrupt = function(i) "interrupted")
+  expect_identical(read(running), "interrupted")
+  expect_identical(read(queued), "interrupted")
+  expect_identical(as.numeric(as_array(pjrt_execute(exe, steps(7)))), 7)
+})
+
 # ---- leaks ------------------------------------------------------------------------------------
 
 test_that("failing calls leak nothing over many repetitions", {
