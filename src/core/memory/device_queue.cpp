@@ -42,7 +42,7 @@ bool poll_for(std::chrono::microseconds limit, Done done) {
 }
 
 // One device's queue. Its worker starts with the first job and lives until the process ends
-// (detached: an exiting process does not join it, but stops its jobs first, stop_at_exit()).
+// (detached: an exiting process does not join it, but stops its jobs first, enqueue_on()).
 struct Queue {
   struct Job {
     int64_t id;
@@ -110,11 +110,6 @@ void* start_work(void* queue) {
   work(static_cast<Queue*>(queue));
   return nullptr;
 }
-
-// A process that exits with jobs queued (a script whose last results nobody reads) must not
-// tear down the libraries they call while a worker still runs one: exit() runs the handlers
-// registered with atexit() before any library's destructors.
-void stop_at_exit() { stop_queued_work(); }
 
 // Before fork(): the child must inherit no job in flight (its workers do not exist there).
 void before_fork() { drain_queues(); }
@@ -191,7 +186,10 @@ void enqueue_on(const Device& device, std::function<void()> job) {
   queue.job_count.store(queue.jobs.size(), std::memory_order_release);
   ++all.in_flight;
   if (!queue.worker_running) {
-    static const bool stops_at_exit = std::atexit(&stop_at_exit) == 0;
+    // A process that exits with jobs queued (a script whose last results nobody reads) must
+    // not tear down the libraries they call while a worker still runs one: exit() runs the
+    // handlers registered with atexit() before any library's destructors.
+    static const bool stops_at_exit = std::atexit(&stop_queued_work) == 0;
     (void)stops_at_exit;
     try {
       WorkerThread(&start_work, &queue).detach();
