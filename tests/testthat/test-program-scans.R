@@ -5,7 +5,7 @@
 # reduce_window of `body` (an element-wise op name) with `init` along `axis` of `shape`.
 cumulative_program <- function(shape, axis, body, init, dtype = "f64", reverse = FALSE) {
   type <- sprintf("tensor<%sx%s>", paste(shape, collapse = "x"), dtype)
-  window <- replace(rep(1, length(shape)), axis, shape[axis])
+  window <- replace(rep(1L, length(shape)), axis, as.integer(shape[axis]))
   padding <- matrix(0, length(shape), 2)
   padding[axis, if (reverse) 2 else 1] <- shape[axis] - 1
   rows <- paste(sprintf("[%d, %d]", padding[, 1], padding[, 2]), collapse = ", ")
@@ -61,6 +61,30 @@ test_that("a cumulative sum of 16384 elements and 4096 x 64 columns is exact on 
   x <- matrix(rep(1:64, each = 4096) %% 3, 4096, 64)
   got <- as_array(run_program(cumulative_program(dim(x), 1, "add", "0.0"), pjrt_buffer(x, "f64")))
   expect_identical(got, apply(x, 2, cumsum))
+})
+
+test_that("long float cumulative sums stay within rounding of base R's, whatever the thread count", {
+  # Lines from 8448 elements on are summed in chunks (ndbuf's window_scan.hpp): the order
+  # differs from a left-to-right sum, the error bound is of the same order, and the chunks do
+  # not depend on the thread count.
+  set.seed(3)
+  n <- 600000L
+  x <- runif(n, -1, 3)
+  for (reverse in c(FALSE, TRUE)) {
+    program <- cumulative_program(n, 1, "add", "0.0", "f32", reverse = reverse)
+    stored <- array(as.double(as_array(pjrt_buffer(x, "f32"))), n)  # the f32 values summed
+    want <- cumulative_in_r(stored, 1, cumsum, reverse)
+    sums <- function(threads) {
+      withr::local_options(pjrt.threads = threads)
+      as_array(run_program(program, pjrt_buffer(x, "f32")))
+    }
+    one <- sums(1L)
+    two <- sums(2L)
+    expect_identical(one, two)
+    magnitude <- cumulative_in_r(abs(stored), 1, cumsum, reverse)
+    # (chunk length + chunk count) roundings of at most 2^-24 of the running magnitude
+    expect_true(all(abs(as.vector(one) - want) <= (528 + n / 528 + 2) * 2^-24 * magnitude))
+  }
 })
 
 test_that("an init value that is not the body's identity is folded once per padding element", {

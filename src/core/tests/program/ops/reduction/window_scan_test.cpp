@@ -1,6 +1,7 @@
 // Tests of the scan form of reduce_window: which geometries are scans, hand-worked prefix and
 // suffix folds along each axis, bit-identity with the window walk (the region body called per
-// element) on random data, and the padding rule that keeps the walk.
+// element) on random data, the chunked order of long sums (against a plain implementation of it,
+// the exact sums and another thread count), and the padding rule that keeps the walk.
 #include "program/ops/reduction/window_scan.hpp"
 
 #include <gtest/gtest.h>
@@ -10,6 +11,7 @@
 #include <limits>
 #include <random>
 
+#include "ndbuf/memory/parallel.hpp"
 #include "program/ops/reduction/reduce_window.hpp"
 #include "tests/program/kernel_tensors.hpp"
 
@@ -197,6 +199,122 @@ TEST(ProgramWindowScan, LongAxisRunsInLinearTime) {
   EXPECT_EQ(r.front(), 1);
   EXPECT_EQ(r[12345], 12346);
   EXPECT_EQ(r.back(), static_cast<double>(n));
+}
+
+// Sums of each line of `v` (rows x n) as window_scan.hpp documents them: lines shorter than
+// kLongScan folded one element after another from init; longer ones in chunks of kScanChunk
+// (totals, offsets from init, each chunk from its offset), in the scan's direction.
+template <class T>
+std::vector<T> documented_sums(const std::vector<T>& v, int64_t rows, int64_t n, bool reverse,
+                               T init) {
+  std::vector<T> out(v.size());
+  const int64_t chunk = n >= kLongScan ? kScanChunk : n;
+  for (int64_t r = 0; r < rows; ++r) {
+    const auto at = [&](int64_t j) {
+      return static_cast<size_t>(r * n + (reverse ? n - 1 - j : j));
+    };
+    T offset = init;
+    for (int64_t first = 0; first < n; first += chunk) {
+      const int64_t end = std::min(n, first + chunk);
+      T running = offset;
+      for (int64_t j = first; j < end; ++j) out[at(j)] = running = running + v[at(j)];
+      T total = v[at(first)];
+      for (int64_t j = first + 1; j < end; ++j) total = total + v[at(j)];
+      offset = offset + total;
+    }
+  }
+  return out;
+}
+
+TEST(ProgramWindowScan, LongLinesOfSumsFoldInTheDocumentedChunks) {
+  std::mt19937 gen(11);
+  std::uniform_real_distribution<float> u(-1, 3);
+  for (const int64_t n : {kLongScan - 1, kLongScan, 3 * kLongScan + 777}) {
+    const int64_t rows = 3;
+    std::vector<float> v(static_cast<size_t>(rows * n));
+    for (float& e : v) e = u(gen);
+    for (bool reverse : {false, true}) {
+      const auto got = values<float>(reduce_window({f32({rows, n}, v)}, {scalar_f32(0)},
+                                                   cumulative({rows, n}, 1, reverse), nullptr,
+                                                   FastBody::kAdd)[0]);
+      const auto want = documented_sums(v, rows, n, reverse, 0.0f);
+      EXPECT_EQ(raw(got), raw(want)) << "n " << n << ", reverse " << reverse;
+      // Within rounding of the exact sums: at most (chunk length + chunk count) roundings, each
+      // within half an ulp of the running magnitude (below the sum of magnitudes).
+      const double bound = (kScanChunk + n / kScanChunk + 2) * std::ldexp(1.0, -24);
+      for (int64_t r = 0; r < rows; ++r) {
+        double exact = 0, magnitude = 0;
+        for (int64_t j = 0; j < n; ++j) {
+          const size_t at = static_cast<size_t>(r * n + (reverse ? n - 1 - j : j));
+          exact += v[at];
+          magnitude += std::fabs(v[at]);
+          ASSERT_LE(std::fabs(got[at] - exact), bound * magnitude) << "n " << n << " at " << at;
+        }
+      }
+    }
+  }
+}
+
+TEST(ProgramWindowScan, LongSumsDoNotDependOnTheThreadCount) {
+  const int64_t n = 600017;  // 2.4 MB: enough for the loops to take both threads
+  std::mt19937 gen(5);
+  std::uniform_real_distribution<float> u(-1, 1);
+  std::vector<float> v(static_cast<size_t>(n));
+  for (float& e : v) e = u(gen);
+  const auto sums = [&](int threads) {
+    const ThreadBudget budget(threads);
+    return values<float>(reduce_window({f32({n}, v)}, {scalar_f32(0)}, cumulative({n}, 0), nullptr,
+                                       FastBody::kAdd)[0]);
+  };
+  const auto one = sums(1);
+  EXPECT_EQ(raw(one), raw(sums(2)));
+  EXPECT_EQ(raw(one), raw(documented_sums(v, 1, n, false, 0.0f)));
+}
+
+TEST(ProgramWindowScan, LongIntegerSumsWrapAsTheFoldDoes) {
+  const int64_t rows = 2, n = 3 * kLongScan + 5;
+  std::vector<int32_t> v(static_cast<size_t>(rows * n));
+  for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<int32_t>(2000000000 - 7919 * (i % 613));
+  std::vector<int32_t> want(v.size());
+  for (int64_t r = 0; r < rows; ++r) {
+    uint32_t running = 0;  // two's complement wrapping, one element after another
+    for (int64_t j = 0; j < n; ++j) {
+      const size_t at = static_cast<size_t>(r * n + j);
+      running += static_cast<uint32_t>(v[at]);
+      want[at] = static_cast<int32_t>(running);
+    }
+  }
+  const auto got = values<int32_t>(reduce_window(
+      {i32({rows, n}, v)}, {scalar_i32(0)}, cumulative({rows, n}, 1), nullptr, FastBody::kAdd)[0]);
+  EXPECT_EQ(got, want);
+}
+
+// Short lines are folded several at a time, each still one element after another.
+TEST(ProgramWindowScan, ManyShortLinesFollowTheFoldBitForBit) {
+  std::mt19937 gen(13);
+  std::uniform_real_distribution<double> u(0.5, 1.5);
+  const int64_t rows = 19, n = 300;
+  std::vector<double> v(static_cast<size_t>(rows * n));
+  for (double& e : v) e = u(gen);
+  for (bool reverse : {false, true}) {
+    std::vector<double> products(v.size());
+    for (int64_t r = 0; r < rows; ++r) {
+      double running = 1;
+      for (int64_t j = 0; j < n; ++j) {
+        const size_t at = static_cast<size_t>(r * n + (reverse ? n - 1 - j : j));
+        products[at] = running = running * v[at];
+      }
+    }
+    const WindowConfig w = cumulative({rows, n}, 1, reverse);
+    EXPECT_EQ(raw(values<double>(reduce_window({f64({rows, n}, v)}, {f64({}, {1})}, w, nullptr,
+                                               FastBody::kMultiply)[0])),
+              raw(products))
+        << "reverse " << reverse;
+    EXPECT_EQ(raw(values<double>(reduce_window({f64({rows, n}, v)}, {f64({}, {0})}, w, nullptr,
+                                               FastBody::kAdd)[0])),
+              raw(documented_sums(v, rows, n, reverse, 0.0)))
+        << "reverse " << reverse;
+  }
 }
 
 }  // namespace
