@@ -87,6 +87,55 @@ TEST(ProgramTopK, MatchesAStableSortOfEachRow) {
   }
 }
 
+// Positions of each row's k largest by a stable sort (descending, lower position first on ties).
+template <class T>
+std::vector<int32_t> stable_top_positions(const std::vector<T>& v, int64_t rows, int64_t length,
+                                          int64_t k) {
+  std::vector<int32_t> want;
+  for (int64_t r = 0; r < rows; ++r) {
+    std::vector<int32_t> order(static_cast<size_t>(length));
+    std::iota(order.begin(), order.end(), 0);
+    const T* row = v.data() + r * length;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int32_t a, int32_t b) { return row[a] > row[b]; });
+    want.insert(want.end(), order.begin(), order.begin() + k);
+  }
+  return want;
+}
+
+// Rows of a column-major operand are walked side by side in groups, the rest (and other layouts)
+// one by one: row counts around the group size, distinct and tied values, several dtypes.
+TEST(ProgramTopK, ColumnMajorRowsSideBySideMatchAStableSort) {
+  std::mt19937 rng(41);
+  for (const int64_t rows : {15, 16, 17, 37, 600}) {
+    const int64_t length = 700, k = 7;
+    std::vector<double> d(static_cast<size_t>(rows * length));
+    std::vector<int32_t> n(d.size());
+    for (size_t i = 0; i < d.size(); ++i) {
+      d[i] = std::ldexp(static_cast<double>(rng() % 100000), -7) - 300;
+      n[i] = static_cast<int32_t>(rng() % 50) - 25;  // many ties
+    }
+    const auto want_d = stable_top_positions(d, rows, length, k);
+    const auto want_n = stable_top_positions(n, rows, length, k);
+    for (const bool columns : {true, false}) {
+      const Tensor x = f64({rows, length}, d), y = i32({rows, length}, n);
+      const auto rd = top_k(columns ? column_major(x) : x, k);
+      const auto rn = top_k(columns ? column_major(y) : y, k);
+      EXPECT_EQ(values<int32_t>(rd[1]), want_d) << rows << " rows, column-major " << columns;
+      EXPECT_EQ(values<int32_t>(rn[1]), want_n) << rows << " rows, column-major " << columns;
+      std::vector<double> top_d;
+      std::vector<int32_t> top_n;
+      for (size_t i = 0; i < want_d.size(); ++i) {
+        const auto row = static_cast<int64_t>(i) / k;
+        top_d.push_back(d[static_cast<size_t>(row * length + want_d[i])]);
+        top_n.push_back(n[static_cast<size_t>(row * length + want_n[i])]);
+      }
+      EXPECT_EQ(values<double>(rd[0]), top_d);
+      EXPECT_EQ(values<int32_t>(rn[0]), top_n);
+    }
+  }
+}
+
 TEST(ProgramTopK, ZeroKAndErrors) {
   EXPECT_EQ(top_k(i32({2, 3}, {1, 2, 3, 4, 5, 6}), 0)[0].shape(), (Shape{2, 0}));
   EXPECT_THROW(top_k(i32({3}, {1, 2, 3}), 4), Error);
