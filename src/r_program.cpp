@@ -139,11 +139,15 @@ SEXP execute_deferred(const std::shared_ptr<const ndbuf::program::Executable>& p
     inputs.push_back(pjrt::argument_tensor(VECTOR_ELT(buffers, k), read_by_rows));
   }
   const auto& outputs = ndbuf::program::signature(*program).outputs;
-  pjrt::make_room_for_results(outputs);
+  // A run made here allocates its results on R's thread, which makes room as it goes.
+  if (!ndbuf::program::runs_on_calling_thread(*program)) pjrt::make_room_for_results(outputs);
   options.on_donated = [buffers](size_t k) {
     pjrt::release_donated_buffer(VECTOR_ELT(buffers, static_cast<R_xlen_t>(k)));
   };
   auto pending = ndbuf::program::execute_async(program, std::move(inputs), std::move(options));
+  // Results already there are plain buffers: no placeholder to make, and none to resolve.
+  if (auto results = pending->take_all_if_fulfilled())
+    return pjrt::wrap_buffers(std::move(*results));
   return pjrt::wrap_pending_buffers(std::move(pending), outputs, ndbuf::program::device(*program));
 }
 

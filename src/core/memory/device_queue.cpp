@@ -162,6 +162,13 @@ Tensor PendingTensors::take(size_t index) {
   return std::move(results_[index]);
 }
 
+std::optional<std::vector<Tensor>> PendingTensors::take_all_if_fulfilled() {
+  if (!ready()) return std::nullopt;
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (error_) return std::nullopt;
+  return std::move(results_);
+}
+
 void PendingTensors::fulfil(std::vector<Tensor> results) {
   std::lock_guard<std::mutex> lock(mutex_);
   results_ = std::move(results);

@@ -14,6 +14,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "ndbuf/memory/device.hpp"
@@ -37,6 +38,10 @@ class PendingTensors {
   // wait(), then result `index` moved out: each result is taken once, by its one reader, so
   // that nothing else holds its memory (a donated result can then be written in place).
   Tensor take(size_t index);
+  // Every result, moved out, when the job has already run and succeeded (a run that
+  // execute_async() made on the calling thread); nullopt when it has not run yet or failed (then
+  // the waits rethrow its error). Never waits.
+  std::optional<std::vector<Tensor>> take_all_if_fulfilled();
   // For the job: its results, or its error (exactly one of them, once).
   void fulfil(std::vector<Tensor> results);
   void fail(std::exception_ptr error);

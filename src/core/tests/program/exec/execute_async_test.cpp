@@ -77,6 +77,7 @@ TEST_F(ExecuteAsync, ARunReturnsAtOnceAndItsResultsWait) {
   const auto pending = execute_async(exe, {scalar_i64(n)});
   const auto returned = std::chrono::steady_clock::now() - start;
   EXPECT_FALSE(pending->ready());
+  EXPECT_FALSE(pending->take_all_if_fulfilled().has_value());  // never waits
   EXPECT_GE(jobs_in_flight(), 1);
   EXPECT_EQ(values<int64_t>(pending->wait()[0]), (std::vector<int64_t>{n}));
   EXPECT_TRUE(pending->ready());
@@ -111,6 +112,7 @@ func.func @main(%x: tensor<i64>) -> tensor<i64> {
       EXPECT_STREQ(e.what(), "check.expect_eq_const failed at index (): got 3, expected 7");
     }
   }
+  EXPECT_FALSE(pending->take_all_if_fulfilled().has_value());  // failed: its waits rethrow
   // Errors of the call itself are thrown at once.
   try {
     execute_async(exe, {testing::f32({}, {1})});
@@ -176,6 +178,10 @@ func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
   const auto now = execute_async(twice, {testing::f32({3}, {4, 5, 6})});
   EXPECT_TRUE(now->ready());
   EXPECT_EQ(values<float>(now->wait()[0]), (std::vector<float>{8, 10, 12}));
+  const auto taken = execute_async(twice, {testing::f32({3}, {1, 0, -1})})->take_all_if_fulfilled();
+  ASSERT_TRUE(taken.has_value());
+  ASSERT_EQ(taken->size(), 1u);
+  EXPECT_EQ(values<float>((*taken)[0]), (std::vector<float>{2, 0, -2}));
 
   const auto count = compile(kCount);
   const auto slow = execute_async(count, {scalar_i64(lasting_count())});
