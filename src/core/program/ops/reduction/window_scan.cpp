@@ -29,7 +29,7 @@ constexpr int64_t kLanes = 8;
 // maximum of a and v is a; a < v for the minimum), so the loop is no chain of dependent
 // operations while the running value rarely changes.
 template <class T, class A, class Combine>
-A scan_line(const T* x, T* y, int64_t step, int64_t n, A a, FastBody body, Combine combine) {
+void scan_line(const T* x, T* y, int64_t step, int64_t n, A a, FastBody body, Combine combine) {
   if constexpr (std::is_arithmetic_v<A>) {
     if (body == FastBody::kMaximum) {
       for (int64_t k = 0; k < n; ++k) {
@@ -37,7 +37,7 @@ A scan_line(const T* x, T* y, int64_t step, int64_t n, A a, FastBody body, Combi
         if (!(v < a)) a = combine(a, v);
         y[k * step] = store<T>(a);
       }
-      return a;
+      return;
     }
     if (body == FastBody::kMinimum) {
       for (int64_t k = 0; k < n; ++k) {
@@ -45,14 +45,13 @@ A scan_line(const T* x, T* y, int64_t step, int64_t n, A a, FastBody body, Combi
         if (!(a < v)) a = combine(a, v);
         y[k * step] = store<T>(a);
       }
-      return a;
+      return;
     }
   }
   for (int64_t k = 0; k < n; ++k) {
     a = combine(a, load(x[k * step]));
     y[k * step] = store<T>(a);
   }
-  return a;
 }
 
 // kLanes lines of n elements folded together, each from its own `acc`: line l's element k is
@@ -103,8 +102,8 @@ void scan_long_line(const T* x, T* y, int64_t n, A start, FastBody body, Combine
   constexpr int64_t kChunkStride = kScanChunk * kStep;
   constexpr int64_t kGroupStride = kLanes * kChunkStride;
   const std::integral_constant<int64_t, kChunkStride> gap;
-  // What a group's scan moves: its totals only read, but take half as long (the loops are
-  // bound by the folds, not by memory), so they count the same to the thread count.
+  // The bytes a group's scan reads and writes; its totals only read them, but are bound by the
+  // adds as much as the scan, so both passes ask for threads with this count.
   const int64_t bytes_per_group = 2 * static_cast<int64_t>(sizeof(T)) * kLanes * kScanChunk;
   std::vector<A> totals(static_cast<size_t>(chunks));
   for_each_block(
