@@ -104,10 +104,11 @@ void write_best(const BestLists<K>& best, int64_t list, int64_t k, ValueAt value
   }
 }
 
-// The k best of one dense row, kLanes elements checked at a time.
+// The k best of one dense row, kLanes elements checked at a time, in `best` (one list of k,
+// reused from row to row).
 template <class T>
-void top_k_row(const T* x, int64_t length, int64_t k, T* values, int32_t* indices) {
-  BestLists<Key<T>> best(1, k);
+void top_k_row(const T* x, int64_t length, int64_t k, T* values, int32_t* indices,
+               BestLists<Key<T>>& best) {
   for (int64_t i = 0; i < k; ++i) best.fill(0, i, total_order_key(x[i]), static_cast<int32_t>(i));
   int64_t i = k;
   for (; i + kLanes <= length; i += kLanes) {
@@ -128,8 +129,8 @@ void top_k_row(const T* x, int64_t length, int64_t k, T* values, int32_t* indice
 // in memory (a column-major operand): row r's element j at x[r + j * step]. The pass walks the
 // operand in its memory order, position by position, each position's elements checked kLanes
 // at a time against their rows' k-th best. (Walking kLanes rows to their end before the next
-// kLanes read one cache line per position, 16 KiB apart in a 4096-row matrix, which no
-// prefetcher follows: that walk took twice as long.)
+// kLanes read one cache line per position, 16 KiB apart in a 4096-row matrix: in a C loop
+// on one thread that walk took twice as long.)
 template <class T>
 void top_k_adjacent_rows(const T* x, int64_t step, int64_t rows, int64_t length, int64_t k,
                          T* values, int32_t* indices) {
@@ -158,9 +159,9 @@ void top_k_adjacent_rows(const T* x, int64_t step, int64_t rows, int64_t length,
   }
 }
 
-// Rows [begin, end) of `x` (rows x length, any strides) into the results: kLanes rows at a time
-// where a position's elements of consecutive rows are adjacent, else row by row, each in place
-// where it is dense or copied out first.
+// Rows [begin, end) of `x` (rows x length, any strides) into the results: walked together, in
+// whole groups of kLanes, where a position's elements of consecutive rows are adjacent; the
+// rest row by row, each in place where it is dense or copied out first.
 template <class T>
 void top_k_block(const Tensor& x, int64_t begin, int64_t end, int64_t k, T* values,
                  int32_t* indices) {
@@ -178,13 +179,14 @@ void top_k_block(const Tensor& x, int64_t begin, int64_t end, int64_t k, T* valu
   }
   const bool in_place = strides.back() == 1 || length == 1;
   std::vector<T> row(in_place ? 0 : static_cast<size_t>(length));
+  BestLists<Key<T>> best(1, k);
   for (; r < end; ++r) {
     const T* first = data + r * strides[0];
     if (!in_place) {
       copy_elements(first, {strides[1]}, row.data(), {1}, {length}, sizeof(T));
       first = row.data();
     }
-    top_k_row(first, length, k, values + r * k, indices + r * k);
+    top_k_row(first, length, k, values + r * k, indices + r * k, best);
   }
 }
 
