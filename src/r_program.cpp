@@ -146,8 +146,9 @@ SEXP execute_deferred(const std::shared_ptr<const ndbuf::program::Executable>& p
   };
   auto pending = ndbuf::program::execute_async(program, std::move(inputs), std::move(options));
   // Results already there are plain buffers: no placeholder to make, and none to resolve.
-  if (auto results = pending->take_all_if_fulfilled())
+  if (auto results = pending->take_all_if_fulfilled()) {
     return pjrt::wrap_buffers(std::move(*results));
+  }
   return pjrt::wrap_pending_buffers(std::move(pending), outputs, ndbuf::program::device(*program));
 }
 

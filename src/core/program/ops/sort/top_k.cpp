@@ -238,14 +238,17 @@ std::vector<Tensor> top_k(const Tensor& operand, int64_t k) {
                   !std::is_same_v<T, std::complex<double>>) {
       auto* v = static_cast<T*>(values.data());
       auto* i = static_cast<int32_t*>(indices.data());
-      // A column-major operand is cut into as many row ranges as threads, each walked in
-      // memory order (long runs of a position's elements, which the prefetchers follow).
+      // A column-major operand is cut into one range of rows per thread (whole groups of
+      // kLanes), each walked in memory order (long runs of a position's elements, which the
+      // prefetchers follow); other layouts go row by row.
       const bool adjacent = x.strides()[0] == 1 && length > 1;
-      const int64_t ranges = adjacent ? std::min<int64_t>((rows + kLanes - 1) / kLanes,
-                                                          threads_for(loop_bytes(rows, bytes)))
-                                      : rows;
-      const int64_t per_range = (rows + ranges - 1) / ranges;
-      const int64_t range_rows = adjacent ? (per_range + kLanes - 1) / kLanes * kLanes : 1;
+      int64_t range_rows = 1;
+      if (adjacent) {
+        const int64_t threads =
+            std::min<int64_t>((rows + kLanes - 1) / kLanes, threads_for(loop_bytes(rows, bytes)));
+        range_rows = ((rows + threads - 1) / threads + kLanes - 1) / kLanes * kLanes;
+      }
+      const int64_t ranges = (rows + range_rows - 1) / range_rows;
       for_each_block(
           ranges, bytes * range_rows,
           [&](int64_t begin, int64_t end) {
