@@ -35,16 +35,34 @@ SEXPTYPE sexptype_for(ndbuf::RVectorType type) {
       [&] { return std::string(ndbuf::dtype_name(pjrt::buffer_metadata(buffer).dtype())); });
 }
 
+namespace {
+
+// The symbol naming `device` in R's cache of interned devices (its spec, "cpu:0"). The last
+// device asked for keeps its symbol: device() is called once per op in generated code, nearly
+// always for the same device, and Rf_install() hashes and compares the spec each time.
+// Symbols are never collected, so one kept here stays valid.
+SEXP device_symbol(const ndbuf::Device& device) {
+  static ndbuf::Device last_device;
+  static SEXP last_symbol = nullptr;
+  if (last_symbol == nullptr || device != last_device) {
+    last_symbol = cpp11::safe[Rf_install](ndbuf::device_spec(device).c_str());
+    last_device = device;
+  }
+  return last_symbol;
+}
+
+}  // namespace
+
 // The buffer's device as the R object `cache` (R's environment of interned devices, keyed by
 // spec) holds for it, or its spec where the cache has none yet: device() then costs one call.
-// NULL when `buffer` is not a PJRTBuffer (device() then dispatches on it).
+// NULL when `buffer` is not a PJRTBuffer (device() then dispatches on it). Looking a symbol up
+// in a plain environment cannot raise an R error, so it needs no unwind protection.
 [[cpp11::register]] SEXP ffi_buffer_device(SEXP buffer, SEXP cache) {
-  if (!Rf_inherits(buffer, "PJRTBuffer")) return R_NilValue;
+  if (!Rf_inherits(buffer, "PJRTBuffer") || TYPEOF(cache) != ENVSXP) return R_NilValue;
   return pjrt::call_core([&]() -> SEXP {
-    const std::string spec = ndbuf::device_spec(pjrt::buffer_metadata(buffer).device());
-    const SEXP found =
-        cpp11::safe[Rf_findVarInFrame3](cache, cpp11::safe[Rf_install](spec.c_str()), TRUE);
-    return found == R_UnboundValue ? cpp11::as_sexp(spec) : found;
+    const ndbuf::Device device = pjrt::buffer_metadata(buffer).device();
+    const SEXP found = Rf_findVarInFrame3(cache, device_symbol(device), TRUE);
+    return found == R_UnboundValue ? cpp11::as_sexp(ndbuf::device_spec(device)) : found;
   });
 }
 

@@ -89,6 +89,16 @@ test_that("a failed binding returns the marker and keeps its message and kind fo
   expect_identical(pjrt:::with_core(pjrt:::ffi_buffer_dtype(pjrt_buffer(1L))), "i32")
 })
 
+test_that("a binding's argument of the wrong type stops in the call wrapper with its message", {
+  # The generated wrapper converts the argument before the binding runs; its exception becomes
+  # an R error through the wrapper's own message buffer (see src/r_call_entry.h).
+  e <- tryCatch(pjrt:::ffi_devices(1), error = identity)
+  expect_identical(conditionMessage(e), "Expected string vector of length 1")
+  expect_null(conditionCall(e))
+  # The next call through the same wrapper succeeds: no message is left behind.
+  expect_identical(pjrt:::ffi_devices("cpu")[[1]], "cpu:0")
+})
+
 test_that("standard exceptions from the engine get a kind and a sentence, not library text", {
   # ffi_test_throw() lets the named exception escape from the standard library function that
   # throws it (vector growth, vector::at, std::stoll, bitset::to_ulong, ...).
