@@ -76,3 +76,36 @@ func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
   x <- pjrt_buffer(c(1, 2, 0.5, 0), dtype = "f32")
   expect_identical(as.vector(as_array(pjrt_execute(executable, x))), c(42, 1806, 3.03515625, 0))
 })
+
+test_that("inspect_plan() shows a linear model's gradient as one matrix-vector pair", {
+  # t(X) %*% (plogis(X %*% w) - y) / n for a 2000 x 70 R matrix: one pass over X.
+  n <- 2000
+  p <- 70
+  matrix_type <- sprintf("tensor<%dx%dxf32>", n, p)
+  rows_type <- sprintf("tensor<%dxf32>", n)
+  cols_type <- sprintf("tensor<%dxf32>", p)
+  text <- paste0(
+    "func.func @main(%x: ", matrix_type, ", %y: ", rows_type, ", %w: ", cols_type, ") -> ",
+    cols_type, " {\n",
+    "  %z = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : (", matrix_type, ", ",
+    cols_type, ") -> ", rows_type, "\n",
+    "  %p = stablehlo.logistic %z : ", rows_type, "\n",
+    "  %d = stablehlo.subtract %p, %y : ", rows_type, "\n",
+    "  %g = stablehlo.dot_general %d, %x, contracting_dims = [0] x [0] : (", rows_type, ", ",
+    matrix_type, ") -> ", cols_type, "\n",
+    "  %scale = stablehlo.constant dense<", 1 / n, "> : ", cols_type, "\n",
+    "  %r = stablehlo.multiply %g, %scale : ", cols_type, "\n",
+    "  return %r : ", cols_type, "\n}")
+  executable <- pjrt_compile(pjrt_program(text))
+  expect_snapshot(print(inspect_plan(executable)))
+  set.seed(11)
+  x <- matrix(rnorm(n * p), n)
+  y <- as.numeric(runif(n) < 0.5)
+  w <- rnorm(p) / 10
+  as_f32 <- function(v) as_array(pjrt_buffer(v, dtype = "f32"))
+  got <- as_array(pjrt_execute(executable, pjrt_buffer(x, dtype = "f32"),
+                               pjrt_buffer(y, dtype = "f32"), pjrt_buffer(w, dtype = "f32")))
+  xf <- as_f32(x)
+  expected <- drop(crossprod(xf, plogis(xf %*% as_f32(w)) - y)) / n
+  expect_equal(as.vector(got), expected, tolerance = 1e-5)
+})

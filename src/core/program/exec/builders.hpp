@@ -33,6 +33,7 @@ struct PlanPasses {
   bool reductions = true;      // row_fusion.hpp (only with `elementwise`)
   bool region_bodies = true;   // element programs for region bodies (region_program())
   bool result_layouts = true;  // results in their operands' layout where free (RegionFacts)
+  bool matvec_pairs = true;    // matvec_pairs.hpp (only with `elementwise`)
 };
 
 struct Planning {

@@ -41,7 +41,8 @@ PlannedModule compile_module(std::string_view text, bool require_main,
   std::unique_ptr<Plan> plan =
       plan_module(*out.module,
                   {options.fuse_elementwise, options.fuse_elementwise && options.fuse_reductions,
-                   options.compile_region_bodies, options.result_layouts},
+                   options.compile_region_bodies, options.result_layouts,
+                   options.fuse_elementwise && options.fuse_matvec_pairs},
                   options.backend);
   if (const Function* main = out.module->find("main"); main != nullptr && main->has_body) {
     plan_in_place_writes(*main, plan->mutable_region(main->body));

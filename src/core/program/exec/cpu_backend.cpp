@@ -6,6 +6,7 @@
 
 #include "program/exec/backend.hpp"
 #include "program/exec/fusion.hpp"
+#include "program/exec/matvec_pairs.hpp"
 #include "program/exec/row_fusion.hpp"
 #include "program/registry/op_registry.hpp"
 
@@ -30,6 +31,7 @@ class CpuBackend final : public Backend {
     if (!passes.elementwise) return steps;
     std::vector<StepFate> fates(steps.size(), StepFate::kOpen);
     if (passes.reductions) fuse_rows(region, steps, fates);
+    if (passes.matvec_pairs) fuse_matvec_pairs(region, steps, fates);
     const bool any_rows = std::find(fates.begin(), fates.end(), StepFate::kTaken) != fates.end();
     static const std::vector<int> kNone;
     steps = fuse_elementwise(region, std::move(steps), fates,

@@ -10,6 +10,7 @@
 
 #include "program/element/element_program.hpp"
 #include "program/exec/plan.hpp"
+#include "program/exec/region_graph.hpp"
 #include "program/ir/module.hpp"
 
 namespace ndbuf::program {
@@ -74,6 +75,20 @@ int64_t fused_program_runs();
 // What an earlier pass made of an op's step: left open for loop fusion, taken (the step at the
 // op's index is that pass's, kept as it is), or gone (another step does its work).
 enum class StepFate : uint8_t { kOpen, kTaken, kGone };
+
+// One group's plan for a pass that runs it inside a step of its own: the leaves every value
+// read from outside `members` becomes (broadcasts and constants of the group's shape read in
+// place: `absorbed`, their op indices), the element program computing the last member's
+// result, and the values the leaves read (`operands`, leaf operand k is operands[k]).
+// `members`: element-wise ops of `region` of one shape, in program order, the last one the
+// only one whose result leaves the group. nullopt when a member has no element step.
+struct GroupPlan {
+  FusedPlan plan;
+  std::vector<int> operands;
+  std::vector<int> absorbed;
+};
+std::optional<GroupPlan> plan_group(const Region& region, const RegionGraph& graph,
+                                    const std::vector<int>& members);
 
 // `steps`: the region's planned steps, one per op in program order (the terminator excluded),
 // `fates` one per step. Returns the steps to run: every group of two or more open element-wise

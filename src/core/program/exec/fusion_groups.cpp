@@ -214,6 +214,16 @@ FusedLeaf feeder_leaf_of(const Op& feeder, int operand) {
   return leaf;
 }
 
+std::optional<GroupPlan> plan_group(const Region& region, const RegionGraph& graph,
+                                    const std::vector<int>& members) {
+  std::vector<int> group_of(region.ops.size(), -1);
+  for (int m : members) group_of[static_cast<size_t>(m)] = 0;
+  GroupBuilder builder{region, graph, group_of, 0, {}, {}, {}, {}, {}};
+  if (!builder.build(members)) return std::nullopt;
+  return GroupPlan{std::move(builder.plan), std::move(builder.operands),
+                   std::move(builder.absorbed)};
+}
+
 std::vector<Step> fuse_elementwise(const Region& region, std::vector<Step> steps,
                                    const std::vector<StepFate>& fates,
                                    const std::vector<int>& any_layout) {

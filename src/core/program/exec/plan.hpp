@@ -28,6 +28,7 @@ struct Step {
   std::vector<int> release;   // values of the region last read here: dropped after the step
   bool fused = false;         // a loop-fusion group (fusion.hpp)
   bool row_fused = false;     // a cluster fused through its reductions (row_fusion.hpp)
+  bool matvec_pair = false;   // a matrix-vector product and its transpose's (matvec_pairs.hpp)
   // A fused step whose result may follow its operands into column-major order
   // (FusedPlan::any_layout), for plan_text().
   bool any_layout = false;
@@ -44,7 +45,7 @@ struct Step {
 
 // Whether `step` runs a control-flow op (while, if, case) whose regions are planned on their own.
 inline bool runs_nested_plans(const Step& step) {
-  if (step.fused || step.row_fused) return false;
+  if (step.fused || step.row_fused || step.matvec_pair) return false;
   const OpId id = step.op->id;
   return id == OpId::kWhile || id == OpId::kIf || id == OpId::kCase;
 }

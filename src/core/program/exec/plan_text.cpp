@@ -57,6 +57,7 @@ std::string ops_count(size_t count) {
 std::string step_kind(const Step& step) {
   if (step.row_fused) return "row fusion of " + ops_count(step.members.size());
   if (step.fused) return "fusion of " + ops_count(step.members.size());
+  if (step.matvec_pair) return "matrix-vector pair of " + ops_count(step.members.size());
   return step.op->name;
 }
 

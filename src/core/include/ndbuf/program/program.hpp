@@ -60,6 +60,12 @@ struct CompileOptions {
   // norm) run with the reduction as one pass over blocks of rows (only with fuse_elementwise;
   // the same bits either way).
   bool fuse_reductions = true;
+  // A matrix-vector product, an element-wise chain from it and the product of the same
+  // matrix's transpose with the chain's end (a linear model's gradient: X' f(X w)) run as one
+  // pass over the matrix in blocks of rows (only with fuse_elementwise). The one pass that
+  // changes a summation order: its folds are its own (program/exec/matvec_pairs.hpp states
+  // them and their bound), not the BLAS's; results never depend on the thread count.
+  bool fuse_matvec_pairs = true;
   // Region bodies made of element-wise ops (reduce, sort, scatter, map, ... bodies) run as
   // compiled element programs; false calls them through the interpreter (same results; tests
   // compare both).

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "program/exec/builders.hpp"
+#include "program/exec/matvec_pairs.hpp"
 #include "program/ir/attr_access.hpp"
 #include "program/ops/contraction/dot_general.hpp"
 #include "program/ops/indexing/index_dims.hpp"
@@ -61,5 +62,23 @@ void dot_types(const Op& op, const Module&) {
 
 // dot_types has checked the operands' ranks and the result type.
 OpFn build_dot(const Op& op, const Planning&) { return dot_fn(op, dot_dims(op)); }
+
+std::optional<MatvecProduct> matvec_product(const Op& op) {
+  if (op.id != OpId::kDotGeneral || op.operands.size() != 2 || op.result_types.size() != 1) {
+    return std::nullopt;
+  }
+  const size_t lhs_rank = op.operand_types[0].shape.size();
+  const size_t rhs_rank = op.operand_types[1].shape.size();
+  if (lhs_rank + rhs_rank != 3 || lhs_rank == 0 || rhs_rank == 0) return std::nullopt;
+  const DotDimensions dims = dot_general_dimensions(op);
+  if (!dims.lhs_batching_dimensions.empty() || dims.lhs_contracting_dimensions.size() != 1) {
+    return std::nullopt;
+  }
+  MatvecProduct product;
+  product.matrix = lhs_rank == 2 ? 0 : 1;
+  product.contracted =
+      product.matrix == 0 ? dims.lhs_contracting_dimensions[0] : dims.rhs_contracting_dimensions[0];
+  return product;
+}
 
 }  // namespace ndbuf::program

@@ -42,12 +42,16 @@ inline std::vector<Tensor> expect_fusion_exact(const std::string& text,
 }
 
 // The op names of the steps @main's body runs after planning ("fusion" for a fused group, "row
-// fusion" for a cluster fused through its reductions, "return" last, as in the program).
+// fusion" for a cluster fused through its reductions, "matvec pair" for a fused matrix-vector
+// pair, "return" last, as in the program).
 inline std::vector<std::string> planned_ops(const std::string& text) {
   const PlannedModule program = compile_module(text, true);
   std::vector<std::string> names;
   for (const Step& step : program.plan->find("main")->body->steps) {
-    names.push_back(step.row_fused ? "row fusion" : step.fused ? "fusion" : step.op->name);
+    names.push_back(step.row_fused     ? "row fusion"
+                    : step.fused       ? "fusion"
+                    : step.matvec_pair ? "matvec pair"
+                                       : step.op->name);
   }
   names.push_back("return");
   return names;
