@@ -94,9 +94,10 @@ device.PJRTLoadedExecutable <- function(x, ...) {
 #'
 #' `inspect_plan()` shows what pjrt's runtime made of `@main` after its passes, the steps it
 #' runs in order: single ops, `fusion` steps (chains of element-wise ops run as one pass over
-#' memory) and `row fusion` steps (reductions over the last dims with the element-wise ops
-#' before and after them, such as softmax or layer norm, run as one pass over blocks of rows),
-#' each with the ops it runs, its result types and their size, and the program lines it
+#' memory), `row fusion` steps (reductions over the last dims with the element-wise ops
+#' before and after them, such as softmax or layer norm, run as one pass over blocks of rows)
+#' and `matrix-vector pair` steps (a linear model's gradient, `t(X) %*% f(X %*% w)`, run as one
+#' pass over blocks of the rows of `X`), each with the ops it runs, its result types and their size, and the program lines it
 #' comes from. Every result is dense row-major, except that a `fusion` step whose result the
 #' program only returns writes it column-major when its full-size operands are (R matrices):
 #' such steps say "column-major when its operands are". The steps of a `while` loop's `cond` and
