@@ -8,14 +8,17 @@
 // Orders, per row block of kMatvecBlockRows rows (the last block shorter):
 // - rows contiguous in memory (an R matrix): z_i folds j = 0, 1, ... with one fma each; the
 //   block's share of g_j folds the block's rows in 16 lanes (row i into lane i % 16, in
-//   ascending i), the lanes then summed pairwise (0+8, 4+12, ... as a tree);
+//   ascending i, each lane one fma at a time from zero), the lanes then summed by halving
+//   (lane l + lane l + 8, then l + l + 4, l + l + 2, l + l + 1);
 // - columns contiguous (row-major), or any other strides (each block then copied row-major
 //   first): z_i folds the columns in 16 lanes the same way; g's share folds the block's rows
 //   in ascending i with one fma each;
 // - g_j sums the blocks' shares in block order, starting from zero.
-// Error bound: each fold of m terms accumulates at most m roundings of its running magnitude,
-// so |error| <= (m + 4) * eps * sum |terms| with m the fold's length (f for z, the block's
-// rows for a share, the block count for g) — the bound of the plain products' own folds.
+// Error bound: a fold of m terms rounds at most m + 4 times (the halving adds 4), each within
+// eps of the running magnitude, so |error| <= (m + 4) eps sum |terms|: m = the columns for z;
+// for g, the block's rows for a share plus the block count for the sum of shares, on top of
+// what d's own error carries through (matvec_pair_test.cpp checks exactly this bound). The
+// plain products' folds have bounds of the same kind.
 #pragma once
 
 #include <cstdint>
