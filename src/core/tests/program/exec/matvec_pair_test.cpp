@@ -284,5 +284,55 @@ TEST(MatvecPair, RunsAnEmptyChainAndAnEmptyMatrix) {
   }
 }
 
+// Three steps of gradient descent in a while loop, the matrix read from outside the body: the
+// body's pair fuses, runs once a trip, and gives the same bits on any thread count.
+TEST(MatvecPair, FusesInsideAWhileBody) {
+  const int64_t rows = 1200, cols = 80;
+  const std::string m = matrix_type(rows, cols, "f32"), v = vector_type(rows, "f32"),
+                    w = vector_type(cols, "f32");
+  const std::string text =
+      "func.func @main(%x: " + m + ", %y: " + v + ", %w0: " + w + ") -> " + w + " {\n" +
+      "  %zero = stablehlo.constant dense<0> : tensor<i64>\n" +
+      "  %one = stablehlo.constant dense<1> : tensor<i64>\n" +
+      "  %n = stablehlo.constant dense<3> : tensor<i64>\n" +
+      "  %rate = stablehlo.constant dense<0.001> : " + w + "\n" +
+      "  %r:2 = stablehlo.while(%i = %zero, %w = %w0) : tensor<i64>, " + w + "\n" + "    cond {\n" +
+      "      %lt = stablehlo.compare LT, %i, %n : (tensor<i64>, tensor<i64>) -> tensor<i1>\n" +
+      "      stablehlo.return %lt : tensor<i1>\n" + "    } do {\n" +
+      "      %z = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : (" + m + ", " + w +
+      ") -> " + v + "\n" + "      %p = stablehlo.logistic %z : " + v + "\n" +
+      "      %d = stablehlo.subtract %p, %y : " + v + "\n" +
+      "      %g = stablehlo.dot_general %d, %x, contracting_dims = [0] x [0] : (" + v + ", " + m +
+      ") -> " + w + "\n" + "      %s = stablehlo.multiply %g, %rate : " + w + "\n" +
+      "      %w2 = stablehlo.subtract %w, %s : " + w + "\n" +
+      "      %i2 = stablehlo.add %i, %one : tensor<i64>\n" +
+      "      stablehlo.return %i2, %w2 : tensor<i64>, " + w + "\n" + "    }\n" +
+      "  return %r#1 : " + w + "\n}\n";
+  EXPECT_NE(plan_text(*compile(text)).find("matrix-vector pair of 4 ops"), std::string::npos);
+  const std::vector<Tensor> inputs = {
+      column_major(f32({rows, cols}, wave<float>(rows * cols, 0.29, 0.0))),
+      f32({rows}, wave<float>(rows, 0.7, 0.2)), f32({cols}, wave<float>(cols, 0.31, 0.0))};
+  const int64_t before = matvec_pair_runs();
+  std::vector<Tensor> one, two;
+  {
+    const ThreadBudget budget(1);
+    one = run_with(text, inputs, true);
+  }
+  EXPECT_EQ(matvec_pair_runs(), before + 3);
+  {
+    const ThreadBudget budget(2);
+    two = run_with(text, inputs, true);
+  }
+  EXPECT_TRUE(same_bits(one[0], two[0]));
+  CompileOptions plain_options;
+  plain_options.fuse_matvec_pairs = false;
+  const std::vector<float> plain =
+      values<float>(execute(*compile(text, Device{}, plain_options), inputs)[0]);
+  const std::vector<float> fused = values<float>(one[0]);
+  for (int64_t j = 0; j < cols; ++j) {
+    EXPECT_NEAR(fused[j], plain[j], 1e-5 * (1 + std::fabs(plain[j]))) << "column " << j;
+  }
+}
+
 }  // namespace
 }  // namespace ndbuf::program::testing
