@@ -78,8 +78,8 @@ func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
 })
 
 test_that("inspect_plan() shows a linear model's gradient as one matrix-vector pair", {
-  # t(X) %*% (plogis(X %*% w) - y) / n for a 2000 x 70 R matrix: one pass over X.
-  n <- 2000
+  # t(X) %*% (plogis(X %*% w) - y) / n for a 3000 x 70 R matrix: one pass over X.
+  n <- 3000
   p <- 70
   matrix_type <- sprintf("tensor<%dx%dxf32>", n, p)
   rows_type <- sprintf("tensor<%dxf32>", n)

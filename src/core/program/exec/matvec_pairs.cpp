@@ -29,7 +29,8 @@ bool match_second(const Region& region, int k, PairMatch& match) {
   if (!is_real_float(x.dtype) || v.dtype != x.dtype || op.result_types[0].dtype != x.dtype) {
     return false;
   }
-  if (checked_numel(x.shape) * static_cast<int64_t>(itemsize(x.dtype)) < kMatvecPairMinBytes) {
+  if (checked_numel(x.shape) * static_cast<int64_t>(itemsize(x.dtype)) < kMatvecPairMinBytes ||
+      x.shape[static_cast<size_t>(product->contracted)] < kMatvecPairMinRows) {
     return false;
   }
   match.second = k;

@@ -76,10 +76,31 @@ NDBUF_MATVEC_CLONES void block_products_rows_contiguous(const T* x, int64_t stri
       std::copy(sums[g], sums[g] + kLanes, z + i0 + g * kLanes);
     }
   }
-  for (int64_t i = i0; i < rows; ++i) {
-    T sum = 0;
-    for (int64_t j = 0; j < cols; ++j) sum = std::fma(x[i + j * stride], w[j], sum);
-    z[i] = sum;
+  // The rows left: 16 at a time, then a short group whose lanes past the block repeat its
+  // last row (their sums are not stored); each row's fold is the same.
+  for (; i0 < rows; i0 += kLanes) {
+    const int64_t count = std::min(kLanes, rows - i0);
+    int64_t row_of[kLanes];
+    for (int64_t l = 0; l < kLanes; ++l) row_of[l] = i0 + std::min(l, count - 1);
+    T sums[kLanes] = {};
+    if (count == kLanes) {
+      for (int64_t j = 0; j < cols; ++j) {
+        const T* column = x + i0 + j * stride;
+        const T weight = w[j];
+#pragma omp simd
+        for (int64_t l = 0; l < kLanes; ++l) sums[l] = std::fma(column[l], weight, sums[l]);
+      }
+    } else {
+      for (int64_t j = 0; j < cols; ++j) {
+        const T* column = x + j * stride;
+        const T weight = w[j];
+#pragma omp simd
+        for (int64_t l = 0; l < kLanes; ++l) {
+          sums[l] = std::fma(column[row_of[l]], weight, sums[l]);
+        }
+      }
+    }
+    std::copy(sums, sums + count, z + i0);
   }
 }
 
