@@ -123,8 +123,9 @@ Values run_pair(const MatvecPairPlan& plan, const Values& args) {
   const int64_t block_elements = kMatvecBlockRows * std::max<int64_t>(1, m.cols);
   const auto make = [&] {
     auto worker = std::make_unique<PairWorker<T>>();
-    if (plan.has_chain)
+    if (plan.has_chain) {
       worker->tile = std::make_unique<ElementTile>(plan.chain.program, kMatvecBlockRows);
+    }
     worker->z.resize(kMatvecBlockRows);
     worker->d.resize(kMatvecBlockRows);
     return worker;

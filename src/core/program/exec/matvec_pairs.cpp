@@ -10,10 +10,10 @@ namespace {
 
 // A candidate: the two products' op indices and the values the step needs.
 struct PairMatch {
-  int first = -1, second = -1;  // op indices of z's and g's products
-  int matrix = -1, vector = -1, z = -1, d = -1;
-  int64_t contracted = 1;  // the dim of X z's product contracts
-  std::vector<int> chain;  // ops from z to d, in program order
+  int first = -1, second = -1;      // op indices of z's and g's products
+  int matrix = -1, z = -1, d = -1;  // value ids
+  int64_t contracted = 1;           // the dim of X z's product contracts
+  std::vector<int> chain;           // ops from z to d, in program order
 };
 
 bool is_real_float(DType dtype) { return dtype == DType::kF32 || dtype == DType::kF64; }
