@@ -6,6 +6,7 @@
 #include <atomic>
 #include <memory>
 
+#include "ndbuf/memory/copy.hpp"
 #include "ndbuf/memory/transfer.hpp"
 #include "program/exec/interpreter.hpp"
 #include "program/exec/leaf_feed.hpp"
@@ -54,19 +55,9 @@ ChainInputs chain_inputs(const MatvecPairPlan& plan, const Values& args, int64_t
   return in;
 }
 
-template <class T>
-std::vector<T> dense_vector(const Tensor& v) {
-  const Tensor host = is_host(v.device()) ? v : to_host(v);
-  const T* data = static_cast<const T*>(host.data());
-  const int64_t stride = host.strides()[0];
-  std::vector<T> out(static_cast<size_t>(host.shape()[0]));
-  for (size_t i = 0; i < out.size(); ++i) out[i] = data[static_cast<int64_t>(i) * stride];
-  return out;
-}
-
 // Rows [first, first + count) of the matrix: z, then d, then the share of g.
 template <class T>
-void run_block(const MatvecPairPlan& plan, const MatrixView<T>& m, const std::vector<T>& w,
+void run_block(const MatvecPairPlan& plan, const MatrixView<T>& m, const T* w,
                const ChainInputs& in, int64_t first, int64_t count, PairWorker<T>& worker,
                T* share) {
   const T* x = m.data + first * m.row_stride;
@@ -74,22 +65,19 @@ void run_block(const MatvecPairPlan& plan, const MatrixView<T>& m, const std::ve
   int64_t row_stride = m.row_stride;
   if (m.row_stride != 1 && m.col_stride != 1) {  // neither layout: copied row-major
     worker.staged.resize(static_cast<size_t>(count * m.cols));
-    for (int64_t i = 0; i < count; ++i) {
-      for (int64_t j = 0; j < m.cols; ++j) {
-        worker.staged[i * m.cols + j] = x[i * m.row_stride + j * m.col_stride];
-      }
-    }
+    copy_elements(x, {m.row_stride, m.col_stride}, worker.staged.data(), {m.cols, 1},
+                  {count, m.cols}, sizeof(T));
     rows = worker.staged.data();
     row_stride = m.cols;
   }
   const bool by_columns = row_stride == 1;
   if (by_columns) {
-    block_products_rows_contiguous(rows, m.col_stride, count, m.cols, w.data(), worker.z.data());
+    block_products_rows_contiguous(rows, m.col_stride, count, m.cols, w, worker.z.data());
   } else {
-    block_products_cols_contiguous(rows, row_stride, count, m.cols, w.data(), worker.z.data());
+    block_products_cols_contiguous(rows, row_stride, count, m.cols, w, worker.z.data());
   }
   const T* d = worker.z.data();
-  if (plan.has_chain) {
+  if (plan.has_chain()) {
     ElementTile& tile = *worker.tile;
     for (size_t k = 0; k < in.feeds.size(); ++k) {
       if (static_cast<int>(k) == plan.z_leaf) {
@@ -116,14 +104,14 @@ Values run_pair(const MatvecPairPlan& plan, const Values& args) {
   const MatrixView<T> m{static_cast<const T*>(matrix.data()), matrix.shape()[kept],
                         matrix.shape()[plan.contracted], matrix.strides()[kept],
                         matrix.strides()[plan.contracted]};
-  const std::vector<T> w = dense_vector<T>(args[1].get());
+  const Tensor w = make_dense(args[1].get(), Order::kRowMajor);  // itself when dense
   const ChainInputs in = chain_inputs(plan, args, m.rows);
   const int64_t blocks = (m.rows + kMatvecBlockRows - 1) / kMatvecBlockRows;
   std::vector<T> shares(static_cast<size_t>(blocks * m.cols));
   const int64_t block_elements = kMatvecBlockRows * std::max<int64_t>(1, m.cols);
   const auto make = [&] {
     auto worker = std::make_unique<PairWorker<T>>();
-    if (plan.has_chain) {
+    if (plan.has_chain()) {
       worker->tile = std::make_unique<ElementTile>(plan.chain.program, kMatvecBlockRows);
     }
     worker->z.resize(kMatvecBlockRows);
@@ -135,8 +123,8 @@ Values run_pair(const MatvecPairPlan& plan, const Values& args) {
       [&](int64_t begin, int64_t end, PairWorker<T>& worker) {
         for (int64_t b = begin; b < end; ++b) {
           const int64_t first = b * kMatvecBlockRows;
-          run_block(plan, m, w, in, first, std::min(kMatvecBlockRows, m.rows - first), worker,
-                    shares.data() + b * m.cols);
+          run_block(plan, m, static_cast<const T*>(w.data()), in, first,
+                    std::min(kMatvecBlockRows, m.rows - first), worker, shares.data() + b * m.cols);
         }
       });
   Tensor g = Tensor::allocate(plan.dtype, {m.cols}, Order::kRowMajor);

@@ -10,10 +10,10 @@ namespace {
 
 // A candidate: the two products' op indices and the values the step needs.
 struct PairMatch {
-  int first = -1, second = -1;      // op indices of z's and g's products
-  int matrix = -1, z = -1, d = -1;  // value ids
-  int64_t contracted = 1;           // the dim of X z's product contracts
-  std::vector<int> chain;           // ops from z to d, in program order
+  int first = -1, second = -1;                   // op indices of z's and g's products
+  int matrix = -1, vector = -1, z = -1, d = -1;  // value ids (vector: w)
+  int64_t contracted = 1;                        // the dim of X z's product contracts
+  std::vector<int> chain;                        // ops from z to d, in program order
 };
 
 bool is_real_float(DType dtype) { return dtype == DType::kF32 || dtype == DType::kF64; }
@@ -40,12 +40,14 @@ bool match_second(const Region& region, int k, PairMatch& match) {
   return true;
 }
 
-// `op` as z's product: the same X, contracting the dim g's product keeps.
-bool match_first(const Op& op, const PairMatch& match, DType dtype) {
-  if (op.id != OpId::kDotGeneral || op.result_types[0].dtype != dtype) return false;
+// `op` as z's product (the same X, contracting the dim g's product keeps): its vector's value
+// id, or -1.
+int match_first(const Op& op, const PairMatch& match, DType dtype) {
+  if (op.id != OpId::kDotGeneral || op.result_types[0].dtype != dtype) return -1;
   const std::optional<MatvecProduct> product = matvec_product(op);
-  return product && product->contracted == match.contracted &&
-         op.operands[static_cast<size_t>(product->matrix)] == match.matrix;
+  const bool same = product && product->contracted == match.contracted &&
+                    op.operands[static_cast<size_t>(product->matrix)] == match.matrix;
+  return same ? op.operands[static_cast<size_t>(1 - product->matrix)] : -1;
 }
 
 // The ops reading z and what they compute, up to d: every one an open element-wise op of z's
@@ -94,8 +96,9 @@ bool find_first(const Region& region, const RegionGraph& graph, const std::vecto
       continue;
     }
     const Op& op = region.ops[static_cast<size_t>(def)];
-    if (match_first(op, match, dtype)) {
+    if (const int vector = match_first(op, match, dtype); vector >= 0) {
       match.first = def;
+      match.vector = vector;
       match.z = op.results[0];
       return collect_chain(region, graph, fates, match);
     }
@@ -113,13 +116,11 @@ std::optional<Step> make_pair_step(const Region& region, const RegionGraph& grap
   MatvecPairPlan plan;
   plan.dtype = second.result_types[0].dtype;
   plan.contracted = match.contracted;
-  const std::optional<MatvecProduct> product = matvec_product(first);
   Step step;
-  step.operands = {match.matrix, first.operands[static_cast<size_t>(1 - product->matrix)]};
+  step.operands = {match.matrix, match.vector};
   if (!match.chain.empty()) {
     std::optional<GroupPlan> group = plan_group(region, graph, match.chain);
     if (!group) return std::nullopt;
-    plan.has_chain = true;
     plan.chain = std::move(group->plan);
     for (FusedLeaf& leaf : plan.chain.leaves) {
       if (leaf.operand < 0) continue;

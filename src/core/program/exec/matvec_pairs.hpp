@@ -52,14 +52,14 @@ struct MatvecProduct {
 std::optional<MatvecProduct> matvec_product(const Op& op);
 
 // A fused pair as it runs. Operand 0 is the matrix, operand 1 the vector w; the leaves of the
-// element-wise chain read the operands after them, and the leaf `z_leaf` (or -1 for an empty
-// chain: d is z) reads the block's z.
+// element-wise chain read the operands after them, and the leaf `z_leaf` reads the block's z
+// (every chain reads z; -1 for an empty chain, where d is z).
 struct MatvecPairPlan {
   DType dtype = DType::kF32;
   int64_t contracted = 1;  // the matrix dim z's product contracts (g's keeps it)
   FusedPlan chain;         // d = f(z, leaves) over [rows]; no program when the chain is empty
   int z_leaf = -1;
-  bool has_chain = false;
+  bool has_chain() const { return z_leaf >= 0; }
 };
 
 // The run function of a fused pair.
